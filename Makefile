@@ -1,0 +1,43 @@
+# wink: Windows nodes, simulated, for Kubernetes conformance and e2e tests.
+GO      ?= go
+BIN     := bin/wink
+WINK    := $(abspath $(BIN))
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
+
+.PHONY: all build up down test unit bench fmt vet clean
+
+all: build
+
+## build: the wink binary (control plane, simnode and CLI in one), bin/wink
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wink
+
+## up: build, then bring up the default cluster (two Windows Server 2022 nodes, one 2019, one Linux)
+up: build
+	$(BIN) up
+
+## down: stop the default cluster, keeping its state
+down: build
+	$(BIN) down
+
+## test: every test: unit tests and the e2e suites against real embedded clusters
+test: build
+	WINK_BINARY=$(WINK) $(GO) test -count=1 -timeout 40m ./...
+
+## unit: only the tests that need no cluster
+unit:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /suites/)
+
+## bench: the benchmarks of the README, with figures
+bench: build
+	WINK_BINARY=$(WINK) $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+
+fmt:
+	gofmt -l -w .
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin

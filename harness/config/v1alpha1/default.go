@@ -1,0 +1,198 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/version"
+)
+
+// Defaults of the cluster and its networking.
+const (
+	DefaultName             = "wink"
+	DefaultBackend          = BackendEmbedded
+	DefaultPodSubnet        = "10.244.0.0/16"
+	DefaultNodeCIDRMaskSize = 24
+	DefaultServiceSubnet    = "10.96.0.0/12"
+	DefaultDNSDomain        = "cluster.local"
+)
+
+// Defaults of a node pool.
+const (
+	// DefaultWindowsBuild is the build of windows pools: Windows Server 2022.
+	DefaultWindowsBuild = WindowsServer2022
+	// DefaultWindowsContainerRuntimeVersion is what Windows nodes report in
+	// nodeInfo.containerRuntimeVersion (N3).
+	DefaultWindowsContainerRuntimeVersion = "containerd://1.7.27"
+	// DefaultLinuxContainerRuntimeVersion is what Linux nodes report.
+	DefaultLinuxContainerRuntimeVersion = "containerd://2.1.4"
+	// EvictionMemoryAvailable is the evictionHard signal subtracted from
+	// allocatable memory (N5).
+	EvictionMemoryAvailable = "memory.available"
+	// EvictionNodeFSAvailable is the evictionHard signal subtracted from
+	// allocatable ephemeral-storage.
+	EvictionNodeFSAvailable = "nodefs.available"
+)
+
+// Default fills every unset field of c with its default and keeps what the
+// user set; it is the entry point of defaulting and the same as
+// SetDefaults_Cluster. It leaves APIVersion and Kind alone (they identify the
+// file and are checked by Validate) and leaves KubeletVersion empty: the
+// harness fills in the control plane's version.
+//
+// Defaulting is idempotent, and kept apart from validation as in kind:
+// Default never fails, Validate reports what is wrong afterwards.
+func Default(c *Cluster) {
+	SetDefaults_Cluster(c)
+}
+
+// SetDefaults_Cluster defaults the cluster: name "wink", backend "embedded",
+// the networking defaults (SetDefaults_Networking), the default node pools
+// when NodePools is nil (not when it is an explicit empty list), and then
+// every pool (SetDefaults_NodePool).
+func SetDefaults_Cluster(c *Cluster) {
+	if c.Name == "" {
+		c.Name = DefaultName
+	}
+	if c.Backend == "" {
+		c.Backend = DefaultBackend
+	}
+	SetDefaults_Networking(&c.Networking)
+	if c.NodePools == nil {
+		c.NodePools = defaultNodePools()
+	}
+	for i := range c.NodePools {
+		SetDefaults_NodePool(&c.NodePools[i])
+	}
+}
+
+// SetDefaults_Networking defaults the address ranges: podSubnet
+// 10.244.0.0/16, nodeCIDRMaskSize 24, serviceSubnet 10.96.0.0/12, dnsDomain
+// cluster.local. NodeAddressBase stays empty: the harness chooses it.
+func SetDefaults_Networking(n *Networking) {
+	if n.PodSubnet == "" {
+		n.PodSubnet = DefaultPodSubnet
+	}
+	if n.NodeCIDRMaskSize == 0 {
+		n.NodeCIDRMaskSize = DefaultNodeCIDRMaskSize
+	}
+	if n.ServiceSubnet == "" {
+		n.ServiceSubnet = DefaultServiceSubnet
+	}
+	if n.DNSDomain == "" {
+		n.DNSDomain = DefaultDNSDomain
+	}
+}
+
+// SetDefaults_NodePool defaults one pool, field by field and, for resource
+// lists and evictionHard, entry by entry:
+//
+//   - count 1;
+//   - capacity cpu 4, memory 16Gi, pods 110, ephemeral-storage 100Gi;
+//   - kubeReserved nothing (the kubelet's default);
+//   - windows pools: windowsBuild 10.0.20348, taints os=windows:NoSchedule
+//     when Taints is nil (an explicit [] keeps none), systemReserved memory
+//     2Gi and cpu 500m (the docs recommend at least 2 GiB, N5),
+//     evictionHard memory.available 500Mi (100Mi when kubeletVersion is set
+//     and older than v1.31, as those kubelets had the Linux default),
+//     containerRuntimeVersion containerd://1.7.27;
+//   - linux pools: evictionHard memory.available 100Mi,
+//     containerRuntimeVersion containerd://2.1.4.
+//
+// A pool without an OS gets only the OS-independent defaults; Validate
+// reports the missing OS.
+func SetDefaults_NodePool(p *NodePool) {
+	if p.Count == nil {
+		one := 1
+		p.Count = &one
+	}
+	p.Capacity = withDefaults(p.Capacity, corev1.ResourceList{
+		corev1.ResourceCPU:              resource.MustParse("4"),
+		corev1.ResourceMemory:           resource.MustParse("16Gi"),
+		corev1.ResourcePods:             resource.MustParse("110"),
+		corev1.ResourceEphemeralStorage: resource.MustParse("100Gi"),
+	})
+	switch p.OS {
+	case OSWindows:
+		if p.WindowsBuild == "" {
+			p.WindowsBuild = DefaultWindowsBuild
+		}
+		if p.Taints == nil {
+			p.Taints = []corev1.Taint{WindowsTaint()}
+		}
+		p.SystemReserved = withDefaults(p.SystemReserved, corev1.ResourceList{
+			corev1.ResourceMemory: resource.MustParse("2Gi"),
+			corev1.ResourceCPU:    resource.MustParse("500m"),
+		})
+		memoryAvailable := "500Mi"
+		if kubeletBefore(p.KubeletVersion, 1, 31) {
+			memoryAvailable = "100Mi"
+		}
+		p.EvictionHard = withDefaultEviction(p.EvictionHard, memoryAvailable)
+		if p.ContainerRuntimeVersion == "" {
+			p.ContainerRuntimeVersion = DefaultWindowsContainerRuntimeVersion
+		}
+	case OSLinux:
+		p.EvictionHard = withDefaultEviction(p.EvictionHard, "100Mi")
+		if p.ContainerRuntimeVersion == "" {
+			p.ContainerRuntimeVersion = DefaultLinuxContainerRuntimeVersion
+		}
+	}
+}
+
+// WindowsTaint is the taint that windows pools register by default (N4):
+// os=windows:NoSchedule.
+func WindowsTaint() corev1.Taint {
+	return corev1.Taint{Key: "os", Value: string(OSWindows), Effect: corev1.TaintEffectNoSchedule}
+}
+
+// defaultNodePools are the pools of a config that names none.
+func defaultNodePools() []NodePool {
+	count := func(n int) *int { return &n }
+	return []NodePool{
+		{Name: "win2022", OS: OSWindows, WindowsBuild: WindowsServer2022, Count: count(2)},
+		{Name: "win2019", OS: OSWindows, WindowsBuild: WindowsServer2019, Count: count(1)},
+		{Name: "linux", OS: OSLinux, Count: count(1)},
+	}
+}
+
+// withDefaults returns list with every entry of defaults it lacks; it makes
+// the list when it is nil and never shares defaults' quantities.
+func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
+	if list == nil {
+		list = make(corev1.ResourceList, len(defaults))
+	}
+	for name, q := range defaults {
+		if _, ok := list[name]; !ok {
+			list[name] = q.DeepCopy()
+		}
+	}
+	return list
+}
+
+// withDefaultEviction returns evictionHard with memory.available set to
+// memoryAvailable when it lacks that signal.
+func withDefaultEviction(evictionHard map[string]string, memoryAvailable string) map[string]string {
+	if _, ok := evictionHard[EvictionMemoryAvailable]; ok {
+		return evictionHard
+	}
+	if evictionHard == nil {
+		evictionHard = make(map[string]string, 1)
+	}
+	evictionHard[EvictionMemoryAvailable] = memoryAvailable
+	return evictionHard
+}
+
+// kubeletBefore reports whether kubeletVersion is set, parses, and is older
+// than major.minor. An empty or malformed version is not "before" anything:
+// the first means the control plane's version, the second is Validate's to
+// report.
+func kubeletBefore(kubeletVersion string, major, minor uint) bool {
+	if kubeletVersion == "" {
+		return false
+	}
+	v, err := version.ParseSemantic(kubeletVersion)
+	if err != nil {
+		return false
+	}
+	return v.Major() < major || (v.Major() == major && v.Minor() < minor)
+}

@@ -1,0 +1,58 @@
+// Package components runs the upstream control-plane components inside the
+// wink binary, hyperkube style: `wink component kube-apiserver --flags...`.
+//
+// It is the only package in wink that links k8s.io/kubernetes and etcd's
+// server. Only cmd/wink imports it, so the tests of every other package stay
+// fast to build.
+package components
+
+import (
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/spf13/cobra"
+	"go.etcd.io/etcd/server/v3/etcdmain"
+	"k8s.io/component-base/cli"
+	_ "k8s.io/component-base/logs/json/register"          // JSON log format, as upstream mains register it
+	_ "k8s.io/component-base/metrics/prometheus/clientgo" // client-go metrics, as upstream mains register them
+	_ "k8s.io/component-base/metrics/prometheus/version"  // version metric, as upstream mains register it
+	apiserver "k8s.io/kubernetes/cmd/kube-apiserver/app"
+	controllermanager "k8s.io/kubernetes/cmd/kube-controller-manager/app"
+	scheduler "k8s.io/kubernetes/cmd/kube-scheduler/app"
+	_ "time/tzdata" // CronJob time zones, as upstream mains embed them
+)
+
+// upstream maps a component name to its upstream command constructor.
+var upstream = map[string]func() *cobra.Command{
+	"kube-apiserver":          apiserver.NewAPIServerCommand,
+	"kube-controller-manager": controllermanager.NewControllerManagerCommand,
+	"kube-scheduler":          func() *cobra.Command { return scheduler.NewSchedulerCommand() },
+}
+
+// Names lists the components this binary can run.
+func Names() []string {
+	names := []string{"etcd"}
+	for n := range upstream {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Run runs component name with args (flags only, no program name) and returns
+// its exit code. It does not return for etcd, which exits the process itself.
+func Run(name string, args []string) int {
+	if name == "etcd" {
+		etcdmain.Main(append([]string{"etcd"}, args...))
+		return 0
+	}
+	newCmd, ok := upstream[name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "unknown component %q: known components are %v\n", name, Names())
+		return 2
+	}
+	cmd := newCmd()
+	cmd.SetArgs(args)
+	return cli.Run(cmd)
+}

@@ -1,0 +1,339 @@
+package embedded
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"sigs.k8s.io/yaml"
+
+	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/pki"
+	"wink.dev/wink/harness/internal/supervisor"
+	"wink.dev/wink/simnode"
+)
+
+// Version is the upstream Kubernetes version the embedded control plane runs.
+const Version = "v1.35.4"
+
+// DefaultNodeAddressBase is the InternalIP of the first simulated node. The
+// addresses exist only in the simulation: the apiserver reaches the simulated
+// kubelets through simnode's egress proxy (see egressConfig), so they need not
+// be bound on this machine, and unlike loopback addresses they are valid in
+// EndpointSlices (hostNetwork pods use their node's IP).
+const DefaultNodeAddressBase = "172.18.0.2"
+
+// Backend runs etcd, kube-apiserver, kube-controller-manager and
+// kube-scheduler as children of the wink binary.
+type Backend struct{}
+
+var _ cluster.Backend = Backend{}
+
+// paths are the files of an embedded cluster's state directory.
+type paths struct {
+	pki        *pki.Files
+	kubeconfig string // admin
+	kcm        string
+	scheduler  string
+	simnode    string // kubeconfig of simnode
+	simnodeCfg string
+	egress     string
+	egressSock string
+	etcdData   string
+	certDir    string
+}
+
+func layout(st *cluster.State) paths {
+	return paths{
+		pki:        pki.Layout(filepath.Join(st.Dir, "pki")),
+		kubeconfig: filepath.Join(st.Dir, "kubeconfig"),
+		kcm:        filepath.Join(st.Dir, "kubeconfigs", "controller-manager.conf"),
+		scheduler:  filepath.Join(st.Dir, "kubeconfigs", "scheduler.conf"),
+		simnode:    filepath.Join(st.Dir, "kubeconfigs", "simnode.conf"),
+		simnodeCfg: filepath.Join(st.Dir, "simnode.yaml"),
+		egress:     filepath.Join(st.Dir, "egress-selector.yaml"),
+		egressSock: filepath.Join(st.Dir, "run", "egress.sock"),
+		etcdData:   filepath.Join(st.Dir, "etcd"),
+		certDir:    filepath.Join(st.Dir, "run", "certs"),
+	}
+}
+
+// Prepare writes certificates, kubeconfigs, the egress selector and simnode
+// configuration. It reuses what a previous run wrote.
+func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer) (string, error) {
+	if st.Ports.NodeAddressBase == "" {
+		st.Ports.NodeAddressBase = DefaultNodeAddressBase
+	}
+	net := st.Config.Networking
+	opts, err := pki.DefaultOptions(net.ServiceSubnet, net.DNSDomain)
+	if err != nil {
+		return "", err
+	}
+	p := layout(st)
+	files, err := pki.Ensure(p.pki.Dir, opts)
+	if err != nil {
+		return "", fmt.Errorf("certificates: %w", err)
+	}
+	fmt.Fprintln(progress, " ✓ Certificates")
+	server := "https://127.0.0.1:" + strconv.Itoa(st.Ports.APIServer)
+	for _, kc := range []struct {
+		path, user string
+		pair       pki.KeyPair
+	}{
+		{p.kubeconfig, "kubernetes-admin", files.Admin},
+		{p.kcm, "system:kube-controller-manager", files.ControllerManager},
+		{p.scheduler, "system:kube-scheduler", files.Scheduler},
+		{p.simnode, "wink:simnode", files.Simnode},
+	} {
+		if err := os.MkdirAll(filepath.Dir(kc.path), 0o700); err != nil {
+			return "", err
+		}
+		if err := pki.WriteKubeconfig(kc.path, server, st.Config.Name, files.CA.Cert, kc.pair.Cert, kc.pair.Key, kc.user); err != nil {
+			return "", err
+		}
+	}
+	for _, dir := range []string{filepath.Dir(p.egressSock), p.certDir, filepath.Join(st.Dir, "simnode")} {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", err
+		}
+	}
+	if err := os.WriteFile(p.egress, egressConfig(p.egressSock), 0o600); err != nil {
+		return "", err
+	}
+	cfg := simnode.Config{
+		ClusterName:         st.Config.Name,
+		Kubeconfig:          p.simnode,
+		ControlPlaneVersion: Version,
+		Pools:               st.Config.NodePools,
+		NodeAddressBase:     st.Ports.NodeAddressBase,
+		ServingCACert:       files.KubeletCA.Cert,
+		ServingCAKey:        files.KubeletCA.Key,
+		ClientCAFile:        files.CA.Cert,
+		EgressSocket:        p.egressSock,
+		StateDir:            filepath.Join(st.Dir, "simnode"),
+	}
+	data, err := yaml.Marshal(cfg)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(p.simnodeCfg, data, 0o600); err != nil {
+		return "", err
+	}
+	fmt.Fprintln(progress, " ✓ Kubeconfigs")
+	return p.kubeconfig, nil
+}
+
+// egressConfig routes the apiserver's traffic to the cluster network (kubelets,
+// pods/proxy, services/proxy) through simnode's HTTP CONNECT proxy, the way
+// konnectivity does on clusters whose nodes the control plane cannot route to.
+func egressConfig(socket string) []byte {
+	return []byte(`apiVersion: apiserver.k8s.io/v1beta1
+kind: EgressSelectorConfiguration
+egressSelections:
+- name: cluster
+  connection:
+    proxyProtocol: HTTPConnect
+    transport:
+      uds:
+        udsName: ` + socket + `
+- name: controlplane
+  connection:
+    proxyProtocol: Direct
+- name: etcd
+  connection:
+    proxyProtocol: Direct
+`)
+}
+
+// Components are etcd, kube-apiserver, the bootstrap objects, then the
+// controller manager, the scheduler and simnode.
+func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
+	p := layout(st)
+	f := p.pki
+	n := st.Config.Networking
+	loop := "127.0.0.1"
+	etcdClient := "https://" + net.JoinHostPort(loop, strconv.Itoa(st.Ports.EtcdClient))
+	etcdPeer := "https://" + net.JoinHostPort(loop, strconv.Itoa(st.Ports.EtcdPeer))
+	apiserverURL := "https://" + net.JoinHostPort(loop, strconv.Itoa(st.Ports.APIServer))
+
+	etcdHealth, err := httpsGetter(f.EtcdCA.Cert, f.APIServerEtcdClient)
+	if err != nil {
+		return nil, err
+	}
+	apiHealth, err := httpsGetter(f.CA.Cert, f.Admin)
+	if err != nil {
+		return nil, err
+	}
+	// The controller manager and scheduler serve with self-signed
+	// certificates; their /healthz is open to anonymous requests.
+	selfSigned := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // local health probe of a self-signed endpoint
+	}}
+
+	return []supervisor.Component{
+		{
+			Name: "etcd",
+			Args: []string{"component", "etcd",
+				"--name=" + st.Config.Name,
+				"--data-dir=" + p.etcdData,
+				"--listen-client-urls=" + etcdClient,
+				"--advertise-client-urls=" + etcdClient,
+				"--listen-peer-urls=" + etcdPeer,
+				"--initial-advertise-peer-urls=" + etcdPeer,
+				"--initial-cluster=" + st.Config.Name + "=" + etcdPeer,
+				"--cert-file=" + f.EtcdServer.Cert, "--key-file=" + f.EtcdServer.Key,
+				"--client-cert-auth=true", "--trusted-ca-file=" + f.EtcdCA.Cert,
+				"--peer-cert-file=" + f.EtcdPeer.Cert, "--peer-key-file=" + f.EtcdPeer.Key,
+				"--peer-client-cert-auth=true", "--peer-trusted-ca-file=" + f.EtcdCA.Cert,
+				"--snapshot-count=10000",
+				"--log-level=warn",
+			},
+			Ready: get(etcdHealth, etcdClient+"/health"),
+		},
+		{
+			Name: "kube-apiserver",
+			Args: []string{"component", "kube-apiserver",
+				"--advertise-address=" + advertiseAddress(st),
+				"--bind-address=" + loop,
+				"--secure-port=" + strconv.Itoa(st.Ports.APIServer),
+				"--allow-privileged=true",
+				"--authorization-mode=Node,RBAC",
+				"--enable-admission-plugins=NodeRestriction",
+				"--client-ca-file=" + f.CA.Cert,
+				"--tls-cert-file=" + f.APIServer.Cert, "--tls-private-key-file=" + f.APIServer.Key,
+				"--etcd-servers=" + etcdClient,
+				"--etcd-cafile=" + f.EtcdCA.Cert,
+				"--etcd-certfile=" + f.APIServerEtcdClient.Cert, "--etcd-keyfile=" + f.APIServerEtcdClient.Key,
+				"--kubelet-client-certificate=" + f.APIServerKubeletClient.Cert,
+				"--kubelet-client-key=" + f.APIServerKubeletClient.Key,
+				"--kubelet-certificate-authority=" + f.KubeletCA.Cert,
+				"--kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname",
+				"--egress-selector-config-file=" + p.egress,
+				"--proxy-client-cert-file=" + f.FrontProxyClient.Cert,
+				"--proxy-client-key-file=" + f.FrontProxyClient.Key,
+				"--requestheader-client-ca-file=" + f.FrontProxyCA.Cert,
+				"--requestheader-allowed-names=front-proxy-client",
+				"--requestheader-extra-headers-prefix=X-Remote-Extra-",
+				"--requestheader-group-headers=X-Remote-Group",
+				"--requestheader-username-headers=X-Remote-User",
+				"--service-account-issuer=https://kubernetes.default.svc." + n.DNSDomain,
+				"--service-account-key-file=" + f.ServiceAccountPub,
+				"--service-account-signing-key-file=" + f.ServiceAccountKey,
+				"--service-cluster-ip-range=" + n.ServiceSubnet,
+				"--profiling=false",
+			},
+			Ready: get(apiHealth, apiserverURL+"/readyz"),
+		},
+		{
+			Name: "bootstrap",
+			Task: func(ctx context.Context) error { return Bootstrap(ctx, p.kubeconfig, st) },
+		},
+		{
+			Name: "kube-controller-manager",
+			Args: []string{"component", "kube-controller-manager",
+				"--kubeconfig=" + p.kcm,
+				"--authentication-kubeconfig=" + p.kcm,
+				"--authorization-kubeconfig=" + p.kcm,
+				"--bind-address=" + loop,
+				"--secure-port=" + strconv.Itoa(st.Ports.ControllerManager),
+				"--cert-dir=" + filepath.Join(p.certDir, "kube-controller-manager"),
+				"--client-ca-file=" + f.CA.Cert,
+				"--requestheader-client-ca-file=" + f.FrontProxyCA.Cert,
+				"--root-ca-file=" + f.CA.Cert,
+				"--service-account-private-key-file=" + f.ServiceAccountKey,
+				"--use-service-account-credentials=true",
+				"--cluster-signing-cert-file=" + f.CA.Cert,
+				"--cluster-signing-key-file=" + f.CA.Key,
+				"--cluster-name=" + st.Config.Name,
+				"--allocate-node-cidrs=true",
+				"--cluster-cidr=" + n.PodSubnet,
+				"--node-cidr-mask-size=" + strconv.Itoa(n.NodeCIDRMaskSize),
+				"--service-cluster-ip-range=" + n.ServiceSubnet,
+				"--controllers=*,bootstrapsigner,tokencleaner",
+				"--leader-elect=false",
+				"--profiling=false",
+			},
+			Ready:    get(selfSigned, "https://"+net.JoinHostPort(loop, strconv.Itoa(st.Ports.ControllerManager))+"/healthz"),
+			Parallel: true,
+		},
+		{
+			Name: "kube-scheduler",
+			Args: []string{"component", "kube-scheduler",
+				"--kubeconfig=" + p.scheduler,
+				"--authentication-kubeconfig=" + p.scheduler,
+				"--authorization-kubeconfig=" + p.scheduler,
+				"--bind-address=" + loop,
+				"--secure-port=" + strconv.Itoa(st.Ports.Scheduler),
+				"--cert-dir=" + filepath.Join(p.certDir, "kube-scheduler"),
+				"--leader-elect=false",
+				"--profiling=false",
+			},
+			Ready:    get(selfSigned, "https://"+net.JoinHostPort(loop, strconv.Itoa(st.Ports.Scheduler))+"/healthz"),
+			Parallel: true,
+		},
+		{
+			Name: "simnode",
+			Args: []string{"simnode", "--config", p.simnodeCfg},
+		},
+	}, nil
+}
+
+// Delete has nothing to remove outside the state directory.
+func (Backend) Delete(context.Context, *cluster.State) error { return nil }
+
+// advertiseAddress is the address published in the `kubernetes` Service's
+// endpoints. EndpointSlices may not hold loopback addresses, so it is the
+// address just below the first node's: the simulated control-plane host.
+func advertiseAddress(st *cluster.State) string {
+	ip := net.ParseIP(st.Ports.NodeAddressBase).To4()
+	if ip == nil || ip[3] < 2 {
+		return "172.18.0.1"
+	}
+	ip[3]--
+	return ip.String()
+}
+
+// httpsGetter is a client that trusts caFile and presents the client pair.
+func httpsGetter(caFile string, client pki.KeyPair) (*http.Client, error) {
+	ca, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(ca)
+	cert, err := tls.LoadX509KeyPair(client.Cert, client.Key)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}},
+	}}, nil
+}
+
+// get is a readiness probe: a GET that must answer 200.
+func get(c *http.Client, url string) func(context.Context) error {
+	return func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		_, _ = io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s: %s", url, resp.Status)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,453 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"wink.dev/wink/harness/config"
+	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/supervisor"
+)
+
+// UpOptions say how to bring a cluster up.
+type UpOptions struct {
+	Options
+	// ConfigPath is a wink.yaml (--config). Empty: the configuration the
+	// cluster was created with, or the defaults for a new cluster.
+	ConfigPath string
+	// Fresh deletes the cluster's state (etcd data included) first.
+	Fresh bool
+	// Wait bounds how long Up waits for every node to be Ready.
+	Wait time.Duration
+}
+
+// Cluster is a cluster that is up.
+type Cluster struct {
+	// Name of the cluster.
+	Name string
+	// Dir is its state directory.
+	Dir string
+	// Kubeconfig is the path of its admin kubeconfig.
+	Kubeconfig string
+	// Nodes are the names of its simulated nodes.
+	Nodes []string
+}
+
+// Up brings a cluster up, or finds it up, and returns once the apiserver
+// answers and every simulated node is Ready.
+func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Wait == 0 {
+		opts.Wait = 3 * time.Minute
+	}
+	start := time.Now()
+	cfg, err := config.Load(opts.ConfigPath)
+	if err != nil {
+		return nil, err
+	}
+	name := o.Name
+	if name == "" && opts.ConfigPath != "" && cfg.Name != "" {
+		name = cfg.Name
+	}
+	if name == "" {
+		name = DefaultName
+	}
+	cfg.Name = name
+	dir := o.dir(name)
+
+	if opts.Fresh {
+		if err := Delete(ctx, Options{Name: name, Home: o.Home, Binary: o.Binary, Progress: o.Progress}); err != nil {
+			return nil, err
+		}
+	}
+	st, err := loadState(o, name)
+	switch {
+	case err == nil && opts.ConfigPath != "":
+		st.Config = cfg // a new config for an existing cluster: its ports stay
+	case err == nil:
+	default:
+		if _, statErr := os.Stat(filepath.Join(dir, configFile)); statErr == nil {
+			return nil, err // a cluster is there, but broken: say why
+		}
+		st, err = newState(dir, cfg, o.Binary)
+		if err != nil {
+			return nil, err
+		}
+	}
+	st.Binary = o.Binary
+	fmt.Fprintf(o.Progress, "Creating cluster %q (%s backend, Kubernetes %s) in %s\n", name, st.Config.Backend, KubernetesVersion, dir)
+
+	backend, err := backendFor(st.Config)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range []string{runDir, logDir} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			return nil, err
+		}
+	}
+	kubeconfig, err := backend.Prepare(ctx, st, o.Progress)
+	if err != nil {
+		return nil, err
+	}
+	if err := config.Write(filepath.Join(dir, configFile), st.Config); err != nil {
+		return nil, err
+	}
+	if err := saveState(st); err != nil {
+		return nil, err
+	}
+	if running(dir) {
+		fmt.Fprintln(o.Progress, " ✓ Supervisor already running")
+	} else if err := startSupervisor(o, name, dir); err != nil {
+		return nil, err
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
+	defer cancel()
+	nodes := NodeNames(st.Config)
+	if err := waitReady(waitCtx, o, dir, kubeconfig, nodes, start); err != nil {
+		return nil, fmt.Errorf("cluster %q is not up: %w (component logs are in %s)", name, err, filepath.Join(dir, logDir))
+	}
+	fmt.Fprintf(o.Progress, "Cluster %q is up in %.1fs. Try:\n  kubectl --kubeconfig %s get nodes -o wide\n", name, time.Since(start).Seconds(), kubeconfig)
+	return &Cluster{Name: name, Dir: dir, Kubeconfig: kubeconfig, Nodes: nodes}, nil
+}
+
+// NodeNames are the names of a configuration's simulated nodes, in order:
+// <cluster>-<pool>-<index>.
+func NodeNames(cfg *v1alpha1.Cluster) []string {
+	var names []string
+	for _, p := range cfg.NodePools {
+		count := 1
+		if p.Count != nil {
+			count = *p.Count
+		}
+		for i := range count {
+			names = append(names, fmt.Sprintf("%s-%s-%d", cfg.Name, p.Name, i))
+		}
+	}
+	return names
+}
+
+func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	ports, err := freePorts(5)
+	if err != nil {
+		return nil, err
+	}
+	return &cluster.State{Dir: dir, Config: cfg, Binary: binary, Ports: cluster.Ports{
+		APIServer:         ports[0],
+		EtcdClient:        ports[1],
+		EtcdPeer:          ports[2],
+		ControllerManager: ports[3],
+		Scheduler:         ports[4],
+		NodeAddressBase:   cfg.Networking.NodeAddressBase,
+	}}, nil
+}
+
+// startSupervisor starts `wink supervise` detached from this process, so the
+// cluster outlives `wink up`.
+func startSupervisor(o Options, name, dir string) error {
+	logFile, err := os.OpenFile(filepath.Join(dir, logDir, "supervisor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(o.Binary, "supervise", "--name", name, "--home", o.Home)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting the supervisor: %w", err)
+	}
+	return cmd.Process.Release()
+}
+
+// waitReady waits for the apiserver and then for every node to be Ready,
+// printing each step once, and fails early when a component fails.
+func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []string, start time.Time) error {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.Timeout = 2 * time.Second
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	step := func(msg string) { fmt.Fprintf(o.Progress, " ✓ %s (%.1fs)\n", msg, time.Since(start).Seconds()) }
+	apiUp, lastReady := false, -1
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if err := failedComponent(dir); err != nil {
+			return err
+		}
+		if !apiUp {
+			if _, err := client.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx); err == nil {
+				apiUp = true
+				step("Control plane ready")
+			}
+		}
+		if apiUp {
+			list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+			if err == nil {
+				ready := readyNodes(list.Items, nodes)
+				if ready != lastReady {
+					lastReady = ready
+					step(fmt.Sprintf("Nodes Ready %d/%d", ready, len(nodes)))
+				}
+				if ready == len(nodes) {
+					return nil
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if !apiUp {
+				return errors.New("the apiserver did not answer /readyz in time")
+			}
+			return fmt.Errorf("%d of %d nodes Ready in time", max(lastReady, 0), len(nodes))
+		case <-tick.C:
+		}
+	}
+}
+
+func readyNodes(items []corev1.Node, want []string) int {
+	wanted := map[string]bool{}
+	for _, n := range want {
+		wanted[n] = true
+	}
+	ready := 0
+	for _, n := range items {
+		if !wanted[n.Name] {
+			continue
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
+				ready++
+			}
+		}
+	}
+	return ready
+}
+
+// failedComponent reports a component the supervisor gave up on, or the
+// supervisor itself having exited.
+func failedComponent(dir string) error {
+	list, err := supervisor.ReadStatus(filepath.Join(dir, runDir))
+	if err != nil {
+		return nil // not written yet
+	}
+	for _, c := range list {
+		if c.State == supervisor.StateFailed {
+			return fmt.Errorf("%s failed: %s", c.Name, c.LastExit)
+		}
+	}
+	return nil
+}
+
+// Down stops a cluster's processes and keeps its state, so that Up finds it
+// as it was.
+func Down(ctx context.Context, opts Options) error {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	dir := o.dir(o.name())
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("no cluster %q under %s", o.name(), o.Home)
+	}
+	pid, err := supervisorPID(dir)
+	if err != nil || !running(dir) {
+		fmt.Fprintf(o.Progress, "Cluster %q is not running\n", o.name())
+		return nil
+	}
+	fmt.Fprintf(o.Progress, "Stopping cluster %q\n", o.name())
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("stopping the supervisor (pid %d): %w", pid, err)
+	}
+	deadline := time.Now().Add(45 * time.Second)
+	for running(dir) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			return fmt.Errorf("the supervisor (pid %d) did not stop in 45s; killed it", pid)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	fmt.Fprintf(o.Progress, " ✓ Stopped\n")
+	return nil
+}
+
+// Delete stops a cluster and removes its state and whatever its backend made
+// elsewhere (a kind cluster).
+func Delete(ctx context.Context, opts Options) error {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	name := o.name()
+	dir := o.dir(name)
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err := Down(ctx, o); err != nil {
+		return err
+	}
+	if st, err := loadState(o, name); err == nil {
+		if backend, err := backendFor(st.Config); err == nil {
+			if err := backend.Delete(ctx, st); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(o.Progress, "Deleting cluster %q (%s)\n", name, dir)
+	return os.RemoveAll(dir)
+}
+
+// KubeconfigPath is the admin kubeconfig of a cluster.
+func KubeconfigPath(opts Options) (string, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(o.dir(o.name()), "kubeconfig")
+	if _, err := os.Stat(path); err != nil {
+		return "", fmt.Errorf("no kubeconfig for cluster %q: create it with `wink up --name %s`", o.name(), o.name())
+	}
+	return path, nil
+}
+
+// Status describes a cluster's processes.
+type Status struct {
+	Name       string
+	Dir        string
+	Running    bool
+	Kubeconfig string
+	Components []supervisor.ComponentStatus
+}
+
+// GetStatus reads a cluster's status from its state directory.
+func GetStatus(opts Options) (*Status, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	dir := o.dir(o.name())
+	if _, err := os.Stat(filepath.Join(dir, configFile)); err != nil {
+		return nil, fmt.Errorf("no cluster %q under %s", o.name(), o.Home)
+	}
+	s := &Status{Name: o.name(), Dir: dir, Running: running(dir), Kubeconfig: filepath.Join(dir, "kubeconfig")}
+	if s.Running {
+		s.Components, _ = supervisor.ReadStatus(filepath.Join(dir, runDir))
+	}
+	return s, nil
+}
+
+// Supervise is the body of the hidden `wink supervise` command: it runs a
+// cluster's components until ctx is done. One supervisor runs per cluster.
+func Supervise(ctx context.Context, opts Options) error {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	name := o.name()
+	st, err := loadState(o, name)
+	if err != nil {
+		return err
+	}
+	lock, err := lockSupervisor(st.Dir)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	backend, err := backendFor(st.Config)
+	if err != nil {
+		return err
+	}
+	components, err := backend.Components(st)
+	if err != nil {
+		return err
+	}
+	s := &supervisor.Supervisor{
+		Binary: o.Binary,
+		LogDir: filepath.Join(st.Dir, logDir),
+		RunDir: filepath.Join(st.Dir, runDir),
+		Log:    slog.New(slog.NewTextHandler(os.Stderr, nil)),
+	}
+	return s.Run(ctx, components)
+}
+
+// lockSupervisor takes the cluster's supervisor lock and records the pid.
+func lockSupervisor(dir string) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, runDir, "supervisor.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("a supervisor already runs for %s", dir)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runDir, "supervisor.pid"), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// running reports whether a supervisor holds the cluster's lock.
+func running(dir string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, runDir, "supervisor.lock"), os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+func supervisorPID(dir string) (int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, runDir, "supervisor.pid"))
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(data)))
+}
+
+// ComponentPID is the pid of one running component of a cluster, for tests
+// that kill a component to see it come back.
+func ComponentPID(opts Options, component string) (int, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return 0, err
+	}
+	data, err := os.ReadFile(filepath.Join(o.dir(o.name()), runDir, component+".pid"))
+	if err != nil {
+		return 0, fmt.Errorf("component %s of cluster %q is not running: %w", component, o.name(), err)
+	}
+	return strconv.Atoi(strings.TrimSpace(string(data)))
+}

@@ -1,0 +1,46 @@
+package simnode
+
+import (
+	"wink.dev/wink/harness/config/v1alpha1"
+)
+
+// Config is everything one simnode process serves. The harness writes it to
+// <state>/simnode.yaml and starts `wink simnode --config <file>`.
+type Config struct {
+	// ClusterName prefixes node names: <cluster>-<pool>-<index>.
+	ClusterName string `json:"clusterName"`
+	// Kubeconfig simnode uses to reach the apiserver.
+	Kubeconfig string `json:"kubeconfig"`
+	// ControlPlaneVersion is the default kubeletVersion, e.g. v1.35.4.
+	ControlPlaneVersion string `json:"controlPlaneVersion"`
+	// Pools are the node pools, already defaulted and validated.
+	Pools []v1alpha1.NodePool `json:"pools"`
+	// NodeAddressBase is the InternalIP of the first node; each next node
+	// gets the next address.
+	NodeAddressBase string `json:"nodeAddressBase"`
+	// ListenAddress, when set, is the address every node's kubelet API
+	// binds to instead of its own InternalIP (kind: the InternalIP is the
+	// Docker network gateway, the listener 0.0.0.0).
+	ListenAddress string `json:"listenAddress,omitempty"`
+	// KubeletPort every node listens on (default 10250). When a node's port
+	// is taken, it takes a free one and reports it in
+	// status.daemonEndpoints.kubeletEndpoint.port.
+	KubeletPort int `json:"kubeletPort,omitempty"`
+	// ServingCACert and ServingCAKey sign each node's kubelet serving
+	// certificate. When empty, simnode makes a CA of its own in StateDir.
+	ServingCACert string `json:"servingCACert,omitempty"`
+	ServingCAKey  string `json:"servingCAKey,omitempty"`
+	// ClientCAFile verifies client certificates on the kubelet API (the
+	// apiserver's kubelet client certificate). Bearer tokens are checked
+	// with TokenReview either way.
+	ClientCAFile string `json:"clientCAFile,omitempty"`
+	// EgressSocket, when set, is a Unix socket on which simnode serves the
+	// apiserver's egress proxy (HTTP CONNECT, the apiserver's `cluster`
+	// egress selection). Node InternalIPs are then simulated addresses that
+	// need not exist on this machine: every kubelet API binds to a free port
+	// on 127.0.0.1 and the proxy maps <InternalIP>:<port> to it. Owned by
+	// the lead (simnode/egress).
+	EgressSocket string `json:"egressSocket,omitempty"`
+	// StateDir holds simnode's own files (generated CA, certificates).
+	StateDir string `json:"stateDir"`
+}

@@ -1,0 +1,116 @@
+// Package egress is the apiserver's way into the simulated cluster network.
+//
+// The embedded apiserver's `cluster` egress selection (kubelet connections,
+// pods/proxy, services/proxy) speaks HTTP CONNECT over a Unix socket, as it
+// does to konnectivity. Simulated node InternalIPs exist only in the
+// simulation, so the proxy maps each node's <InternalIP>:<kubelet port> to the
+// local listener that serves that node's kubelet API, and dials every other
+// address directly.
+package egress
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+// Routes maps simulated addresses ("ip:port") to real ones. It is safe for
+// concurrent use.
+type Routes struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+// Set routes the simulated address from to the real address to.
+func (r *Routes) Set(from, to string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[string]string{}
+	}
+	r.m[from] = to
+}
+
+// Lookup returns where the simulated address goes, or addr itself.
+func (r *Routes) Lookup(addr string) string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if to, ok := r.m[addr]; ok {
+		return to
+	}
+	return addr
+}
+
+// Serve accepts CONNECT requests on the Unix socket path until ctx is done.
+// A stale socket file from an earlier run is replaced.
+func Serve(ctx context.Context, path string, routes *Routes, log *slog.Logger) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	l, err := (&net.ListenConfig{}).Listen(ctx, "unix", path)
+	if err != nil {
+		return fmt.Errorf("egress proxy: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		l.Close()
+		return err
+	}
+	go func() {
+		<-ctx.Done()
+		l.Close()
+	}()
+	for {
+		conn, err := l.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("egress proxy: %w", err)
+		}
+		go handle(ctx, conn, routes, log)
+	}
+}
+
+func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger) {
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	req, err := http.ReadRequest(br)
+	if err != nil {
+		return
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	if req.Method != http.MethodConnect {
+		fmt.Fprint(conn, "HTTP/1.1 405 Method Not Allowed\r\n\r\n")
+		return
+	}
+	target := routes.Lookup(req.Host)
+	d := net.Dialer{Timeout: 10 * time.Second}
+	up, err := d.DialContext(ctx, "tcp", target)
+	if err != nil {
+		log.Debug("egress dial failed", "addr", req.Host, "target", target, "err", err)
+		fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\n\r\n")
+		return
+	}
+	defer up.Close()
+	fmt.Fprint(conn, "HTTP/1.1 200 Connection established\r\n\r\n")
+	done := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(up, br); closeWrite(up); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(conn, up); closeWrite(conn); done <- struct{}{} }()
+	<-done
+	<-done
+}
+
+func closeWrite(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
+	}
+}

@@ -1,0 +1,81 @@
+package egress
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestConnectRoutesSimulatedAddress checks the proxy the way the apiserver's
+// HTTPConnect egress dialer uses it.
+func TestConnectRoutesSimulatedAddress(t *testing.T) {
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "kubelet")
+	}))
+	defer backend.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sock := filepath.Join(t.TempDir(), "egress.sock")
+	var routes Routes
+	routes.Set("172.18.0.2:10250", strings.TrimPrefix(backend.URL, "http://"))
+	errc := make(chan error, 1)
+	go func() { errc <- Serve(ctx, sock, &routes, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+
+	tests := []struct {
+		name, addr, wantStatus, wantBody string
+	}{
+		{"simulated node address", "172.18.0.2:10250", "200", "kubelet"},
+		{"unknown address is dialled as is", "127.0.0.1:1", "503", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var conn net.Conn
+			var err error
+			for range 50 {
+				if conn, err = net.Dial("unix", sock); err == nil {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", tt.addr)
+			br := bufio.NewReader(conn)
+			res, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(res.StatusCode); got != tt.wantStatus {
+				t.Fatalf("CONNECT %s: status %s, want %s", tt.addr, got, tt.wantStatus)
+			}
+			if tt.wantBody == "" {
+				return
+			}
+			fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			if string(body) != tt.wantBody {
+				t.Fatalf("body %q, want %q", body, tt.wantBody)
+			}
+		})
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}

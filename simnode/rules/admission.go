@@ -1,0 +1,63 @@
+package rules
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/version"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+)
+
+// admissionChecks are the predicates admission.yaml rules name. Each returns
+// true when the pod must be rejected. They mirror pkg/kubelet/lifecycle/
+// predicate.go with runtime.GOOS replaced by the simulated node's OS.
+var admissionChecks = map[string]func(pod *corev1.Pod, node *corev1.Node, nodeOS string) bool{
+	// B2: rejectPodAdmissionBasedOnOSSelector. The kubelet compares the
+	// pod's kubernetes.io/os label with its own OS (it overrides a missing or
+	// wrong node label with runtime.GOOS).
+	"osLabel": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string) bool {
+		v, ok := pod.Labels[corev1.LabelOSStable]
+		return ok && v != nodeOS
+	},
+	// B1: rejectPodAdmissionBasedOnOSField.
+	"osField": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string) bool {
+		return pod.Spec.OS != nil && string(pod.Spec.OS.Name) != nodeOS
+	},
+	// B3: scheduler.AdmissionCheck's node affinity part:
+	// nodeaffinity.GetRequiredNodeAffinity(pod).Match(node) covers both
+	// spec.nodeSelector and requiredDuringSchedulingIgnoredDuringExecution.
+	"nodeAffinity": func(pod *corev1.Pod, node *corev1.Node, _ string) bool {
+		match, err := nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)
+		return err != nil || !match
+	},
+}
+
+// Rejection is the outcome of a failed kubelet admission.
+type Rejection struct {
+	// Rule is the admission rule that rejected the pod (its ID is the spec row).
+	Rule *AdmissionRule
+	// Reason is the pod status reason and the event reason.
+	Reason string
+	// EventMessage is the Warning event's message.
+	EventMessage string
+	// StatusMessage is the pod status message ("Pod was rejected: ...").
+	StatusMessage string
+}
+
+// Admit evaluates the admission rules in table order for a node of os nodeOS
+// running kubelet version v. It returns nil when the pod is admitted.
+func (r *Rules) Admit(pod *corev1.Pod, node *corev1.Node, nodeOS string, v *version.Version) *Rejection {
+	for i := range r.Admission {
+		a := &r.Admission[i]
+		if !a.KubeletVersions.Contains(v) {
+			continue
+		}
+		if admissionChecks[a.Check](pod, node, nodeOS) {
+			return &Rejection{
+				Rule:          a,
+				Reason:        a.Reason,
+				EventMessage:  a.Message,
+				StatusMessage: r.StatusMessagePrefix + a.Message,
+			}
+		}
+	}
+	return nil
+}

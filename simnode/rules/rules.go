@@ -1,0 +1,598 @@
+package rules
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"sort"
+	"strings"
+	"text/template"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/version"
+	"sigs.k8s.io/yaml"
+)
+
+//go:embed nodes.yaml conditions.yaml admission.yaml events.yaml
+var files embed.FS
+
+// MinKubeletVersion is the oldest kubelet version the tables describe.
+const MinKubeletVersion = "v1.24.0"
+
+// Range is a half-open kubelet version range [Since, Until). An empty Until
+// means "up to and including the newest version".
+type Range struct {
+	Since string `json:"since"`
+	Until string `json:"until,omitempty"`
+
+	since, until *version.Version
+}
+
+func (r *Range) compile() error {
+	var err error
+	if r.since, err = version.ParseSemantic(r.Since); err != nil {
+		return fmt.Errorf("since %q: %w", r.Since, err)
+	}
+	if r.Until != "" {
+		if r.until, err = version.ParseSemantic(r.Until); err != nil {
+			return fmt.Errorf("until %q: %w", r.Until, err)
+		}
+		if !r.since.LessThan(r.until) {
+			return fmt.Errorf("empty range [%s, %s)", r.Since, r.Until)
+		}
+	}
+	return nil
+}
+
+// Contains reports whether v is in the range.
+func (r Range) Contains(v *version.Version) bool {
+	if r.since == nil || v.LessThan(r.since) {
+		return false
+	}
+	return r.until == nil || v.LessThan(r.until)
+}
+
+func (r Range) String() string {
+	if r.Until == "" {
+		return ">= " + r.Since
+	}
+	return fmt.Sprintf("[%s, %s)", r.Since, r.Until)
+}
+
+// LabelSet is a group of labels the kubelet puts on its Node (N1, N2).
+type LabelSet struct {
+	ID              string            `json:"id"`
+	Cites           []string          `json:"cites"`
+	OS              []string          `json:"os"`
+	KubeletVersions Range             `json:"kubeletVersions"`
+	Labels          map[string]string `json:"labels"`
+
+	templates map[string]*template.Template
+}
+
+// Profile is the nodeInfo of one OS image (N3).
+type Profile struct {
+	ID                      string   `json:"id"`
+	Cites                   []string `json:"cites"`
+	OS                      string   `json:"os"`
+	Build                   string   `json:"build,omitempty"`
+	OSImage                 string   `json:"osImage"`
+	KernelVersion           string   `json:"kernelVersion"`
+	ContainerRuntimeVersion string   `json:"containerRuntimeVersion"`
+	MachineID               string   `json:"machineID"`
+}
+
+// ConditionSet is the set of node conditions a kubelet reports (N6, N7) and
+// the eviction defaults that go with it (N5, B6).
+type ConditionSet struct {
+	ID                    string                 `json:"id"`
+	Cites                 []string               `json:"cites"`
+	OS                    string                 `json:"os"`
+	KubeletVersions       Range                  `json:"kubeletVersions"`
+	PressureCanBecomeTrue bool                   `json:"pressureCanBecomeTrue"`
+	EvictionHardDefault   map[string]string      `json:"evictionHardDefault"`
+	Evicts                bool                   `json:"evicts"`
+	Conditions            []corev1.NodeCondition `json:"conditions"`
+}
+
+// AdmissionRule is one kubelet admission check (B1-B3).
+type AdmissionRule struct {
+	ID              string   `json:"id"`
+	Cites           []string `json:"cites"`
+	Check           string   `json:"check"`
+	Reason          string   `json:"reason"`
+	Message         string   `json:"message"`
+	KubeletVersions Range    `json:"kubeletVersions"`
+}
+
+// EventVariant is the message of an event for a kubelet version range.
+type EventVariant struct {
+	KubeletVersions Range  `json:"kubeletVersions"`
+	Message         string `json:"message"`
+
+	tmpl *template.Template
+}
+
+// EventRule is one pod event the simulated kubelet records.
+type EventRule struct {
+	ID       string         `json:"id"`
+	Cites    []string       `json:"cites"`
+	Reason   string         `json:"reason"`
+	Type     string         `json:"type"`
+	Variants []EventVariant `json:"variants"`
+}
+
+// Rules is the whole set of tables.
+type Rules struct {
+	LabelSets       []LabelSet                     `json:"labelSets"`
+	Profiles        []Profile                      `json:"profiles"`
+	DefaultCapacity map[string]corev1.ResourceList `json:"defaultCapacity"`
+
+	ConditionSets []ConditionSet `json:"conditionSets"`
+
+	Admission           []AdmissionRule `json:"rules"`
+	StatusMessagePrefix string          `json:"statusMessagePrefix"`
+
+	Events         []EventRule      `json:"events"`
+	KilledExitCode map[string]int32 `json:"killedExitCode"`
+	PodStatus      PodStatusRules   `json:"podStatus"`
+}
+
+// Feature is a behaviour that a kubelet has from some version on.
+type Feature struct {
+	Cites           []string `json:"cites"`
+	KubeletVersions Range    `json:"kubeletVersions"`
+}
+
+// PodStatusRules are the version-dependent parts of the pod status.
+type PodStatusRules struct {
+	ReadyToStartContainersCondition Feature `json:"readyToStartContainersCondition"`
+	ObservedGeneration              Feature `json:"observedGeneration"`
+	TerminalPhaseOnDeletion         Feature `json:"terminalPhaseOnDeletion"`
+}
+
+var defaultRules = func() *Rules {
+	r, err := Load(files)
+	if err != nil {
+		panic(fmt.Sprintf("simnode/rules: embedded tables are invalid: %v", err))
+	}
+	return r
+}()
+
+// Default returns the embedded tables, loaded and validated at init.
+func Default() *Rules { return defaultRules }
+
+// FS is what Load reads the tables from.
+type FS interface {
+	ReadFile(name string) ([]byte, error)
+}
+
+// Load reads nodes.yaml, conditions.yaml, admission.yaml and events.yaml from
+// fsys and validates them.
+func Load(fsys FS) (*Rules, error) {
+	r := &Rules{}
+	for _, name := range []string{"nodes.yaml", "conditions.yaml", "admission.yaml", "events.yaml"} {
+		data, err := fsys.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		if err := yaml.UnmarshalStrict(data, r); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+var knownOS = map[string]bool{"windows": true, "linux": true}
+
+// knownRows are the spec row IDs a rule may cite.
+func validCite(c string) bool {
+	if len(c) < 2 {
+		return false
+	}
+	switch c[0] {
+	case 'N', 'A', 'B', 'H', 'S', 'E':
+	default:
+		return false
+	}
+	for _, d := range c[1:] {
+		if d < '0' || d > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func checkCites(what string, cites []string) error {
+	if len(cites) == 0 {
+		return fmt.Errorf("%s: cites no spec row", what)
+	}
+	for _, c := range cites {
+		if !validCite(c) {
+			return fmt.Errorf("%s: %q is not a spec row ID", what, c)
+		}
+	}
+	return nil
+}
+
+// versionsToCheck are the versions at which overlap and coverage of the
+// versioned tables is checked: every boundary of every range plus the
+// supported minimum.
+func (r *Rules) boundaries() []*version.Version {
+	seen := map[string]bool{MinKubeletVersion: true}
+	add := func(rg Range) {
+		seen[rg.Since] = true
+		if rg.Until != "" {
+			seen[rg.Until] = true
+		}
+	}
+	for _, s := range r.LabelSets {
+		add(s.KubeletVersions)
+	}
+	for _, c := range r.ConditionSets {
+		add(c.KubeletVersions)
+	}
+	for _, a := range r.Admission {
+		add(a.KubeletVersions)
+	}
+	for _, e := range r.Events {
+		for _, v := range e.Variants {
+			add(v.KubeletVersions)
+		}
+	}
+	var out []*version.Version
+	for s := range seen {
+		out = append(out, version.MustParseSemantic(s))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LessThan(out[j]) })
+	return out
+}
+
+func (r *Rules) validate() error {
+	// Labels.
+	sample := LabelData{OS: "windows", Arch: "amd64", Hostname: "h", Build: "10.0.1"}
+	for i := range r.LabelSets {
+		s := &r.LabelSets[i]
+		what := fmt.Sprintf("labelSets[%d] %s", i, s.ID)
+		if err := checkCites(what, s.Cites); err != nil {
+			return err
+		}
+		if err := s.KubeletVersions.compile(); err != nil {
+			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
+		}
+		if len(s.OS) == 0 || len(s.Labels) == 0 {
+			return fmt.Errorf("%s: needs os and labels", what)
+		}
+		for _, o := range s.OS {
+			if !knownOS[o] {
+				return fmt.Errorf("%s: unknown os %q", what, o)
+			}
+		}
+		s.templates = map[string]*template.Template{}
+		for k, v := range s.Labels {
+			t, err := template.New(k).Option("missingkey=error").Parse(v)
+			if err != nil {
+				return fmt.Errorf("%s: label %s: %w", what, k, err)
+			}
+			if err := t.Execute(&bytes.Buffer{}, sample); err != nil {
+				return fmt.Errorf("%s: label %s: %w", what, k, err)
+			}
+			s.templates[k] = t
+		}
+	}
+	// Profiles.
+	ids := map[string]bool{}
+	builds := map[string]bool{}
+	for i, p := range r.Profiles {
+		what := fmt.Sprintf("profiles[%d] %s", i, p.ID)
+		if err := checkCites(what, p.Cites); err != nil {
+			return err
+		}
+		if ids[p.ID] {
+			return fmt.Errorf("%s: duplicate id", what)
+		}
+		ids[p.ID] = true
+		if !knownOS[p.OS] {
+			return fmt.Errorf("%s: unknown os %q", what, p.OS)
+		}
+		if p.OSImage == "" || p.KernelVersion == "" || p.ContainerRuntimeVersion == "" {
+			return fmt.Errorf("%s: osImage, kernelVersion and containerRuntimeVersion are required", what)
+		}
+		if p.MachineID != "hostname" && p.MachineID != "hash" {
+			return fmt.Errorf("%s: machineID must be hostname or hash, not %q", what, p.MachineID)
+		}
+		if p.OS == "windows" {
+			// N3: kernelVersion is <build>.<UBR>.
+			if p.Build == "" || !strings.HasPrefix(p.KernelVersion, p.Build+".") {
+				return fmt.Errorf("%s: kernelVersion %q must be <build>.<UBR> of build %q (N3)", what, p.KernelVersion, p.Build)
+			}
+			if builds[p.Build] {
+				return fmt.Errorf("%s: duplicate build %s", what, p.Build)
+			}
+			builds[p.Build] = true
+		}
+	}
+	for os := range knownOS {
+		if _, err := r.Profile(os, ""); os == "linux" && err != nil {
+			return err
+		}
+		c, ok := r.DefaultCapacity[os]
+		if !ok {
+			return fmt.Errorf("defaultCapacity: missing %s", os)
+		}
+		for _, res := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods, corev1.ResourceEphemeralStorage} {
+			if _, ok := c[res]; !ok {
+				return fmt.Errorf("defaultCapacity.%s: missing %s", os, res)
+			}
+		}
+	}
+	// Conditions.
+	for i := range r.ConditionSets {
+		c := &r.ConditionSets[i]
+		what := fmt.Sprintf("conditionSets[%d] %s", i, c.ID)
+		if err := checkCites(what, c.Cites); err != nil {
+			return err
+		}
+		if !knownOS[c.OS] {
+			return fmt.Errorf("%s: unknown os %q", what, c.OS)
+		}
+		if err := c.KubeletVersions.compile(); err != nil {
+			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
+		}
+		if len(c.Conditions) == 0 || c.Conditions[len(c.Conditions)-1].Type != corev1.NodeReady {
+			return fmt.Errorf("%s: Ready must be the last condition (setters.go ReadyCondition)", what)
+		}
+		for _, cond := range c.Conditions {
+			if cond.Type == "" || cond.Status == "" || cond.Reason == "" || cond.Message == "" {
+				return fmt.Errorf("%s: condition %q needs type, status, reason and message", what, cond.Type)
+			}
+		}
+		for k, v := range c.EvictionHardDefault {
+			if _, err := ParseThreshold(v, resource.MustParse("1Gi")); err != nil {
+				return fmt.Errorf("%s: evictionHardDefault[%s]: %w", what, k, err)
+			}
+		}
+	}
+	// Admission.
+	for i := range r.Admission {
+		a := &r.Admission[i]
+		what := fmt.Sprintf("admission rules[%d] %s", i, a.ID)
+		if err := checkCites(what, a.Cites); err != nil {
+			return err
+		}
+		if _, ok := admissionChecks[a.Check]; !ok {
+			return fmt.Errorf("%s: unknown check %q", what, a.Check)
+		}
+		if a.Reason == "" || a.Message == "" {
+			return fmt.Errorf("%s: reason and message are required", what)
+		}
+		if err := a.KubeletVersions.compile(); err != nil {
+			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
+		}
+	}
+	if r.StatusMessagePrefix == "" {
+		return fmt.Errorf("admission.yaml: statusMessagePrefix is required")
+	}
+	// Events.
+	evIDs := map[string]bool{}
+	sampleEv := EventData{Container: "c", Image: "i", PullDuration: "1s", TotalDuration: "1s", ImageSize: 1}
+	for i := range r.Events {
+		e := &r.Events[i]
+		what := fmt.Sprintf("events[%d] %s", i, e.ID)
+		if err := checkCites(what, e.Cites); err != nil {
+			return err
+		}
+		if evIDs[e.ID] {
+			return fmt.Errorf("%s: duplicate id", what)
+		}
+		evIDs[e.ID] = true
+		if e.Type != corev1.EventTypeNormal && e.Type != corev1.EventTypeWarning {
+			return fmt.Errorf("%s: type must be Normal or Warning", what)
+		}
+		if e.Reason == "" || len(e.Variants) == 0 {
+			return fmt.Errorf("%s: reason and variants are required", what)
+		}
+		for j := range e.Variants {
+			v := &e.Variants[j]
+			if err := v.KubeletVersions.compile(); err != nil {
+				return fmt.Errorf("%s: variants[%d]: %w", what, j, err)
+			}
+			t, err := template.New(e.ID).Option("missingkey=error").Parse(v.Message)
+			if err != nil {
+				return fmt.Errorf("%s: variants[%d]: %w", what, j, err)
+			}
+			if err := t.Execute(&bytes.Buffer{}, sampleEv); err != nil {
+				return fmt.Errorf("%s: variants[%d]: %w", what, j, err)
+			}
+			v.tmpl = t
+		}
+	}
+	for _, id := range []string{EventPulling, EventPulled, EventAlreadyPresent, EventCreated, EventStarted, EventKilling} {
+		if !evIDs[id] {
+			return fmt.Errorf("events.yaml: missing event %q", id)
+		}
+	}
+	for name, f := range map[string]*Feature{
+		"readyToStartContainersCondition": &r.PodStatus.ReadyToStartContainersCondition,
+		"observedGeneration":              &r.PodStatus.ObservedGeneration,
+		"terminalPhaseOnDeletion":         &r.PodStatus.TerminalPhaseOnDeletion,
+	} {
+		if err := checkCites("podStatus."+name, f.Cites); err != nil {
+			return err
+		}
+		if err := f.KubeletVersions.compile(); err != nil {
+			return fmt.Errorf("podStatus.%s: %w", name, err)
+		}
+	}
+	for os := range knownOS {
+		if _, ok := r.KilledExitCode[os]; !ok {
+			return fmt.Errorf("events.yaml: killedExitCode.%s missing", os)
+		}
+	}
+
+	// Coverage: every versioned table answers exactly once for every
+	// supported version (checked at every range boundary).
+	for _, v := range r.boundaries() {
+		for os := range knownOS {
+			if _, err := r.conditionSet(os, v); err != nil {
+				return err
+			}
+		}
+		for _, e := range r.Events {
+			n := 0
+			for _, variant := range e.Variants {
+				if variant.KubeletVersions.Contains(v) {
+					n++
+				}
+			}
+			if n != 1 {
+				return fmt.Errorf("events %s: %d variants match kubelet %s, want exactly 1", e.ID, n, v)
+			}
+		}
+	}
+	return nil
+}
+
+// ParseKubeletVersion parses v (with or without the leading "v") and checks
+// that the tables cover it.
+func ParseKubeletVersion(v string) (*version.Version, error) {
+	pv, err := version.ParseGeneric(v)
+	if err != nil {
+		return nil, fmt.Errorf("kubelet version %q: %w", v, err)
+	}
+	if pv.LessThan(version.MustParseSemantic(MinKubeletVersion)) {
+		return nil, fmt.Errorf("kubelet version %q is older than %s, the oldest the simnode rules describe", v, MinKubeletVersion)
+	}
+	return pv, nil
+}
+
+// LabelData is what label templates see.
+type LabelData struct {
+	OS, Arch, Hostname, Build string
+}
+
+// NodeLabels returns the kubelet's own labels for a node (N1, N2).
+func (r *Rules) NodeLabels(os string, kubelet *version.Version, d LabelData) (map[string]string, error) {
+	out := map[string]string{}
+	for _, s := range r.LabelSets {
+		if !s.KubeletVersions.Contains(kubelet) || !contains(s.OS, os) {
+			continue
+		}
+		for k, t := range s.templates {
+			var b bytes.Buffer
+			if err := t.Execute(&b, d); err != nil {
+				return nil, fmt.Errorf("label set %s, label %s: %w", s.ID, k, err)
+			}
+			out[k] = b.String()
+		}
+	}
+	return out, nil
+}
+
+// Profile returns the OS image profile for os and (for windows) build.
+func (r *Rules) Profile(os, build string) (*Profile, error) {
+	for i, p := range r.Profiles {
+		if p.OS != os {
+			continue
+		}
+		if os == "windows" && p.Build != build {
+			continue
+		}
+		return &r.Profiles[i], nil
+	}
+	return nil, fmt.Errorf("no node profile for os %q build %q (nodes.yaml)", os, build)
+}
+
+// ConditionSet returns the node conditions for os at kubelet version v.
+func (r *Rules) ConditionSet(os string, v *version.Version) (*ConditionSet, error) {
+	return r.conditionSet(os, v)
+}
+
+func (r *Rules) conditionSet(os string, v *version.Version) (*ConditionSet, error) {
+	var found *ConditionSet
+	for i, c := range r.ConditionSets {
+		if c.OS == os && c.KubeletVersions.Contains(v) {
+			if found != nil {
+				return nil, fmt.Errorf("conditionSets %s and %s both match %s kubelet %s", found.ID, c.ID, os, v)
+			}
+			found = &r.ConditionSets[i]
+		}
+	}
+	if found == nil {
+		return nil, fmt.Errorf("no conditionSet for %s kubelet %s (conditions.yaml)", os, v)
+	}
+	return found, nil
+}
+
+// Event IDs in events.yaml.
+const (
+	EventPulling        = "pulling"
+	EventPulled         = "pulled"
+	EventAlreadyPresent = "already-present"
+	EventCreated        = "created"
+	EventStarted        = "started"
+	EventKilling        = "killing"
+)
+
+// EventData is what event message templates see.
+type EventData struct {
+	Container     string
+	Image         string
+	PullDuration  string
+	TotalDuration string
+	ImageSize     int64
+}
+
+// Event renders event id for kubelet version v: its type, reason and message.
+func (r *Rules) Event(id string, v *version.Version, d EventData) (eventType, reason, message string, err error) {
+	for _, e := range r.Events {
+		if e.ID != id {
+			continue
+		}
+		for _, variant := range e.Variants {
+			if !variant.KubeletVersions.Contains(v) {
+				continue
+			}
+			var b bytes.Buffer
+			if err := variant.tmpl.Execute(&b, d); err != nil {
+				return "", "", "", fmt.Errorf("event %s: %w", id, err)
+			}
+			return e.Type, e.Reason, b.String(), nil
+		}
+		return "", "", "", fmt.Errorf("event %s: no variant for kubelet %s", id, v)
+	}
+	return "", "", "", fmt.Errorf("unknown event %q", id)
+}
+
+// ParseThreshold evaluates an eviction threshold value ("500Mi" or "10%")
+// against a capacity, as pkg/kubelet/eviction/api GetThresholdQuantity does.
+func ParseThreshold(v string, capacity resource.Quantity) (resource.Quantity, error) {
+	if strings.HasSuffix(v, "%") {
+		var pct float64
+		if _, err := fmt.Sscanf(strings.TrimSuffix(v, "%"), "%g", &pct); err != nil {
+			return resource.Quantity{}, fmt.Errorf("threshold %q: %w", v, err)
+		}
+		if pct < 0 || pct > 100 {
+			return resource.Quantity{}, fmt.Errorf("threshold %q: percentage out of range", v)
+		}
+		return *resource.NewQuantity(int64(float64(capacity.Value())*pct/100), resource.BinarySI), nil
+	}
+	q, err := resource.ParseQuantity(v)
+	if err != nil {
+		return resource.Quantity{}, fmt.Errorf("threshold %q: %w", v, err)
+	}
+	return q, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
