@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,9 +116,9 @@ func backendFor(cfg *v1alpha1.Cluster) (cluster.Backend, error) {
 	case v1alpha1.BackendEmbedded:
 		return embedded.Backend{}, nil
 	case v1alpha1.BackendKind:
-		return kindcluster.Backend{}, nil
+		return &kindcluster.Backend{}, nil
 	case v1alpha1.BackendExisting:
-		return existing.Backend{}, nil
+		return &existing.Backend{}, nil
 	}
 	return nil, fmt.Errorf("backend %q: supported backends are embedded, kind and existing", cfg.Backend)
 }

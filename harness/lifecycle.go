@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/supervisor"
+	"wink.dev/wink/simnode/egress"
 )
 
 // UpOptions say how to bring a cluster up.
@@ -450,4 +452,33 @@ func ComponentPID(opts Options, component string) (int, error) {
 		return 0, fmt.Errorf("component %s of cluster %q is not running: %w", component, o.name(), err)
 	}
 	return strconv.Atoi(strings.TrimSpace(string(data)))
+}
+
+// ClusterConfig is the defaulted configuration a cluster runs with.
+func ClusterConfig(opts Options) (*v1alpha1.Cluster, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	st, err := loadState(o, o.name())
+	if err != nil {
+		return nil, err
+	}
+	return st.Config, nil
+}
+
+// Dialer reaches addresses of a cluster's network (node InternalIPs, and
+// what simnode answers for) from this machine. For the embedded backend,
+// whose node addresses exist only in the simulation, it goes through
+// simnode's egress proxy as the apiserver does; otherwise it dials directly.
+func Dialer(opts Options) (func(ctx context.Context, network, addr string) (net.Conn, error), error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	socket := filepath.Join(o.dir(o.name()), runDir, "egress.sock")
+	if _, err := os.Stat(socket); err == nil {
+		return egress.Dialer(socket), nil
+	}
+	return (&net.Dialer{}).DialContext, nil
 }

@@ -1,6 +1,8 @@
 package simnode
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"wink.dev/wink/harness/config/v1alpha1"
 )
 
@@ -43,4 +45,17 @@ type Config struct {
 	EgressSocket string `json:"egressSocket,omitempty"`
 	// StateDir holds simnode's own files (generated CA, certificates).
 	StateDir string `json:"stateDir"`
+
+	// PodStartDelay is the time from admission to Running and Ready (image
+	// pull, container start). Default 200ms.
+	PodStartDelay metav1.Duration `json:"podStartDelay,omitempty"`
+	// PodStopDelay is the time a container takes to exit after SIGTERM.
+	// Default 100ms.
+	PodStopDelay metav1.Duration `json:"podStopDelay,omitempty"`
+	// ClientQPS and ClientBurst limit simnode's API client (all nodes
+	// share it). Defaults: 50 + 5 per node, burst twice that.
+	ClientQPS   float32 `json:"clientQPS,omitempty"`
+	ClientBurst int     `json:"clientBurst,omitempty"`
+	// Verbose logs virtual-kubelet's own informational messages too.
+	Verbose bool `json:"verbose,omitempty"`
 }

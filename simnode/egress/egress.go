@@ -114,3 +114,35 @@ func closeWrite(c net.Conn) {
 		_ = cw.CloseWrite()
 	}
 }
+
+// Dialer returns a dial function that reaches addresses of the simulated
+// cluster network through the proxy at socket, as the apiserver does.
+func Dialer(socket string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if network != "tcp" && network != "tcp4" {
+			return nil, fmt.Errorf("egress: only tcp, not %s", network)
+		}
+		var d net.Dialer
+		conn, err := d.DialContext(ctx, "unix", socket)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", addr, addr)
+		br := bufio.NewReader(conn)
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("egress CONNECT %s: %w", addr, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			conn.Close()
+			return nil, fmt.Errorf("egress CONNECT %s: %s", addr, res.Status)
+		}
+		if br.Buffered() > 0 {
+			conn.Close()
+			return nil, fmt.Errorf("egress CONNECT %s: unexpected data after the response", addr)
+		}
+		return conn, nil
+	}
+}

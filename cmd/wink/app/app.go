@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wink.dev/wink/harness"
-	"wink.dev/wink/harness/internal/components"
+	"wink.dev/wink/harness/controlplane"
 	"wink.dev/wink/simnode"
 )
 
@@ -35,10 +35,10 @@ const (
 func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "component" {
 		if len(args) < 2 {
-			fmt.Fprintf(stderr, "usage: wink component NAME [flags]: NAME is one of %v\n", components.Names())
+			fmt.Fprintf(stderr, "usage: wink component NAME [flags]: NAME is one of %v\n", controlplane.Names())
 			return ExitUsage
 		}
-		return components.Run(args[1], args[2:])
+		return controlplane.Run(args[1], args[2:])
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -56,7 +56,7 @@ func WriteKubeconfig(path, server, clusterName string, caFile string, certFile, 
 	if err := os.MkdirAll(filepath.Dir(path), DirMode); err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", path, err)
 	}
-	if err := writeFile(path, data, KeyMode); err != nil {
+	if err := WriteFile(path, data, KeyMode); err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", path, err)
 	}
 	return nil

@@ -452,7 +452,7 @@ func ensureServiceAccount(keyPath, pubPath string) error {
 			return fmt.Errorf("service-account key: %w", err)
 		}
 		key = rsaKey
-		if err := writeFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(rsaKey)}), KeyMode); err != nil {
+		if err := WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(rsaKey)}), KeyMode); err != nil {
 			return err
 		}
 	default:
@@ -466,7 +466,7 @@ func ensureServiceAccount(keyPath, pubPath string) error {
 	if have, err := os.ReadFile(pubPath); err == nil && bytes.Equal(have, want) {
 		return os.Chmod(pubPath, CertMode)
 	}
-	return writeFile(pubPath, want, CertMode)
+	return WriteFile(pubPath, want, CertMode)
 }
 
 // writeKeyPair writes the key first, so that a certificate on disk always has
@@ -476,10 +476,10 @@ func writeKeyPair(p KeyPair, certDER []byte, key *ecdsa.PrivateKey) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Key, err)
 	}
-	if err := writeFile(p.Key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), KeyMode); err != nil {
+	if err := WriteFile(p.Key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), KeyMode); err != nil {
 		return err
 	}
-	return writeFile(p.Cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: certDER}), CertMode)
+	return WriteFile(p.Cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: certDER}), CertMode)
 }
 
 // fixModes sets the modes of a reused key pair.
@@ -487,9 +487,11 @@ func fixModes(p KeyPair) error {
 	return errors.Join(os.Chmod(p.Key, KeyMode), os.Chmod(p.Cert, CertMode))
 }
 
-// writeFile writes data to path atomically with the given mode: a temporary
-// file in the same directory, synced, then renamed over path.
-func writeFile(path string, data []byte, mode fs.FileMode) (err error) {
+// WriteFile writes data to path atomically with exactly the given mode: a
+// temporary file in the same directory, synced, then renamed over path, so
+// readers see the old or the new content and never a part, and an existing
+// file's looser mode is replaced.
+func WriteFile(path string, data []byte, mode fs.FileMode) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err

@@ -28,6 +28,8 @@ type Supervisor struct {
 	Log *slog.Logger
 	// StopTimeout is how long a child has after SIGTERM before SIGKILL.
 	StopTimeout time.Duration
+	// TaskTimeout bounds the retries of a failing task (default 2 min).
+	TaskTimeout time.Duration
 
 	mu     sync.Mutex
 	status map[string]*ComponentStatus
@@ -67,6 +69,9 @@ func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 	if s.StopTimeout == 0 {
 		s.StopTimeout = 15 * time.Second
 	}
+	if s.TaskTimeout == 0 {
+		s.TaskTimeout = 2 * time.Minute
+	}
 	if s.Log == nil {
 		s.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -86,7 +91,7 @@ func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 	for _, c := range components {
 		if c.Task != nil {
 			s.set(c.Name, func(st *ComponentStatus) { st.State = StateStarting })
-			if err := retry(runCtx, c.Task); err != nil {
+			if err := retry(runCtx, s.TaskTimeout, c.Task); err != nil {
 				startErr = fmt.Errorf("%s: %w", c.Name, err)
 				s.set(c.Name, func(st *ComponentStatus) { st.State = StateFailed; st.LastExit = err.Error() })
 				break
@@ -271,9 +276,9 @@ func poll(ctx context.Context, f func(context.Context) error) error {
 }
 
 // retry runs a task until it succeeds, backing off up to 2 s, for at most
-// two minutes: a task that cannot succeed by then will not.
-func retry(ctx context.Context, f func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+// timeout: a task that cannot succeed by then will not.
+func retry(ctx context.Context, timeout time.Duration, f func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	wait := 100 * time.Millisecond
 	for {

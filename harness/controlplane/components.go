@@ -1,10 +1,10 @@
-// Package components runs the upstream control-plane components inside the
+// Package controlplane runs the upstream control-plane components inside the
 // wink binary, hyperkube style: `wink component kube-apiserver --flags...`.
 //
 // It is the only package in wink that links k8s.io/kubernetes and etcd's
 // server. Only cmd/wink imports it, so the tests of every other package stay
 // fast to build.
-package components
+package controlplane
 
 import (
 	"fmt"

@@ -1,0 +1,347 @@
+// Package simnodeplan runs simnode against a control plane that wink does not
+// run itself (the kind and existing backends): it writes <state>/simnode.yaml,
+// creates the RBAC simnode relies on, and describes the simnode process for
+// the supervisor.
+package simnodeplan
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/yaml"
+
+	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/pki"
+	"wink.dev/wink/harness/internal/supervisor"
+	"wink.dev/wink/simnode"
+)
+
+// Names of the components and of the RBAC objects.
+const (
+	// SetupComponent is the task that writes simnode.yaml and the RBAC.
+	SetupComponent = "simnode-setup"
+	// SimnodeComponent is the simnode process.
+	SimnodeComponent = "simnode"
+	// ClusterRoleName names the ClusterRole with what simnode does through
+	// the apiserver, and the ClusterRoleBinding that grants it to the user
+	// wink:simnode.
+	ClusterRoleName = "wink:simnode"
+	// SimnodeUser is the user the ClusterRoleBinding wink:simnode names (the
+	// CN of the embedded backend's simnode certificate).
+	SimnodeUser = pki.SimnodeCommonName
+	// KubeletAPIAdminBindingName grants system:kubelet-api-admin to the
+	// apiserver's kubelet client, kube-apiserver-kubelet-client, so that
+	// simnode's SubjectAccessReview allows logs, exec and port-forward.
+	KubeletAPIAdminBindingName = "wink:kube-apiserver-kubelet-client"
+)
+
+// ConfigPath is where simnode's configuration is written: <state>/simnode.yaml.
+func ConfigPath(st *cluster.State) string {
+	return filepath.Join(st.Dir, "simnode.yaml")
+}
+
+// StateDir is simnode's own directory: <state>/simnode.
+func StateDir(st *cluster.State) string {
+	return filepath.Join(st.Dir, "simnode")
+}
+
+// ClientCAPath is where the cluster CA taken from the kubeconfig is written,
+// for simnode to verify the apiserver's kubelet client certificate.
+func ClientCAPath(st *cluster.State) string {
+	return filepath.Join(StateDir(st), "client-ca.crt")
+}
+
+// Components returns the supervisor's plan for simnode against the cluster of
+// kubeconfig: the SetupComponent task (see Setup), then the simnode process,
+// ready when all its nodes are Ready. listenAddress is simnode's
+// ListenAddress ("0.0.0.0" for kind and existing clusters, whose apiserver
+// reaches the host on st.Ports.NodeAddressBase, not on a loopback address).
+func Components(st *cluster.State, kubeconfig, listenAddress string) []supervisor.Component {
+	return []supervisor.Component{
+		{
+			Name: SetupComponent,
+			Task: func(ctx context.Context) error {
+				return Setup(ctx, st, kubeconfig, listenAddress)
+			},
+		},
+		{
+			Name:  SimnodeComponent,
+			Args:  []string{"simnode", "--config", ConfigPath(st)},
+			Ready: NodesReady(kubeconfig, st.Config.Name, st.Config.NodePools),
+		},
+	}
+}
+
+// Setup reads the control plane's version, creates the RBAC simnode relies on
+// when missing (see RBAC) and writes simnode.yaml (and the client CA when the
+// kubeconfig has one). It is idempotent.
+func Setup(ctx context.Context, st *cluster.State, kubeconfig, listenAddress string) error {
+	restCfg, err := restConfig(kubeconfig)
+	if err != nil {
+		return err
+	}
+	client, err := kubernetes.NewForConfig(restCfg)
+	if err != nil {
+		return fmt.Errorf("simnode setup: %w", err)
+	}
+	version, err := serverVersion(ctx, client)
+	if err != nil {
+		return fmt.Errorf("simnode setup: apiserver %s: %w", restCfg.Host, err)
+	}
+	if err := EnsureRBAC(ctx, client); err != nil {
+		return fmt.Errorf("simnode setup: %w", err)
+	}
+	cfg := NewConfig(st, kubeconfig, listenAddress, version)
+	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
+		return fmt.Errorf("simnode setup: %w", err)
+	}
+	if ca := caData(restCfg); len(ca) > 0 {
+		cfg.ClientCAFile = ClientCAPath(st)
+		if err := pki.WriteFile(cfg.ClientCAFile, ca, pki.CertMode); err != nil {
+			return fmt.Errorf("simnode setup: %w", err)
+		}
+	}
+	return WriteConfig(ConfigPath(st), cfg)
+}
+
+// NewConfig returns simnode's configuration for st: its pools, cluster name,
+// NodeAddressBase (st.Ports.NodeAddressBase) and state directory.
+// ClientCAFile is left to the caller.
+func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion string) *simnode.Config {
+	return &simnode.Config{
+		ClusterName:         st.Config.Name,
+		Kubeconfig:          kubeconfig,
+		ControlPlaneVersion: controlPlaneVersion,
+		Pools:               st.Config.NodePools,
+		NodeAddressBase:     st.Ports.NodeAddressBase,
+		ListenAddress:       listenAddress,
+		StateDir:            StateDir(st),
+	}
+}
+
+// WriteConfig writes cfg as YAML to path, atomically, mode 0600.
+func WriteConfig(path string, cfg *simnode.Config) error {
+	data, err := yaml.Marshal(cfg)
+	if err != nil {
+		return fmt.Errorf("simnode config: %w", err)
+	}
+	if err := pki.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("simnode config: %w", err)
+	}
+	return nil
+}
+
+// restConfig loads kubeconfig's current context, with a request timeout so
+// that a task or a readiness probe never hangs.
+func restConfig(kubeconfig string) (*rest.Config, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	cfg.Timeout = 15 * time.Second
+	cfg.UserAgent = "wink"
+	return cfg, nil
+}
+
+// caData returns the CA the kubeconfig trusts for the apiserver, which on
+// kubeadm clusters (kind) also signs the apiserver's kubelet client
+// certificate.
+func caData(cfg *rest.Config) []byte {
+	if len(cfg.CAData) > 0 {
+		return cfg.CAData
+	}
+	if cfg.CAFile != "" {
+		if data, err := os.ReadFile(cfg.CAFile); err == nil {
+			return data
+		}
+	}
+	return nil
+}
+
+// serverVersion returns the apiserver's gitVersion, e.g. v1.35.4. (The
+// discovery client's ServerVersion takes no context.)
+func serverVersion(ctx context.Context, client kubernetes.Interface) (string, error) {
+	data, err := client.Discovery().RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
+	if err != nil {
+		return "", err
+	}
+	var v struct {
+		GitVersion string `json:"gitVersion"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return "", fmt.Errorf("/version: %w", err)
+	}
+	if v.GitVersion == "" {
+		return "", errors.New("/version has no gitVersion")
+	}
+	return v.GitVersion, nil
+}
+
+// RBAC returns the objects EnsureRBAC creates:
+//
+//   - ClusterRole wink:simnode: what simnode does through the apiserver
+//     (modelled on system:node, plus TokenReview and SubjectAccessReview for
+//     its kubelet API).
+//   - ClusterRoleBinding wink:simnode: that role for the user wink:simnode.
+//     On kind and existing clusters simnode uses the kubeconfig given to
+//     wink, which is cluster-admin on kind, so this binding is not what lets
+//     it in there; it is for a restricted kubeconfig whose user is
+//     wink:simnode.
+//   - ClusterRoleBinding wink:kube-apiserver-kubelet-client:
+//     system:kubelet-api-admin for the user kube-apiserver-kubelet-client,
+//     the apiserver's identity towards kubelets on kubeadm clusters. kubeadm
+//     (and so kind) already puts it in the group kubeadm:cluster-admins; the
+//     binding covers clusters that do not.
+func RBAC() ([]*rbacv1.ClusterRole, []*rbacv1.ClusterRoleBinding) {
+	labels := map[string]string{"app.kubernetes.io/managed-by": "wink"}
+	role := &rbacv1.ClusterRole{
+		ObjectMeta: metav1.ObjectMeta{Name: ClusterRoleName, Labels: labels},
+		Rules: []rbacv1.PolicyRule{
+			{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
+			{APIGroups: []string{""}, Resources: []string{"nodes/status"}, Verbs: []string{"patch", "update"}},
+			{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
+			{APIGroups: []string{""}, Resources: []string{"pods/status"}, Verbs: []string{"patch", "update"}},
+			{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "services", "endpoints", "persistentvolumeclaims", "persistentvolumes"}, Verbs: []string{"get", "list", "watch"}},
+			{APIGroups: []string{""}, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}},
+			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch", "update"}},
+			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
+			{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
+			{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
+		},
+	}
+	bindings := []*rbacv1.ClusterRoleBinding{
+		{
+			ObjectMeta: metav1.ObjectMeta{Name: ClusterRoleName, Labels: labels},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: ClusterRoleName},
+			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: SimnodeUser}},
+		},
+		{
+			ObjectMeta: metav1.ObjectMeta{Name: KubeletAPIAdminBindingName, Labels: labels},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "system:kubelet-api-admin"},
+			Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: pki.APIServerKubeletClientCommonName}},
+		},
+	}
+	return []*rbacv1.ClusterRole{role}, bindings
+}
+
+// EnsureRBAC creates the objects of RBAC that are missing and brings the
+// rules of an existing wink:simnode ClusterRole up to date. Bindings that
+// exist are left alone (their roleRef cannot change).
+func EnsureRBAC(ctx context.Context, client kubernetes.Interface) error {
+	roles, bindings := RBAC()
+	var errs []error
+	for _, want := range roles {
+		have, err := client.RbacV1().ClusterRoles().Get(ctx, want.Name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			_, err = client.RbacV1().ClusterRoles().Create(ctx, want, metav1.CreateOptions{})
+			if apierrors.IsAlreadyExists(err) {
+				err = nil
+			}
+		case err == nil && !rulesEqual(have.Rules, want.Rules):
+			have.Rules = want.Rules
+			_, err = client.RbacV1().ClusterRoles().Update(ctx, have, metav1.UpdateOptions{})
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("ClusterRole %s: %w", want.Name, err))
+		}
+	}
+	for _, want := range bindings {
+		_, err := client.RbacV1().ClusterRoleBindings().Create(ctx, want, metav1.CreateOptions{})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			errs = append(errs, fmt.Errorf("ClusterRoleBinding %s: %w", want.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rulesEqual compares two rule lists field by field.
+func rulesEqual(a, b []rbacv1.PolicyRule) bool {
+	return slices.EqualFunc(a, b, func(x, y rbacv1.PolicyRule) bool {
+		return slices.Equal(x.Verbs, y.Verbs) && slices.Equal(x.APIGroups, y.APIGroups) &&
+			slices.Equal(x.Resources, y.Resources) && slices.Equal(x.ResourceNames, y.ResourceNames) &&
+			slices.Equal(x.NonResourceURLs, y.NonResourceURLs)
+	})
+}
+
+// NodesReady returns a readiness probe that succeeds once every node of
+// pools (named <cluster>-<pool>-<index>) is registered and Ready.
+func NodesReady(kubeconfig, clusterName string, pools []v1alpha1.NodePool) func(ctx context.Context) error {
+	var (
+		mu     sync.Mutex
+		client kubernetes.Interface
+	)
+	return func(ctx context.Context) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if client == nil {
+			restCfg, err := restConfig(kubeconfig)
+			if err != nil {
+				return err
+			}
+			c, err := kubernetes.NewForConfig(restCfg)
+			if err != nil {
+				return err
+			}
+			client = c
+		}
+		nodes, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return fmt.Errorf("listing nodes: %w", err)
+		}
+		return CheckNodesReady(nodes.Items, clusterName, pools)
+	}
+}
+
+// CheckNodesReady says which pools of clusterName do not yet have as many
+// Ready nodes as they should; nil when all do.
+func CheckNodesReady(nodes []corev1.Node, clusterName string, pools []v1alpha1.NodePool) error {
+	var errs []error
+	for _, pool := range pools {
+		want := 1
+		if pool.Count != nil {
+			want = *pool.Count
+		}
+		prefix := clusterName + "-" + pool.Name + "-"
+		ready := 0
+		for i := range nodes {
+			index, ok := strings.CutPrefix(nodes[i].Name, prefix)
+			if !ok || index == "" || strings.Trim(index, "0123456789") != "" {
+				continue
+			}
+			if nodeReady(&nodes[i]) {
+				ready++
+			}
+		}
+		if ready < want {
+			errs = append(errs, fmt.Errorf("pool %s: %d of %d nodes Ready", pool.Name, ready, want))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// nodeReady reports whether the node's Ready condition is True.
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

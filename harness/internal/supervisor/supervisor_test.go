@@ -1,0 +1,104 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func newSupervisor(t *testing.T) *Supervisor {
+	t.Helper()
+	dir := t.TempDir()
+	return &Supervisor{Binary: "/bin/sh", LogDir: dir, RunDir: dir, StopTimeout: 2 * time.Second}
+}
+
+func waitFor(t *testing.T, what string, f func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !f() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func pidOf(dir, name string) int {
+	data, err := os.ReadFile(filepath.Join(dir, name+".pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
+// TestRestartsAKilledChild is what `wink` relies on when a test kills simnode.
+func TestRestartsAKilledChild(t *testing.T) {
+	s := newSupervisor(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(ctx, []Component{{Name: "sleeper", Args: []string{"-c", "echo started; exec sleep 30"}}})
+	}()
+	var first int
+	waitFor(t, "the first child", func() bool { first = pidOf(s.RunDir, "sleeper"); return first > 0 })
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a restarted child", func() bool { p := pidOf(s.RunDir, "sleeper"); return p > 0 && p != first })
+	list, err := ReadStatus(s.RunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list[0].Restarts != 1 {
+		t.Errorf("restarts = %d, want 1", list[0].Restarts)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(filepath.Join(s.LogDir, "sleeper.log"))
+	if got := strings.Count(string(log), "started"); got != 2 {
+		t.Errorf("log shows %d starts, want 2:\n%s", got, log)
+	}
+}
+
+// TestOrderAndFailedTask checks that components wait for the readiness of
+// the ones before them and that a failing task stops everything.
+func TestOrderAndFailedTask(t *testing.T) {
+	s := newSupervisor(t)
+	s.TaskTimeout = time.Second
+	var order []string
+	readyAfter := time.Now().Add(300 * time.Millisecond)
+	errBoom := errors.New("boom")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := s.Run(ctx, []Component{
+		{Name: "first", Args: []string{"-c", "exec sleep 30"}, Ready: func(context.Context) error {
+			if time.Now().Before(readyAfter) {
+				return errors.New("not yet")
+			}
+			order = append(order, "first ready")
+			return nil
+		}},
+		{Name: "task", Task: func(ctx context.Context) error {
+			order = append(order, "task")
+			return errBoom
+		}},
+	})
+	if !errors.Is(err, errBoom) {
+		t.Fatalf("Run = %v, want the task's error", err)
+	}
+	if len(order) < 2 || order[0] != "first ready" || order[1] != "task" {
+		t.Errorf("order = %v, want first ready before the task", order)
+	}
+	if pidOf(s.RunDir, "first") != 0 {
+		t.Error("first is still recorded as running after Run returned")
+	}
+}

@@ -1,0 +1,9 @@
+// Package simnode is wink's simulated kubelet: one process serves every
+// node of every node pool of a cluster, each node a virtual-kubelet
+// NodeController and PodController over one shared pod informer, with a
+// TLS kubelet API per node authenticated and authorised like the kubelet's.
+//
+// The public API is small: LoadConfig reads the YAML Config the harness
+// writes, Run serves the nodes until its context is done. Behaviour lives in
+// the rule tables of simnode/rules; the implementation in simnode/internal.
+package simnode

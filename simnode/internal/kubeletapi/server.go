@@ -1,0 +1,184 @@
+package kubeletapi
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/virtual-kubelet/virtual-kubelet/errdefs"
+	"github.com/virtual-kubelet/virtual-kubelet/node/api"
+	"github.com/virtual-kubelet/virtual-kubelet/node/nodeutil"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	"k8s.io/client-go/kubernetes"
+
+	"wink.dev/wink/simnode/internal/logs"
+)
+
+// Stream timeouts of the kubelet's defaults (streamingConnectionIdleTimeout
+// 4h; creation timeout from the kubelet's server).
+const (
+	StreamIdleTimeout     = 4 * time.Hour
+	StreamCreationTimeout = 30 * time.Second
+)
+
+// ErrNotImplemented is what exec, attach and port-forward answer for now.
+var ErrNotImplemented = errors.New("not implemented yet by wink's simulated kubelet")
+
+// Backend is what the API needs from a node's runtime.
+type Backend interface {
+	// ContainerLogs returns a container's log buffer (previous: the
+	// instance before the last restart).
+	ContainerLogs(namespace, pod, container string, previous bool) (*logs.Buffer, error)
+	// GetPods returns the pods the node runs.
+	GetPods(ctx context.Context) ([]*corev1.Pod, error)
+	// Now is the node's clock (sinceSeconds).
+	Now() time.Time
+}
+
+// Handler returns the kubelet API routes of one node, without auth. The
+// routes are registered one by one with node/api's handlers instead of
+// through api.PodHandler, because PodHandler passes the port-forward idle
+// and creation timeouts in swapped order, and AttachPodMetricsRoutes
+// registers "/" twice.
+func Handler(b Backend) http.Handler {
+	r := mux.NewRouter()
+	r.StrictSlash(true)
+	r.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = io.WriteString(w, "ok")
+	}).Methods(http.MethodGet)
+	r.HandleFunc("/pods", api.HandleRunningPods(b.GetPods)).Methods(http.MethodGet)
+	r.HandleFunc("/containerLogs/{namespace}/{pod}/{container}", api.HandleContainerLogs(
+		func(ctx context.Context, namespace, pod, container string, opts api.ContainerLogOpts) (io.ReadCloser, error) {
+			buf, err := b.ContainerLogs(namespace, pod, container, opts.Previous)
+			if err != nil {
+				return nil, err
+			}
+			return buf.Reader(ctx, logs.Options{
+				Tail:         opts.Tail,
+				TailSet:      opts.Tail > 0,
+				LimitBytes:   opts.LimitBytes,
+				Timestamps:   opts.Timestamps,
+				Follow:       opts.Follow,
+				SinceSeconds: opts.SinceSeconds,
+				SinceTime:    opts.SinceTime,
+			}, b.Now()), nil
+		})).Methods(http.MethodGet)
+	notImpl := func(what string) error {
+		return errdefs.AsInvalidInput(fmt.Errorf("%s: %w", what, ErrNotImplemented))
+	}
+	r.HandleFunc("/exec/{namespace}/{pod}/{container}", api.HandleContainerExec(
+		func(context.Context, string, string, string, []string, api.AttachIO) error { return notImpl("exec") },
+		api.WithExecStreamCreationTimeout(StreamCreationTimeout),
+		api.WithExecStreamIdleTimeout(StreamIdleTimeout),
+	)).Methods(http.MethodPost, http.MethodGet)
+	r.HandleFunc("/attach/{namespace}/{pod}/{container}", api.HandleContainerAttach(
+		func(context.Context, string, string, string, api.AttachIO) error { return notImpl("attach") },
+		api.WithExecStreamCreationTimeout(StreamCreationTimeout),
+		api.WithExecStreamIdleTimeout(StreamIdleTimeout),
+	)).Methods(http.MethodPost, http.MethodGet)
+	r.HandleFunc("/portForward/{namespace}/{pod}", api.HandlePortForward(
+		func(context.Context, string, string, int32, io.ReadWriteCloser) error { return notImpl("port-forward") },
+		api.WithPortForwardStreamIdleTimeout(StreamIdleTimeout),
+		api.WithPortForwardCreationTimeout(StreamCreationTimeout),
+	)).Methods(http.MethodPost, http.MethodGet)
+	r.NotFoundHandler = http.HandlerFunc(api.NotFound)
+	return r
+}
+
+// ClientCA returns the provider of the CA that verifies client
+// certificates, shared by all nodes.
+func ClientCA(file string) (dynamiccertificates.CAContentProvider, error) {
+	if file == "" {
+		return nil, nil
+	}
+	p, err := dynamiccertificates.NewDynamicCAContentFromFile("client-ca", file)
+	if err != nil {
+		return nil, fmt.Errorf("client CA %s: %w", file, err)
+	}
+	return p, nil
+}
+
+// WebhookAuth is the kubelet's webhook authn/authz for node nodeName:
+// client certificates verified against clientCA (nil: certificates are not
+// accepted), bearer tokens through TokenReview, every request authorised by
+// SubjectAccessReview on nodes/<subresource>.
+func WebhookAuth(client kubernetes.Interface, nodeName string, clientCA dynamiccertificates.CAContentProvider) (nodeutil.Auth, error) {
+	auth, err := nodeutil.WebhookAuth(client, nodeName, func(c *nodeutil.WebhookAuthConfig) error {
+		if clientCA != nil {
+			c.AuthnConfig.ClientCertificateCAContentProvider = clientCA
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kubelet API auth for %s: %w", nodeName, err)
+	}
+	return auth, nil
+}
+
+// Listen binds host:port, or a free port of host when port is taken, and
+// returns the listener and the port actually bound.
+func Listen(host string, port int) (net.Listener, int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		l, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			return nil, 0, fmt.Errorf("kubelet API listener on %s: %w", host, err)
+		}
+	}
+	return l, l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Server is one node's kubelet API server.
+type Server struct {
+	srv *http.Server
+	l   net.Listener
+}
+
+// NewServer serves handler, wrapped in auth, with cert on l. Client
+// certificates are requested (not required: bearer tokens work too) and
+// verified by the authenticator.
+func NewServer(l net.Listener, cert tls.Certificate, auth nodeutil.Auth, handler http.Handler, log *slog.Logger) *Server {
+	tlsConfig := &tls.Config{
+		MinVersion:   tls.VersionTLS12,
+		Certificates: []tls.Certificate{cert},
+		ClientAuth:   tls.RequestClientCert,
+		NextProtos:   []string{"http/1.1"},
+	}
+	return &Server{
+		l: l,
+		srv: &http.Server{
+			Handler:           nodeutil.WithAuth(auth, handler),
+			TLSConfig:         tlsConfig,
+			ReadHeaderTimeout: 30 * time.Second,
+			ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),
+		},
+	}
+}
+
+// Serve runs until ctx is done.
+func (s *Server) Serve(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.srv.ServeTLS(s.l, "", "") }()
+	select {
+	case <-ctx.Done():
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.srv.Shutdown(shutdownCtx)
+		return nil
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return fmt.Errorf("kubelet API: %w", err)
+	}
+}

@@ -1,0 +1,669 @@
+package pods
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+	k8srecord "k8s.io/client-go/tools/record"
+	"k8s.io/client-go/tools/reference"
+
+	"wink.dev/wink/simnode/internal/logs"
+	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/rules"
+)
+
+// IgnoreSigtermAnnotation makes every container of a pod ignore SIGTERM
+// (CTRL_SHUTDOWN_EVENT on Windows): it runs until the grace period is over
+// and is then killed (B13).
+const IgnoreSigtermAnnotation = "wink.dev/ignore-sigterm"
+
+// DefaultTerminationGracePeriod is the API default of
+// spec.terminationGracePeriodSeconds.
+const DefaultTerminationGracePeriod = 30 * time.Second
+
+type stage int
+
+const (
+	stageRejected    stage = iota // failed kubelet admission (B1-B3)
+	stagePending                  // admitted, sandbox and containers being created
+	stageRunning                  // containers started
+	stageTerminating              // deletion requested, containers stopping
+	stageTerminated               // all containers stopped
+)
+
+func (s stage) String() string {
+	return [...]string{"rejected", "pending", "running", "terminating", "terminated"}[s]
+}
+
+// container is the single source of truth for one container of a pod.
+type container struct {
+	name    string
+	init    bool // a regular init container: runs to completion first
+	sidecar bool // a restartable init container (restartPolicy Always)
+	image   string
+
+	created      bool
+	imageRef     string
+	imageID      string
+	id           string
+	restartCount int32
+	state        corev1.ContainerState
+	lastState    corev1.ContainerState
+	ready        bool
+	started      bool
+}
+
+func (c *container) running() bool { return c.state.Running != nil }
+
+// record is the simulated runtime's state of one pod.
+type record struct {
+	key string
+	uid string
+	pod *corev1.Pod // latest spec seen
+
+	stage        stage
+	phase        corev1.PodPhase
+	reason       string
+	message      string
+	sandboxReady bool
+	podIP        string
+	hostIP       string
+	startTime    *metav1.Time
+	containers   []*container // init containers first, then regular ones, in spec order
+	conditions   []corev1.PodCondition
+	// preferredIP is the pod IP the API already shows (a restart while the
+	// pod was starting); it is reused when the sandbox comes up.
+	preferredIP string
+	// waitingForCIDR is set once the "no podCIDR" state has been logged.
+	waitingForCIDR bool
+}
+
+// machine applies the kubelet's behaviour (the rule tables) to records.
+type machine struct {
+	node     *nodes.Info
+	rules    *rules.Rules
+	recorder k8srecord.EventRecorder
+	logs     *logs.Store
+	// images already present on the node, by containerd reference.
+	images map[string]bool
+	// pullDuration is how long a simulated image pull takes.
+	pullDuration time.Duration
+}
+
+func podKey(pod *corev1.Pod) string { return pod.Namespace + "/" + pod.Name }
+
+func newRecord(pod *corev1.Pod) *record {
+	rec := &record{key: podKey(pod), uid: string(pod.UID), pod: pod.DeepCopy()}
+	for _, c := range pod.Spec.InitContainers {
+		sidecar := c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+		rec.containers = append(rec.containers, &container{name: c.Name, init: !sidecar, sidecar: sidecar, image: c.Image})
+	}
+	for _, c := range pod.Spec.Containers {
+		rec.containers = append(rec.containers, &container{name: c.Name, image: c.Image})
+	}
+	return rec
+}
+
+func (m *machine) feature(f rules.Feature) bool {
+	return f.KubeletVersions.Contains(m.node.KubeletVersion)
+}
+
+// containerRef is the event's involvedObject for a container, as
+// kubecontainer.GenerateContainerRef builds it.
+func containerRef(pod *corev1.Pod, c *container) *corev1.ObjectReference {
+	path := fmt.Sprintf("spec.containers{%s}", c.name)
+	if c.init || c.sidecar {
+		path = fmt.Sprintf("spec.initContainers{%s}", c.name)
+	}
+	ref, err := reference.GetPartialReference(scheme.Scheme, pod, path)
+	if err != nil {
+		return &corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID, FieldPath: path}
+	}
+	return ref
+}
+
+func (m *machine) event(pod *corev1.Pod, c *container, id string, d rules.EventData) {
+	typ, reason, msg, err := m.rules.Event(id, m.node.KubeletVersion, d)
+	if err != nil {
+		// The tables are validated to cover every supported version.
+		panic(err)
+	}
+	m.recorder.Event(containerRef(pod, c), typ, reason, msg)
+}
+
+// admit runs kubelet admission (B1-B3). A rejected pod goes Failed with the
+// rule's reason and "Pod was rejected: <message>", and gets a Warning event
+// on the pod (kubelet.go rejectPod). Like the kubelet's status manager, the
+// rejected status has a startTime and no conditions.
+func (m *machine) admit(rec *record, node *corev1.Node, now time.Time) bool {
+	rej := m.rules.Admit(rec.pod, node, m.node.OS, m.node.KubeletVersion)
+	if rej == nil {
+		return true
+	}
+	rec.stage = stageRejected
+	rec.phase = corev1.PodFailed
+	rec.reason = rej.Reason
+	rec.message = rej.StatusMessage
+	rec.startTime = startTimeOf(rec.pod, now)
+	m.recorder.Event(rec.pod, corev1.EventTypeWarning, rej.Reason, rej.EventMessage)
+	return false
+}
+
+func startTimeOf(pod *corev1.Pod, now time.Time) *metav1.Time {
+	if pod.Status.StartTime != nil && !pod.Status.StartTime.IsZero() {
+		t := *pod.Status.StartTime
+		return &t
+	}
+	t := metav1.NewTime(now)
+	return &t
+}
+
+// pending is the kubelet's first status of an admitted pod: Pending, the
+// containers waiting (ContainerCreating, or PodInitializing behind init
+// containers), no sandbox yet. hostNetwork pods get the node IP at once.
+func (m *machine) pending(rec *record, now time.Time) {
+	rec.stage = stagePending
+	rec.phase = corev1.PodPending
+	rec.hostIP = m.node.InternalIP
+	rec.startTime = startTimeOf(rec.pod, now)
+	if rec.pod.Spec.HostNetwork {
+		rec.podIP = m.node.InternalIP
+	}
+	hasInit := false
+	for _, c := range rec.containers {
+		if c.init || c.sidecar {
+			hasInit = true
+		}
+	}
+	for _, c := range rec.containers {
+		reason := "ContainerCreating"
+		if hasInit {
+			reason = "PodInitializing"
+		}
+		c.state = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: reason}}
+	}
+	m.refreshConditions(rec, now)
+}
+
+func (m *machine) pullPolicy(rec *record, c *container) corev1.PullPolicy {
+	for _, list := range [][]corev1.Container{rec.pod.Spec.InitContainers, rec.pod.Spec.Containers} {
+		for _, s := range list {
+			if s.Name == c.name {
+				return s.ImagePullPolicy
+			}
+		}
+	}
+	return corev1.PullIfNotPresent
+}
+
+func (m *machine) spec(rec *record, c *container) *corev1.Container {
+	for _, list := range [][]corev1.Container{rec.pod.Spec.InitContainers, rec.pod.Spec.Containers} {
+		for i := range list {
+			if list[i].Name == c.name {
+				return &list[i]
+			}
+		}
+	}
+	return &corev1.Container{Name: c.name, Image: c.image}
+}
+
+// startContainer pulls (or finds) the image, creates and starts c, with the
+// kubelet's events (image_manager.go, kuberuntime_container.go).
+func (m *machine) startContainer(rec *record, c *container, now time.Time) {
+	ref, id := imageRefs(c.image)
+	pull := m.pullPolicy(rec, c) == corev1.PullAlways || !m.images[ref]
+	if pull {
+		m.event(rec.pod, c, rules.EventPulling, rules.EventData{Container: c.name, Image: c.image})
+		d := m.pullDuration.Truncate(time.Millisecond).String()
+		m.event(rec.pod, c, rules.EventPulled, rules.EventData{
+			Container: c.name, Image: c.image, PullDuration: d, TotalDuration: d,
+			ImageSize: imageSize(ref, m.node.OS),
+		})
+		m.images[ref] = true
+	} else {
+		m.event(rec.pod, c, rules.EventAlreadyPresent, rules.EventData{Container: c.name, Image: c.image})
+	}
+	c.created = true
+	c.imageRef, c.imageID = ref, id
+	c.id = containerID(rec.uid, c.name, c.restartCount)
+	m.event(rec.pod, c, rules.EventCreated, rules.EventData{Container: c.name, Image: c.image})
+	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})
+	started := metav1.NewTime(now)
+	c.state = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}}
+	c.started = true
+	c.ready = true
+	s := m.spec(rec, c)
+	buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
+	for _, line := range logs.StartupOutput(s.Command, s.Args) {
+		buf.Append("stdout", now, line)
+	}
+}
+
+// start brings the sandbox up with podIP, runs the init containers to
+// completion and starts the regular containers: the pod is Running and
+// Ready (no probes are simulated yet).
+func (m *machine) start(rec *record, podIP string, now time.Time) {
+	rec.sandboxReady = true
+	rec.podIP = podIP
+	for _, c := range rec.containers {
+		if !c.init {
+			continue
+		}
+		m.startContainer(rec, c, now)
+		c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+			ExitCode: 0, Reason: "Completed", StartedAt: c.state.Running.StartedAt,
+			FinishedAt: metav1.NewTime(now), ContainerID: c.id,
+		}}
+		c.started = false
+		c.ready = true // a completed regular init container reports ready
+		m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}).Close()
+	}
+	for _, c := range rec.containers {
+		if !c.init {
+			m.startContainer(rec, c, now)
+		}
+	}
+	rec.stage = stageRunning
+	rec.phase = corev1.PodRunning
+	m.refreshConditions(rec, now)
+}
+
+// gracePeriod is the time a container that ignores SIGTERM gets.
+func gracePeriod(pod *corev1.Pod) time.Duration {
+	if pod.DeletionGracePeriodSeconds != nil {
+		return time.Duration(*pod.DeletionGracePeriodSeconds) * time.Second
+	}
+	if pod.Spec.TerminationGracePeriodSeconds != nil {
+		return time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
+	}
+	return DefaultTerminationGracePeriod
+}
+
+// stopPlan says when each running container exits after SIGTERM.
+type stopPlan struct {
+	container *container
+	after     time.Duration
+	killed    bool
+}
+
+// beginStop starts the graceful termination of a running pod (B13): a
+// Killing event per running container; containers exit after stopDelay,
+// or, with IgnoreSigtermAnnotation, at the end of the grace period.
+func (m *machine) beginStop(rec *record, stopDelay time.Duration, now time.Time) []stopPlan {
+	rec.stage = stageTerminating
+	ignore := rec.pod.Annotations[IgnoreSigtermAnnotation] == "true"
+	grace := gracePeriod(rec.pod)
+	var plans []stopPlan
+	// The kubelet stops regular containers, then sidecars.
+	for _, c := range rec.containers {
+		if !c.running() || c.sidecar {
+			continue
+		}
+		plans = append(plans, m.planStop(rec, c, ignore, grace, stopDelay))
+	}
+	for _, c := range rec.containers {
+		if c.running() && c.sidecar {
+			plans = append(plans, m.planStop(rec, c, ignore, grace, stopDelay))
+		}
+	}
+	return plans
+}
+
+func (m *machine) planStop(rec *record, c *container, ignore bool, grace, stopDelay time.Duration) stopPlan {
+	m.event(rec.pod, c, rules.EventKilling, rules.EventData{Container: c.name, Image: c.image})
+	if ignore {
+		return stopPlan{container: c, after: grace, killed: true}
+	}
+	d := stopDelay
+	if d > grace {
+		d = grace
+	}
+	return stopPlan{container: c, after: d}
+}
+
+// stopContainer makes c exit: 0/Completed after SIGTERM, or killed at the
+// end of the grace period (137 on Linux, 1 on Windows, reason Error). It
+// reports whether every container of the pod has now stopped, in which case
+// the pod gets its terminal phase.
+func (m *machine) stopContainer(rec *record, c *container, killed bool, now time.Time) bool {
+	if c.running() {
+		code, reason := int32(0), "Completed"
+		if killed {
+			code, reason = m.rules.KilledExitCode[m.node.OS], "Error"
+		}
+		c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+			ExitCode: code, Reason: reason, StartedAt: c.state.Running.StartedAt,
+			FinishedAt: metav1.NewTime(now), ContainerID: c.id,
+		}}
+		c.ready = false
+		c.started = false
+		if b, err := m.logs.Get(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}); err == nil {
+			b.Close()
+		}
+	}
+	for _, o := range rec.containers {
+		if o.running() {
+			m.refreshConditions(rec, now)
+			return false
+		}
+	}
+	m.terminated(rec, now)
+	return true
+}
+
+// terminated finishes a deleted pod: sandbox gone, and (kubelet >= v1.27)
+// phase Succeeded if every container exited 0, else Failed.
+func (m *machine) terminated(rec *record, now time.Time) {
+	rec.stage = stageTerminated
+	rec.sandboxReady = false
+	if m.feature(m.rules.PodStatus.TerminalPhaseOnDeletion) {
+		rec.phase = corev1.PodSucceeded
+		for _, c := range rec.containers {
+			if c.init {
+				continue
+			}
+			if t := c.state.Terminated; t == nil || t.ExitCode != 0 {
+				rec.phase = corev1.PodFailed
+			}
+		}
+	}
+	m.refreshConditions(rec, now)
+}
+
+// refreshConditions recomputes the kubelet-owned conditions
+// (pkg/kubelet/status/generate.go), keeping lastTransitionTime when a
+// condition's status did not change (status_manager.go
+// updateLastTransitionTime). Order as generateAPIPodStatus:
+// PodReadyToStartContainers, Initialized, Ready, ContainersReady,
+// PodScheduled.
+func (m *machine) refreshConditions(rec *record, now time.Time) {
+	if rec.stage == stageRejected {
+		rec.conditions = nil
+		return
+	}
+	var conds []corev1.PodCondition
+	if m.feature(m.rules.PodStatus.ReadyToStartContainersCondition) {
+		st := corev1.ConditionFalse
+		if rec.sandboxReady {
+			st = corev1.ConditionTrue
+		}
+		conds = append(conds, corev1.PodCondition{Type: corev1.PodReadyToStartContainers, Status: st})
+	}
+	conds = append(conds, m.initializedCondition(rec))
+	ready := m.containersReadyCondition(rec)
+	podReady := ready
+	podReady.Type = corev1.PodReady
+	if ready.Status == corev1.ConditionTrue {
+		podReady = m.readinessGates(rec)
+	}
+	conds = append(conds, podReady, ready, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue})
+
+	t := metav1.NewTime(now)
+	for i := range conds {
+		conds[i].LastTransitionTime = t
+		for _, old := range rec.conditions {
+			if old.Type == conds[i].Type && old.Status == conds[i].Status {
+				conds[i].LastTransitionTime = old.LastTransitionTime
+			}
+		}
+		if conds[i].Type == corev1.PodScheduled {
+			// The scheduler set it; keep its time.
+			for _, c := range rec.pod.Status.Conditions {
+				if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionTrue && !c.LastTransitionTime.IsZero() {
+					conds[i].LastTransitionTime = c.LastTransitionTime
+				}
+			}
+		}
+	}
+	rec.conditions = conds
+}
+
+func (m *machine) initializedCondition(rec *record) corev1.PodCondition {
+	c := corev1.PodCondition{Type: corev1.PodInitialized, Status: corev1.ConditionTrue}
+	if rec.phase == corev1.PodSucceeded {
+		c.Reason = "PodCompleted"
+		return c
+	}
+	regularStarted := false
+	var incomplete []string
+	for _, ct := range rec.containers {
+		switch {
+		case ct.init:
+			if !ct.ready {
+				incomplete = append(incomplete, ct.name)
+			}
+		case ct.sidecar:
+			if !ct.started && ct.state.Terminated == nil {
+				incomplete = append(incomplete, ct.name)
+			}
+		default:
+			if ct.created {
+				regularStarted = true
+			}
+		}
+	}
+	if regularStarted || len(incomplete) == 0 {
+		return c
+	}
+	c.Status = corev1.ConditionFalse
+	c.Reason = "ContainersNotInitialized"
+	c.Message = fmt.Sprintf("containers with incomplete status: %s", incomplete)
+	return c
+}
+
+func (m *machine) containersReadyCondition(rec *record) corev1.PodCondition {
+	c := corev1.PodCondition{Type: corev1.ContainersReady, Status: corev1.ConditionFalse}
+	switch rec.phase {
+	case corev1.PodFailed:
+		c.Reason = "PodFailed"
+		return c
+	case corev1.PodSucceeded:
+		c.Reason = "PodCompleted"
+		return c
+	}
+	var unready []string
+	for _, ct := range rec.containers {
+		if ct.init {
+			continue
+		}
+		if !ct.ready {
+			unready = append(unready, ct.name)
+		}
+	}
+	if len(unready) > 0 {
+		c.Reason = "ContainersNotReady"
+		c.Message = fmt.Sprintf("containers with unready status: %s", unready)
+		return c
+	}
+	c.Status = corev1.ConditionTrue
+	return c
+}
+
+// readinessGates is GeneratePodReadyCondition's readiness gate check.
+func (m *machine) readinessGates(rec *record) corev1.PodCondition {
+	var msgs []string
+	for _, g := range rec.pod.Spec.ReadinessGates {
+		var found *corev1.PodCondition
+		for i := range rec.pod.Status.Conditions {
+			if rec.pod.Status.Conditions[i].Type == g.ConditionType {
+				found = &rec.pod.Status.Conditions[i]
+			}
+		}
+		if found == nil {
+			msgs = append(msgs, fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", string(g.ConditionType)))
+		} else if found.Status != corev1.ConditionTrue {
+			msgs = append(msgs, fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", string(g.ConditionType), found.Status))
+		}
+	}
+	if len(msgs) > 0 {
+		return corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ReadinessGatesNotReady", Message: joinComma(msgs)}
+	}
+	return corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionTrue}
+}
+
+func joinComma(s []string) string {
+	out := ""
+	for i, x := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out
+}
+
+var kubeletConditions = map[corev1.PodConditionType]bool{
+	corev1.PodScheduled: true, corev1.PodReady: true, corev1.PodInitialized: true,
+	corev1.ContainersReady: true, corev1.PodReadyToStartContainers: true,
+	corev1.PodResizeInProgress: true, corev1.PodResizePending: true,
+}
+
+// buildStatus derives the pod status from the record. apiPod is the pod as
+// the API has it now: conditions the kubelet does not own (readiness gates,
+// DisruptionTarget) are kept from it, first, as mergePodStatus does.
+func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus {
+	s := corev1.PodStatus{
+		Phase:     rec.phase,
+		Reason:    rec.reason,
+		Message:   rec.message,
+		StartTime: rec.startTime.DeepCopy(),
+		QOSClass:  apiPod.Status.QOSClass,
+	}
+	if rec.stage == stageRejected {
+		return s
+	}
+	gen := int64(0)
+	if m.feature(m.rules.PodStatus.ObservedGeneration) {
+		gen = apiPod.Generation
+		s.ObservedGeneration = gen
+	}
+	for _, c := range apiPod.Status.Conditions {
+		if !kubeletConditions[c.Type] {
+			s.Conditions = append(s.Conditions, c)
+		}
+	}
+	for _, c := range rec.conditions {
+		c.ObservedGeneration = gen
+		s.Conditions = append(s.Conditions, c)
+	}
+	if rec.hostIP != "" {
+		s.HostIP = rec.hostIP
+		s.HostIPs = []corev1.HostIP{{IP: rec.hostIP}}
+	}
+	if rec.podIP != "" {
+		s.PodIP = rec.podIP
+		s.PodIPs = []corev1.PodIP{{IP: rec.podIP}}
+	}
+	for _, c := range rec.containers {
+		cs := corev1.ContainerStatus{
+			Name:                 c.name,
+			State:                *c.state.DeepCopy(),
+			LastTerminationState: *c.lastState.DeepCopy(),
+			Ready:                c.ready,
+			RestartCount:         c.restartCount,
+			Image:                c.image,
+			Started:              ptrBool(c.started),
+		}
+		if c.created {
+			cs.Image = c.imageRef
+			cs.ImageID = c.imageID
+			cs.ContainerID = c.id
+		}
+		if c.init || c.sidecar {
+			s.InitContainerStatuses = append(s.InitContainerStatuses, cs)
+		} else {
+			s.ContainerStatuses = append(s.ContainerStatuses, cs)
+		}
+	}
+	return s
+}
+
+func ptrBool(b bool) *bool { return &b }
+
+// adopt rebuilds a record from a pod the API shows as already started on
+// this node (a simnode restart): phase, startTime, podIP, containerIDs,
+// restart counts, container states and condition times are taken as they
+// are, so the next status update changes none of them (requirement 4).
+func (m *machine) adopt(pod *corev1.Pod, now time.Time) *record {
+	rec := newRecord(pod)
+	rec.phase = pod.Status.Phase
+	rec.reason, rec.message = pod.Status.Reason, pod.Status.Message
+	rec.startTime = startTimeOf(pod, now)
+	rec.hostIP = pod.Status.HostIP
+	if rec.hostIP == "" {
+		rec.hostIP = m.node.InternalIP
+	}
+	rec.podIP = pod.Status.PodIP
+	rec.sandboxReady = true
+	statuses := map[string]corev1.ContainerStatus{}
+	for _, cs := range append(append([]corev1.ContainerStatus(nil), pod.Status.InitContainerStatuses...), pod.Status.ContainerStatuses...) {
+		statuses[cs.Name] = cs
+	}
+	for _, c := range rec.containers {
+		cs, ok := statuses[c.name]
+		if !ok {
+			c.state = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}
+			continue
+		}
+		c.state = *cs.State.DeepCopy()
+		c.lastState = *cs.LastTerminationState.DeepCopy()
+		c.ready = cs.Ready
+		c.started = cs.Started != nil && *cs.Started
+		c.restartCount = cs.RestartCount
+		if cs.ContainerID != "" {
+			c.created = true
+			c.id = cs.ContainerID
+			c.imageRef = cs.Image
+			c.imageID = cs.ImageID
+			m.images[cs.Image] = true
+		}
+		if c.running() {
+			s := m.spec(rec, c)
+			buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
+			if len(buf.Lines()) == 0 {
+				for _, line := range logs.StartupOutput(s.Command, s.Args) {
+					buf.Append("stdout", c.state.Running.StartedAt.Time, line)
+				}
+			}
+		}
+	}
+	for _, c := range pod.Status.Conditions {
+		if kubeletConditions[c.Type] {
+			c.ObservedGeneration = 0
+			rec.conditions = append(rec.conditions, c)
+		}
+	}
+	// Containers exist, so the sandbox is up: the pod is past creation.
+	// A pending deletion is carried out by DeletePod.
+	rec.stage = stageRunning
+	return rec
+}
+
+// adoptable reports whether pod is one this node had started before a
+// restart: its containers exist (a containerID is set) and it is not
+// terminal.
+func adoptable(pod *corev1.Pod) bool {
+	if pod.Status.Phase != corev1.PodRunning && pod.Status.Phase != corev1.PodPending {
+		return false
+	}
+	for _, cs := range append(append([]corev1.ContainerStatus(nil), pod.Status.InitContainerStatuses...), pod.Status.ContainerStatuses...) {
+		if cs.ContainerID != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedKeys is used for deterministic iteration in tests.
+func sortedKeys(m map[string]*record) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,388 @@
+package simnode
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"time"
+
+	vklog "github.com/virtual-kubelet/virtual-kubelet/log"
+	vkslog "github.com/virtual-kubelet/virtual-kubelet/log/slog"
+	"github.com/virtual-kubelet/virtual-kubelet/node"
+	"golang.org/x/sync/errgroup"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/record"
+	"sigs.k8s.io/yaml"
+
+	"wink.dev/wink/simnode/internal/events"
+	"wink.dev/wink/simnode/internal/kubeletapi"
+	"wink.dev/wink/simnode/internal/logs"
+	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/pods"
+	"wink.dev/wink/simnode/rules"
+)
+
+// Defaults.
+const (
+	DefaultKubeletPort   = 10250
+	DefaultPodStartDelay = 200 * time.Millisecond
+	DefaultPodStopDelay  = 100 * time.Millisecond
+	// LeaseDurationSeconds is the kubelet's default node lease duration;
+	// the lease is renewed every quarter of it (10 s).
+	LeaseDurationSeconds = 40
+	// NodeStatusUpdateInterval is how often the full node status is
+	// re-posted when nothing changed.
+	NodeStatusUpdateInterval = time.Minute
+	podSyncWorkers           = 2
+)
+
+// LoadConfig reads a simnode configuration file (YAML or JSON).
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("simnode config: %w", err)
+	}
+	cfg := &Config{}
+	if err := yaml.UnmarshalStrict(data, cfg); err != nil {
+		return nil, fmt.Errorf("simnode config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// NodeNames returns the names of the nodes cfg describes, in order:
+// <cluster>-<pool>-<index>, index from 0.
+func (c *Config) NodeNames() []string {
+	var out []string
+	for _, p := range c.Pools {
+		for i := 0; i < poolCount(p.Count); i++ {
+			out = append(out, nodes.Name(c.ClusterName, p.Name, i))
+		}
+	}
+	return out
+}
+
+func poolCount(n *int) int {
+	if n == nil {
+		return 1
+	}
+	return *n
+}
+
+func (c *Config) withDefaults() (*Config, error) {
+	out := *c
+	if out.ClusterName == "" {
+		return nil, fmt.Errorf("simnode config: clusterName is required")
+	}
+	if out.StateDir == "" {
+		return nil, fmt.Errorf("simnode config: stateDir is required")
+	}
+	if out.NodeAddressBase == "" {
+		return nil, fmt.Errorf("simnode config: nodeAddressBase is required")
+	}
+	if _, err := netip.ParseAddr(out.NodeAddressBase); err != nil {
+		return nil, fmt.Errorf("simnode config: nodeAddressBase: %w", err)
+	}
+	if (out.ServingCACert == "") != (out.ServingCAKey == "") {
+		return nil, fmt.Errorf("simnode config: servingCACert and servingCAKey go together")
+	}
+	if out.KubeletPort == 0 {
+		out.KubeletPort = DefaultKubeletPort
+	}
+	if out.PodStartDelay.Duration == 0 {
+		out.PodStartDelay.Duration = DefaultPodStartDelay
+	}
+	if out.PodStopDelay.Duration == 0 {
+		out.PodStopDelay.Duration = DefaultPodStopDelay
+	}
+	n := len(out.NodeNames())
+	if out.ClientQPS == 0 {
+		out.ClientQPS = float32(50 + 5*n)
+	}
+	if out.ClientBurst == 0 {
+		out.ClientBurst = int(2 * out.ClientQPS)
+	}
+	seen := map[string]bool{}
+	for _, name := range out.NodeNames() {
+		if seen[name] {
+			return nil, fmt.Errorf("simnode config: node name %s is used twice", name)
+		}
+		seen[name] = true
+	}
+	return &out, nil
+}
+
+// nodeSpecs lists the nodes: InternalIPs are NodeAddressBase, +1, ... in
+// pool order, so they stay the same across restarts.
+func (c *Config) nodeSpecs() ([]nodes.Spec, error) {
+	ip, err := netip.ParseAddr(c.NodeAddressBase)
+	if err != nil {
+		return nil, fmt.Errorf("nodeAddressBase: %w", err)
+	}
+	var out []nodes.Spec
+	for _, p := range c.Pools {
+		for i := 0; i < poolCount(p.Count); i++ {
+			if !ip.IsValid() {
+				return nil, fmt.Errorf("nodeAddressBase %s: out of addresses", c.NodeAddressBase)
+			}
+			out = append(out, nodes.Spec{
+				ClusterName:           c.ClusterName,
+				Pool:                  p,
+				Index:                 i,
+				InternalIP:            net.IP(ip.AsSlice()),
+				DefaultKubeletVersion: c.ControlPlaneVersion,
+			})
+			ip = ip.Next()
+		}
+	}
+	return out, nil
+}
+
+// Run serves every node of every pool until ctx is done. It logs to
+// stderr.
+func Run(ctx context.Context, cfg *Config) error {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "simnode")
+	vkLevel := slog.LevelWarn
+	if cfg.Verbose {
+		vkLevel = slog.LevelInfo
+	}
+	vkLogger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: vkLevel})).With("component", "virtual-kubelet")
+
+	restCfg, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
+	if err != nil {
+		return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
+	}
+	restCfg.QPS, restCfg.Burst = cfg.ClientQPS, cfg.ClientBurst
+	restCfg.UserAgent = "wink-simnode"
+	client, err := kubernetes.NewForConfig(restCfg)
+	if err != nil {
+		return fmt.Errorf("kubernetes client: %w", err)
+	}
+	return run(ctx, cfg, client, log, vkLogger)
+}
+
+// shared is what all nodes of the process share.
+type shared struct {
+	cfg         *Config
+	client      kubernetes.Interface
+	rules       *rules.Rules
+	pods        informers.SharedInformerFactory
+	others      informers.SharedInformerFactory
+	broadcaster record.EventBroadcaster
+	ca          *kubeletapi.CA
+	clientCA    dynamiccertificates.CAContentProvider
+	log         *slog.Logger
+	vkLog       *slog.Logger
+}
+
+func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slog.Logger, vkLog *slog.Logger) error {
+	specs, err := cfg.nodeSpecs()
+	if err != nil {
+		return err
+	}
+	s := &shared{cfg: cfg, client: client, rules: rules.Default(), log: log, vkLog: vkLog}
+
+	// One pod informer for all nodes (pods bound to some node), and one
+	// each of ConfigMaps, Secrets, Services and Nodes.
+	s.pods = informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
+		o.FieldSelector = "spec.nodeName!="
+	}))
+	s.others = informers.NewSharedInformerFactory(client, 0)
+	podInformer := s.pods.Core().V1().Pods()
+	podInformer.Informer()
+	s.others.Core().V1().Nodes().Informer()
+	s.others.Core().V1().ConfigMaps().Informer()
+	s.others.Core().V1().Secrets().Informer()
+	s.others.Core().V1().Services().Informer()
+	s.pods.Start(ctx.Done())
+	s.others.Start(ctx.Done())
+	defer s.pods.Shutdown()
+	defer s.others.Shutdown()
+	for typ, ok := range s.pods.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("informer for %v did not sync", typ)
+		}
+	}
+	for typ, ok := range s.others.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("informer for %v did not sync", typ)
+		}
+	}
+
+	s.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
+	s.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	defer s.broadcaster.Shutdown()
+
+	if cfg.ServingCACert != "" {
+		s.ca, err = kubeletapi.LoadCA(cfg.ServingCACert, cfg.ServingCAKey)
+	} else {
+		s.ca, err = kubeletapi.LoadOrCreateCA(filepath.Join(cfg.StateDir, "pki"))
+	}
+	if err != nil {
+		return err
+	}
+	if s.clientCA, err = kubeletapi.ClientCA(cfg.ClientCAFile); err != nil {
+		return err
+	}
+
+	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs))
+	g, gctx := errgroup.WithContext(ctx)
+	for _, spec := range specs {
+		g.Go(func() error { return s.runNode(gctx, spec) })
+	}
+	return g.Wait()
+}
+
+// runNode serves one node until ctx is done.
+func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
+	name := nodes.Name(spec.ClusterName, spec.Pool.Name, spec.Index)
+	log := s.log.With("node", name)
+	ctx = vklog.WithLogger(ctx, vkslog.FromSlog(s.vkLog.With("node", name)))
+
+	stateDir := filepath.Join(s.cfg.StateDir, "nodes", name)
+	bootID, err := nodes.LoadBootID(stateDir)
+	if err != nil {
+		return fmt.Errorf("node %s: %w", name, err)
+	}
+	spec.BootID = bootID
+
+	host := spec.InternalIP.String()
+	if s.cfg.ListenAddress != "" {
+		host = s.cfg.ListenAddress
+	}
+	listener, port, err := kubeletapi.Listen(host, s.cfg.KubeletPort)
+	if err != nil {
+		return fmt.Errorf("node %s: %w", name, err)
+	}
+	defer listener.Close()
+	spec.KubeletPort = int32(port)
+
+	nodeObj, info, err := nodes.Build(s.rules, spec, time.Now())
+	if err != nil {
+		return err
+	}
+	nodeLister := s.others.Core().V1().Nodes().Lister()
+	if existing, err := nodeLister.Get(name); err == nil {
+		keepTransitionTimes(nodeObj, existing)
+	}
+	nodeProvider := nodes.NewProvider(nodeObj)
+
+	recorder := events.Filtered{EventRecorder: s.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "kubelet", Host: name})}
+	podInformer := s.pods.Core().V1().Pods()
+	store := logs.NewStore()
+	podProvider := pods.NewProvider(pods.Config{
+		Node:   info,
+		Rules:  s.rules,
+		Client: s.client,
+		Pods:   podInformer.Lister(),
+		NodeObject: func() *corev1.Node {
+			if n, err := nodeLister.Get(name); err == nil {
+				return n
+			}
+			return nodeProvider.Node()
+		},
+		Recorder:   recorder,
+		Logs:       store,
+		StartDelay: s.cfg.PodStartDelay.Duration,
+		StopDelay:  s.cfg.PodStopDelay.Duration,
+		Log:        log,
+	})
+	if existing, err := podInformer.Lister().List(labels.Everything()); err == nil {
+		var mine []*corev1.Pod
+		for _, p := range existing {
+			if p.Spec.NodeName == name {
+				mine = append(mine, p)
+			}
+		}
+		podProvider.Seed(mine)
+	}
+
+	nc, err := node.NewNodeController(nodeProvider, nodeObj, s.client.CoreV1().Nodes(),
+		node.WithNodeEnableLeaseV1(s.client.CoordinationV1().Leases(corev1.NamespaceNodeLease), LeaseDurationSeconds),
+		node.WithNodeStatusUpdateInterval(NodeStatusUpdateInterval),
+	)
+	if err != nil {
+		return fmt.Errorf("node %s: node controller: %w", name, err)
+	}
+	pc, err := node.NewPodController(node.PodControllerConfig{
+		PodClient:         s.client.CoreV1(),
+		PodInformer:       podInformer,
+		EventRecorder:     recorder,
+		Provider:          podProvider,
+		ConfigMapInformer: s.others.Core().V1().ConfigMaps(),
+		SecretInformer:    s.others.Core().V1().Secrets(),
+		ServiceInformer:   s.others.Core().V1().Services(),
+		PodEventFilterFunc: func(_ context.Context, p *corev1.Pod) bool {
+			return p.Spec.NodeName == name
+		},
+		// Environment variables are resolved by the simulated runtime
+		// itself (a later issue); virtual-kubelet's resolution would mark a
+		// pod ProviderFailed on a missing ConfigMap, which no kubelet does.
+		SkipDownwardAPIResolution: true,
+	})
+	if err != nil {
+		return fmt.Errorf("node %s: pod controller: %w", name, err)
+	}
+
+	auth, err := kubeletapi.WebhookAuth(s.client, name, s.clientCA)
+	if err != nil {
+		return err
+	}
+	cert, err := s.ca.ServingCert(name, spec.InternalIP)
+	if err != nil {
+		return err
+	}
+	srv := kubeletapi.NewServer(listener, cert, auth, kubeletapi.Handler(podProvider), log)
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return srv.Serve(gctx) })
+	g.Go(func() error {
+		if err := nc.Run(gctx); err != nil && gctx.Err() == nil {
+			return fmt.Errorf("node %s: node controller: %w", name, err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		select {
+		case <-nc.Ready():
+		case <-nc.Done():
+			return nil
+		case <-gctx.Done():
+			return nil
+		}
+		log.Info("node registered", "internalIP", info.InternalIP, "kubeletPort", port, "kubeletVersion", nodeObj.Status.NodeInfo.KubeletVersion, "os", info.OS)
+		if err := pc.Run(gctx, podSyncWorkers); err != nil && gctx.Err() == nil {
+			return fmt.Errorf("node %s: pod controller: %w", name, err)
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+// keepTransitionTimes keeps the lastTransitionTime of conditions whose
+// status did not change since the node was last served (the kubelet's
+// condition setters only move it on a change).
+func keepTransitionTimes(node, existing *corev1.Node) {
+	for i, c := range node.Status.Conditions {
+		for _, old := range existing.Status.Conditions {
+			if old.Type == c.Type && old.Status == c.Status && !old.LastTransitionTime.IsZero() {
+				node.Status.Conditions[i].LastTransitionTime = old.LastTransitionTime
+			}
+		}
+	}
+}

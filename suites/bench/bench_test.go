@@ -1,0 +1,262 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"wink.dev/wink/harness"
+	"wink.dev/wink/suites/suite"
+)
+
+// up brings up a fresh cluster from a config text and deletes it at the end.
+func up(b *testing.B, name, config string) (*harness.Cluster, harness.Options, time.Duration) {
+	b.Helper()
+	bin, err := suite.Binary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	home := os.Getenv("WINK_HOME")
+	if home == "" {
+		home = b.TempDir()
+	}
+	path := ""
+	if config != "" {
+		path = filepath.Join(b.TempDir(), "wink.yaml")
+		if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opts := harness.Options{Name: name, Home: home, Binary: bin}
+	start := time.Now()
+	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, ConfigPath: path, Fresh: true, Wait: 5 * time.Minute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	took := time.Since(start)
+	b.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
+	return c, opts, took
+}
+
+func clientset(b *testing.B, kubeconfig string) kubernetes.Interface {
+	b.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.QPS, cfg.Burst = 2000, 4000
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cs
+}
+
+// BenchmarkUp measures `wink up` of the default cluster, the binary built,
+// until every node is Ready (goal: under 5 s on 2 cores).
+func BenchmarkUp(b *testing.B) {
+	var total time.Duration
+	for i := range b.N {
+		_, opts, took := up(b, "bench-up-"+strconv.Itoa(i), "")
+		total += took
+		if err := harness.Delete(context.Background(), opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(total.Seconds()/float64(b.N), "s/up")
+	fmt.Printf("wink up, default cluster, until every node is Ready: %.2f s (goal < 5 s)\n", total.Seconds()/float64(b.N))
+}
+
+const podsConfig = `apiVersion: wink.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: win
+  os: windows
+  windowsBuild: "10.0.20348"
+  count: 50
+  capacity: {cpu: "64", memory: 256Gi, pods: "110"}
+- name: linux
+  os: linux
+  count: 1
+`
+
+// BenchmarkPodThroughput creates 3,000 pods for 50 Windows nodes and counts
+// pods per second from created to Running through the real scheduler and
+// simnode, then, in the same cluster, the bare ceiling: the same pods created
+// already bound to a node no kubelet serves, their Running status written by
+// the benchmark itself (no scheduler, no simnode). Goal: ratio >= 0.5.
+func BenchmarkPodThroughput(b *testing.B) {
+	const pods = 3000
+	c, _, _ := up(b, "bench-pods", podsConfig)
+	cs := clientset(b, c.Kubeconfig)
+	ctx := context.Background()
+	for _, ns := range []string{"through", "ceiling"} {
+		if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		waitSA(b, cs, ns)
+	}
+	b.ResetTimer()
+
+	throughput := runPods(b, cs, "through", pods, func(p *corev1.Pod) {
+		p.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "windows"}
+		p.Spec.Tolerations = []corev1.Toleration{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}}
+	}, nil)
+
+	ghost := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "ceiling-node", Labels: map[string]string{"kubernetes.io/os": "windows"}}}
+	if _, err := cs.CoreV1().Nodes().Create(ctx, ghost, metav1.CreateOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	ceiling := runPods(b, cs, "ceiling", pods, func(p *corev1.Pod) { p.Spec.NodeName = ghost.Name }, func(p *corev1.Pod) error {
+		p.Status.Phase = corev1.PodRunning
+		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+		_, err := cs.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
+		return err
+	})
+	b.StopTimer()
+	b.ReportMetric(throughput, "pods/s")
+	b.ReportMetric(ceiling, "ceiling-pods/s")
+	b.ReportMetric(throughput/ceiling, "ratio")
+	fmt.Printf("%d pods over 50 Windows nodes, created -> Running: %.0f pods/s; bare ceiling %.0f pods/s; ratio %.2f (goal >= 0.5)\n", pods, throughput, ceiling, throughput/ceiling)
+}
+
+// runPods creates n pods with 16 workers and returns pods per second until
+// all are Running. markRunning, when set, writes each pod's status itself.
+func runPods(b *testing.B, cs kubernetes.Interface, ns string, n int, mutate func(*corev1.Pod), markRunning func(*corev1.Pod) error) float64 {
+	b.Helper()
+	ctx := context.Background()
+	w, err := cs.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("status.phase", "Running").String()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Stop()
+	start := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				p := &corev1.Pod{
+					ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%05d", i)},
+					Spec: corev1.PodSpec{Containers: []corev1.Container{{
+						Name: "c", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022",
+						Command:   []string{"ping", "-t", "localhost"},
+						Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}},
+					}}},
+				}
+				mutate(p)
+				created, err := cs.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{})
+				if err == nil && markRunning != nil {
+					err = markRunning(created)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	running := map[string]bool{}
+	timeout := time.After(10 * time.Minute)
+	for len(running) < n {
+		select {
+		case ev := <-w.ResultChan():
+			if p, ok := ev.Object.(*corev1.Pod); ok && ev.Type != watch.Deleted {
+				running[p.Name] = true
+			}
+		case err := <-errs:
+			b.Fatal(err)
+		case <-timeout:
+			b.Fatalf("%s: %d of %d pods Running after 10 minutes", ns, len(running), n)
+		}
+	}
+	wg.Wait()
+	return float64(n) / time.Since(start).Seconds()
+}
+
+func waitSA(b *testing.B, cs kubernetes.Interface, ns string) {
+	b.Helper()
+	for range 300 {
+		if _, err := cs.CoreV1().ServiceAccounts(ns).Get(context.Background(), "default", metav1.GetOptions{}); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.Fatalf("namespace %s has no default ServiceAccount", ns)
+}
+
+// BenchmarkIdleNodeMemory brings up 500 idle Windows nodes and reports
+// simnode's resident memory per node, net of a 10-node baseline.
+func BenchmarkIdleNodeMemory(b *testing.B) {
+	rss := func(nodes int) float64 {
+		cfg := strings.ReplaceAll(`apiVersion: wink.dev/v1alpha1
+kind: Cluster
+nodePools:
+- name: win
+  os: windows
+  count: N
+- name: linux
+  os: linux
+`, "count: N", "count: "+strconv.Itoa(nodes))
+		_, opts, _ := up(b, "bench-mem-"+strconv.Itoa(nodes), cfg)
+		time.Sleep(15 * time.Second) // a lease renewal round, settled
+		pid, err := harness.ComponentPID(opts, "simnode")
+		if err != nil {
+			b.Fatal(err)
+		}
+		kib := vmRSS(b, pid)
+		if err := harness.Delete(context.Background(), opts); err != nil {
+			b.Fatal(err)
+		}
+		return kib
+	}
+	for range b.N {
+		base := rss(10)
+		big := rss(500)
+		perNode := (big - base) / 490
+		b.ReportMetric(big/1024, "MiB-at-500")
+		b.ReportMetric(perNode, "KiB/node")
+		fmt.Printf("simnode RSS: %.0f MiB with 11 nodes, %.0f MiB with 501 nodes: %.0f KiB per idle node\n", base/1024, big/1024, perNode)
+	}
+}
+
+func vmRSS(b *testing.B, pid int) float64 {
+	b.Helper()
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return kib
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}

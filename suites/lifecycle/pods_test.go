@@ -1,0 +1,138 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/e2e-framework/pkg/envconf"
+
+	"wink.dev/wink/harness"
+	"wink.dev/wink/suites/suite"
+)
+
+// windowsPod is a pod that the docs' practice puts on a Windows Server 2022
+// node: the OS selector, the build selector and the os=windows toleration
+// (rows S2, S3).
+func windowsPod(name string, command ...string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: corev1.PodSpec{
+			OS: &corev1.PodOS{Name: corev1.Windows},
+			NodeSelector: map[string]string{
+				"kubernetes.io/os":                 "windows",
+				"node.kubernetes.io/windows-build": "10.0.20348",
+			},
+			Tolerations: []corev1.Toleration{{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
+			Containers: []corev1.Container{{
+				Name:    "main",
+				Image:   "mcr.microsoft.com/windows/nanoserver:ltsc2022",
+				Command: command,
+			}},
+		},
+	}
+}
+
+func createRunning(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string, pod *corev1.Pod) *corev1.Pod {
+	t.Helper()
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return suite.WaitPod(ctx, t, cs, ns, pod.Name, time.Minute, "Running", suite.Running)
+}
+
+func TestLogs(t *testing.T) {
+	f := suite.Feature("kubectl logs reaches the simulated kubelet through the apiserver", "lifecycle", "any", "B16").
+		Assess("a container's output is its log", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			cs := suite.Clientset(t, cfg)
+			ns := suite.Namespace(ctx, t, cs, "logs")
+			createRunning(ctx, t, cs, ns, windowsPod("echo", "cmd", "/c", "echo hello from windows"))
+			var logs string
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				data, err := cs.CoreV1().Pods(ns).GetLogs("echo", &corev1.PodLogOptions{Container: "main"}).DoRaw(ctx)
+				logs = string(data)
+				if err == nil && strings.Contains(logs, "hello from windows") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("[B16] logs of echo: %q (err %v), want them to contain %q", logs, err, "hello from windows")
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			return ctx
+		}).Feature()
+	testenv.Test(t, f)
+}
+
+func TestSimnodeRestartLosesNothing(t *testing.T) {
+	type snapshot struct {
+		phase     corev1.PodPhase
+		startTime string
+		podIP     string
+		ids       string
+		restarts  int32
+	}
+	snap := func(p *corev1.Pod) snapshot {
+		s := snapshot{phase: p.Status.Phase, podIP: p.Status.PodIP}
+		if p.Status.StartTime != nil {
+			s.startTime = p.Status.StartTime.UTC().Format(time.RFC3339)
+		}
+		for _, c := range p.Status.ContainerStatuses {
+			s.ids += c.ContainerID + " "
+			s.restarts += c.RestartCount
+		}
+		return s
+	}
+	f := suite.Feature("simnode killed and restarted loses nothing", "lifecycle", "simnode").
+		Assess("running pods keep phase, startTime, podIP, containerIDs and restartCount", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			cluster.SkipUnlessSimulated(t)
+			cs := suite.Clientset(t, cfg)
+			ns := suite.Namespace(ctx, t, cs, "restart")
+			before := map[string]snapshot{}
+			for i := range 3 {
+				p := createRunning(ctx, t, cs, ns, windowsPod(fmt.Sprintf("server-%d", i), "ping", "-t", "localhost"))
+				before[p.Name] = snap(p)
+			}
+			pid, err := harness.ComponentPID(cluster.Options, "simnode")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			// Wait for the supervisor to start a new simnode, then give it
+			// time to resync every pod.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				next, err := harness.ComponentPID(cluster.Options, "simnode")
+				if err == nil && next != pid {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("simnode was not restarted within 30s")
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			for range 30 { // 3 s of watching: nothing may change
+				for name, want := range before {
+					p, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := snap(p); got != want {
+						t.Fatalf("pod %s changed across a simnode restart:\n got %+v\nwant %+v", name, got, want)
+					}
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			return ctx
+		}).Feature()
+	testenv.Test(t, f)
+}

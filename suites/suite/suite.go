@@ -1,0 +1,145 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/e2e-framework/pkg/env"
+	"sigs.k8s.io/e2e-framework/pkg/envconf"
+	"sigs.k8s.io/e2e-framework/pkg/features"
+
+	"wink.dev/wink/harness"
+)
+
+// Labels every feature carries.
+const (
+	// LabelRow is a spec row ID from ../shared/spec/windows-behaviors.md;
+	// a feature carries one label per row it checks.
+	LabelRow = "row"
+	// LabelArea is the suite's area (nodes, scheduling, lifecycle, ...).
+	LabelArea = "area"
+	// LabelNeeds is "simnode" for features that hold only on wink's
+	// simulated nodes, "any" for those that hold on any conformant cluster
+	// with Windows nodes.
+	LabelNeeds = "needs"
+)
+
+// Feature starts a feature of area that checks rows.
+func Feature(name, area, needs string, rows ...string) *features.FeatureBuilder {
+	b := features.New(name).WithLabel(LabelArea, area).WithLabel(LabelNeeds, needs)
+	for _, r := range rows {
+		b = b.WithLabel(LabelRow, r)
+	}
+	return b
+}
+
+// Cluster is what a suite knows of the cluster it runs against.
+type Cluster struct {
+	// Name is the wink cluster name ("" when --kubeconfig was given).
+	Name string
+	// Options reach the wink cluster through the harness.
+	Options harness.Options
+	// Simulated is true when wink brought the cluster up.
+	Simulated bool
+}
+
+// Setup returns the environment of one suite package. Without --kubeconfig it
+// brings up a fresh embedded cluster named wink-<area> from configPath (""
+// for the default cluster) before the features run, and deletes it after.
+func Setup(area, configPath string) (env.Environment, *Cluster) {
+	cfg, err := envconf.NewFromFlags()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	testenv := env.NewWithConfig(cfg)
+	c := &Cluster{}
+	if cfg.KubeconfigFile() != "" {
+		return testenv, c
+	}
+	c.Name, c.Simulated = "wink-"+area, true
+	testenv.Setup(func(ctx context.Context, cfg *envconf.Config) (context.Context, error) {
+		bin, err := Binary()
+		if err != nil {
+			return ctx, err
+		}
+		home := os.Getenv("WINK_HOME")
+		if home == "" {
+			if home, err = os.MkdirTemp("", "wink-suite-"); err != nil {
+				return ctx, err
+			}
+		}
+		c.Options = harness.Options{Name: c.Name, Home: home, Binary: bin, Progress: os.Stderr}
+		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, ConfigPath: configPath, Fresh: true, Wait: 2 * time.Minute})
+		if err != nil {
+			return ctx, err
+		}
+		cfg.WithKubeconfigFile(up.Kubeconfig)
+		return ctx, nil
+	})
+	testenv.Finish(func(ctx context.Context, _ *envconf.Config) (context.Context, error) {
+		if os.Getenv("WINK_KEEP") != "" {
+			fmt.Fprintf(os.Stderr, "WINK_KEEP is set: cluster %s left running under %s\n", c.Name, c.Options.Home)
+			return ctx, nil
+		}
+		return ctx, harness.Delete(ctx, c.Options)
+	})
+	return testenv, c
+}
+
+// Binary finds the wink binary the cluster runs from: $WINK_BINARY (what
+// `make test` sets), else a fresh `go build` of ./cmd/wink from this module,
+// announced on stderr because it takes minutes when the build cache is cold.
+func Binary() (string, error) {
+	if bin := os.Getenv("WINK_BINARY"); bin != "" {
+		return bin, nil
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "wink-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "wink")
+	fmt.Fprintf(os.Stderr, "WINK_BINARY is not set: building %s from %s (set WINK_BINARY or run `make test` to skip this)\n", bin, root)
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/wink")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = root, os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("building wink: %w", err)
+	}
+	return bin, nil
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(data), "module wink.dev/wink") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("not inside the wink module: set WINK_BINARY to a wink binary")
+		}
+		dir = parent
+	}
+}
+
+// SkipUnlessSimulated skips a feature that needs wink's own nodes when the
+// suite runs against a cluster given by --kubeconfig.
+func (c *Cluster) SkipUnlessSimulated(t *testing.T) {
+	t.Helper()
+	if !c.Simulated {
+		t.Skip("needs wink's simulated nodes: the cluster was given by --kubeconfig")
+	}
+}
