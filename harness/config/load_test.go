@@ -2,11 +2,13 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
@@ -528,6 +530,15 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(head + "nodePools:\n- &w {name: a, os: windows}\n- <<: *w\n  name: b\n"))
 	f.Add([]byte(head + "nodePools: [{name: l, os: linux, capacity: {cpu: 1.5}, taints: []}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() { // a hang is a bug too: crash, so that the fuzzer keeps the input
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				panic(fmt.Sprintf("Parse hangs on %q", data))
+			}
+		}()
 		c, err := Parse(data, "fuzz.yaml")
 		if err != nil {
 			return

@@ -273,6 +273,13 @@ func TestValidate(t *testing.T) {
 			mutate: func(c *Cluster) { c.NodePools[1].Count = intPtr(0) },
 		},
 		{
+			name: "5000 nodes",
+			mutate: func(c *Cluster) {
+				c.Networking.PodSubnet = "100.64.0.0/10"
+				c.NodePools[0].Count = intPtr(4998)
+			},
+		},
+		{
 			name: "too many nodes",
 			mutate: func(c *Cluster) {
 				c.Networking.PodSubnet = "100.64.0.0/10"

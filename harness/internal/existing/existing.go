@@ -5,11 +5,10 @@
 //
 // The cluster's apiserver reaches the simulated kubelets at their InternalIP,
 // so that must be an address of this machine the cluster can route to:
-// networking.nodeAddressBase when it names a non-loopback address, otherwise
-// the local address this machine uses towards the apiserver, or (when that
-// is a loopback address, e.g. a port-forwarded or kind apiserver) the first
-// non-loopback IPv4 address of an interface that is up. simnode listens on
-// 0.0.0.0.
+// networking.nodeAddressBase when it is set, otherwise the local address this
+// machine uses towards the apiserver, or (when that is a loopback address,
+// e.g. a port-forwarded or kind apiserver) the first non-loopback IPv4
+// address of an interface that is up. simnode listens on 0.0.0.0.
 package existing
 
 import (
@@ -179,11 +178,10 @@ func expandHome(path string) (string, error) {
 	return filepath.Join(home, rest), nil
 }
 
-// nodeAddressBase is configured when it is a non-loopback address (a
-// loopback one is the embedded backend's default, which a cluster elsewhere
-// cannot reach), otherwise HostAddress(server).
+// nodeAddressBase is configured when set (even a loopback address, right
+// when the apiserver runs on this machine), otherwise HostAddress(server).
 func nodeAddressBase(configured, server string) (string, error) {
-	if ip := net.ParseIP(configured); ip != nil && !ip.IsLoopback() {
+	if configured != "" {
 		return configured, nil
 	}
 	ip, err := HostAddress(server)

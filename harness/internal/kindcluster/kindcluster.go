@@ -94,9 +94,9 @@ func KubeconfigPath(st *cluster.State) string {
 
 // Prepare reuses the kind cluster wink-<name> when it exists and creates it
 // otherwise, writes its kubeconfig (context wink-<name>, mode 0600) into the
-// state directory, and sets st.Ports.NodeAddressBase to the host's address on
-// the kind Docker network (unless networking.nodeAddressBase names a
-// non-loopback address). It returns the kubeconfig path.
+// state directory, and sets st.Ports.NodeAddressBase to
+// networking.nodeAddressBase or, when that is empty, to the host's address on
+// the kind Docker network (NodeAddress). It returns the kubeconfig path.
 func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Writer) (string, error) {
 	if err := DockerAvailable(ctx); err != nil {
 		return "", fmt.Errorf("kind backend: %w", err)
@@ -135,11 +135,11 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 		return "", fmt.Errorf("kind backend: %w", err)
 	}
 
-	gateway, err := NodeAddress(ctx)
+	addr, err := nodeAddressBase(ctx, st.Config.Networking.NodeAddressBase, NodeAddress)
 	if err != nil {
 		return "", fmt.Errorf("kind backend: %w", err)
 	}
-	st.Ports.NodeAddressBase = nodeAddressBase(st.Config.Networking.NodeAddressBase, gateway)
+	st.Ports.NodeAddressBase = addr
 	return kubeconfig, nil
 }
 
@@ -244,14 +244,25 @@ func renameContext(raw []byte, context string) ([]byte, error) {
 	return clientcmd.Write(*out)
 }
 
-// nodeAddressBase is configured unless it is empty or a loopback address
-// (the embedded backend's default, which kind containers cannot reach), and
-// the discovered address otherwise.
-func nodeAddressBase(configured string, discovered net.IP) string {
-	if ip := net.ParseIP(configured); ip != nil && !ip.IsLoopback() {
-		return configured
+// nodeAddressBase is configured (networking.nodeAddressBase) when set, and
+// otherwise the address discover finds (NodeAddress). A loopback address is
+// an error: kind's node containers cannot reach the host's loopback.
+func nodeAddressBase(ctx context.Context, configured string, discover func(context.Context) (net.IP, error)) (string, error) {
+	if configured == "" {
+		ip, err := discover(ctx)
+		if err != nil {
+			return "", err
+		}
+		return ip.String(), nil
 	}
-	return discovered.String()
+	ip := net.ParseIP(configured)
+	if ip == nil {
+		return "", fmt.Errorf("networking.nodeAddressBase %q is not an IP address", configured)
+	}
+	if ip.IsLoopback() {
+		return "", fmt.Errorf("networking.nodeAddressBase %s is a loopback address, which kind's node containers cannot reach: leave it empty to use the kind network's gateway", configured)
+	}
+	return configured, nil
 }
 
 // DockerAvailable says, within DockerTimeout, why Docker cannot be used: no

@@ -103,8 +103,10 @@ func DefaultOptions(serviceSubnet, dnsDomain string) (Options, error) {
 
 // KeyPair is the paths of a certificate and its private key.
 type KeyPair struct {
+	// Cert is the PEM certificate (<name>.crt, mode 0644).
 	Cert string
-	Key  string
+	// Key is the PEM private key (<name>.key, mode 0600).
+	Key string
 }
 
 // Files are the paths of everything Ensure made, all under Dir.

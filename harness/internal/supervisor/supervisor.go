@@ -99,7 +99,9 @@ func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 			s.set(c.Name, func(st *ComponentStatus) { st.State = StateDone })
 			continue
 		}
-		childCtx, stop := context.WithCancel(runCtx)
+		// Children are stopped one by one in reverse order below, not all at
+		// once when ctx ends: the apiserver must not lose etcd first.
+		childCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 		stopped := make(chan struct{})
 		children.Add(1)
 		go func() {

@@ -102,3 +102,27 @@ func TestOrderAndFailedTask(t *testing.T) {
 		t.Error("first is still recorded as running after Run returned")
 	}
 }
+
+// TestStopsInReverseOrder: when the supervisor is told to stop, the
+// apiserver must go before etcd, so children stop one at a time, last first.
+func TestStopsInReverseOrder(t *testing.T) {
+	s := newSupervisor(t)
+	record := filepath.Join(t.TempDir(), "stops")
+	child := func(name string) Component {
+		script := `trap 'echo ` + name + ` >> "$RECORD"; exit 0' TERM; while :; do sleep 0.05; done`
+		return Component{Name: name, Args: []string{"-c", script}, Env: []string{"RECORD=" + record}}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, []Component{child("etcd"), child("apiserver"), child("simnode")}) }()
+	waitFor(t, "all children", func() bool { return pidOf(s.RunDir, "simnode") > 0 })
+	time.Sleep(200 * time.Millisecond) // let the shells install their traps
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(record)
+	if want := "simnode\napiserver\netcd\n"; string(got) != want {
+		t.Errorf("stop order:\n%s\nwant:\n%s", got, want)
+	}
+}

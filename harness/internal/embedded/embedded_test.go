@@ -1,0 +1,118 @@
+package embedded
+
+import (
+	"context"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/harness/internal/cluster"
+)
+
+func state(t *testing.T) *cluster.State {
+	t.Helper()
+	cfg := &v1alpha1.Cluster{APIVersion: v1alpha1.APIVersion, Kind: v1alpha1.Kind}
+	v1alpha1.Default(cfg)
+	return &cluster.State{Dir: t.TempDir(), Config: cfg, Binary: "/bin/wink", Ports: cluster.Ports{
+		APIServer: 6443, EtcdClient: 2379, EtcdPeer: 2380, ControllerManager: 10257, Scheduler: 10259, NodeAddressBase: DefaultNodeAddressBase,
+	}}
+}
+
+// TestAddons checks the kubeadm-like objects every embedded cluster starts
+// with: kube-dns at the tenth address of the Service range, CoreDNS and
+// kube-proxy on Linux nodes only.
+func TestAddons(t *testing.T) {
+	objs, err := Addons(state(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.GetKind()+"/"+o.GetNamespace()+"/"+o.GetName())
+	}
+	for _, want := range []string{
+		"ClusterRoleBinding//wink:apiserver-kubelet-client",
+		"ClusterRole//wink:simnode",
+		"Deployment/kube-system/coredns",
+		"Service/kube-system/kube-dns",
+		"DaemonSet/kube-system/kube-proxy",
+		"ConfigMap/kube-system/kube-proxy",
+		"ServiceAccount/kube-system/kube-proxy",
+	} {
+		if !slices.Contains(names, want) {
+			t.Errorf("addons lack %s; have %v", want, names)
+		}
+	}
+	for _, o := range objs {
+		switch o.GetKind() + "/" + o.GetName() {
+		case "Service/kube-dns":
+			if ip := nested(o.Object, "spec", "clusterIP"); ip != "10.96.0.10" {
+				t.Errorf("kube-dns clusterIP %q, want 10.96.0.10", ip)
+			}
+		case "Deployment/coredns", "DaemonSet/kube-proxy":
+			if os := nested(o.Object, "spec", "template", "spec", "nodeSelector", "kubernetes.io/os"); os != "linux" {
+				t.Errorf("%s nodeSelector kubernetes.io/os=%q, want linux", o.GetName(), os)
+			}
+		}
+	}
+}
+
+func nested(obj map[string]any, path ...string) string {
+	s, _, _ := unstructured.NestedString(obj, path...)
+	return s
+}
+
+// TestComponentsFlags checks the flags that make the cluster what the issue
+// asks for: loopback only, node IPAM, kubelet TLS verified with the kubelet CA.
+func TestComponentsFlags(t *testing.T) {
+	st := state(t)
+	kubeconfig, err := Backend{}.Prepare(context.Background(), st, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("admin kubeconfig %s mode %v, want 0600", kubeconfig, fi.Mode().Perm())
+	}
+	comps, err := Backend{}.Components(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]string{}
+	var order []string
+	for _, c := range comps {
+		order = append(order, c.Name)
+		args[c.Name] = strings.Join(c.Args, " ")
+	}
+	if want := []string{"etcd", "kube-apiserver", "bootstrap", "kube-controller-manager", "kube-scheduler", "simnode"}; !slices.Equal(order, want) {
+		t.Errorf("component order %v, want %v", order, want)
+	}
+	tests := []struct{ component, flag string }{
+		{"kube-apiserver", "--bind-address=127.0.0.1"},
+		{"kube-apiserver", "--kubelet-certificate-authority="},
+		{"kube-apiserver", "--egress-selector-config-file="},
+		{"kube-apiserver", "--authorization-mode=Node,RBAC"},
+		{"kube-controller-manager", "--allocate-node-cidrs=true"},
+		{"kube-controller-manager", "--cluster-cidr=10.244.0.0/16"},
+		{"kube-controller-manager", "--bind-address=127.0.0.1"},
+		{"kube-scheduler", "--bind-address=127.0.0.1"},
+		{"etcd", "--listen-client-urls=https://127.0.0.1:2379"},
+		{"etcd", "--client-cert-auth=true"},
+	}
+	for _, tt := range tests {
+		if !strings.Contains(args[tt.component], tt.flag) {
+			t.Errorf("%s lacks %s", tt.component, tt.flag)
+		}
+	}
+	if got := advertiseAddress(st); got != "172.18.0.1" {
+		t.Errorf("advertise address %s, want 172.18.0.1", got)
+	}
+}

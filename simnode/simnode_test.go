@@ -1,0 +1,200 @@
+package simnode
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/fake"
+
+	"wink.dev/wink/harness/config/v1alpha1"
+)
+
+func intp(i int) *int { return &i }
+
+func testConfig(t *testing.T) *Config {
+	return &Config{
+		ClusterName:         "t",
+		ControlPlaneVersion: "v1.35.4",
+		NodeAddressBase:     "127.0.0.1",
+		KubeletPort:         20250,
+		StateDir:            t.TempDir(),
+		PodStartDelay:       metav1.Duration{Duration: 50 * time.Millisecond},
+		Pools: []v1alpha1.NodePool{
+			{Name: "win", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2022, Count: intp(2),
+				Taints: []corev1.Taint{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}}},
+			{Name: "lin", OS: v1alpha1.OSLinux},
+		},
+	}
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func eventually(t *testing.T, what string, f func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !f() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "simnode.yaml")
+	data := `clusterName: wink
+kubeconfig: /x/kubeconfig
+controlPlaneVersion: v1.35.4
+nodeAddressBase: 127.10.0.2
+stateDir: /x/simnode
+podStartDelay: 300ms
+pools:
+- name: win2022
+  os: windows
+  windowsBuild: "10.0.20348"
+  count: 2
+  taints: [{key: os, value: windows, effect: NoSchedule}]
+  capacity: {cpu: "4", memory: 8Gi}
+`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg.NodeNames(), ","); got != "wink-win2022-0,wink-win2022-1" {
+		t.Fatalf("names %s", got)
+	}
+	if cfg.PodStartDelay.Duration != 300*time.Millisecond {
+		t.Fatalf("podStartDelay %v", cfg.PodStartDelay)
+	}
+	if err := os.WriteFile(path, []byte(data+"bogus: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), "bogus") {
+		t.Fatalf("unknown field accepted: %v", err)
+	}
+}
+
+// TestRunNodesAndPods runs the node set against a fake clientset: nodes
+// register with the kubelet's labels and leases, a bound pod runs with an
+// IP from the node's podCIDR, and after a restart the pod is adopted
+// unchanged (requirement 4).
+func TestRunNodesAndPods(t *testing.T) {
+	cfg := testConfig(t)
+	client := fake.NewSimpleClientset()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, mustDefaults(t, cfg), client, quiet(), quiet()) }()
+
+	bg := context.Background()
+	eventually(t, "3 nodes", func() bool {
+		l, _ := client.CoreV1().Nodes().List(bg, metav1.ListOptions{})
+		return len(l.Items) == 3
+	})
+	n, err := client.CoreV1().Nodes().Get(bg, "t-win-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Labels["node.kubernetes.io/windows-build"] != "10.0.20348" || n.Labels["kubernetes.io/os"] != "windows" || n.Labels["type"] != "" || n.Labels["kubernetes.io/role"] != "" {
+		t.Fatalf("labels %v", n.Labels)
+	}
+	if len(n.Spec.Taints) != 1 || n.Spec.Taints[0].Key != "os" {
+		t.Fatalf("taints %v", n.Spec.Taints)
+	}
+	if n.Status.Addresses[0].Address != "127.0.0.2" || n.Status.DaemonEndpoints.KubeletEndpoint.Port == 0 {
+		t.Fatalf("status %+v", n.Status)
+	}
+	eventually(t, "leases", func() bool {
+		l, _ := client.CoordinationV1().Leases(corev1.NamespaceNodeLease).List(bg, metav1.ListOptions{})
+		return len(l.Items) == 3
+	})
+
+	// Node IPAM assigns the podCIDR.
+	n.Spec.PodCIDR = "10.244.5.0/24"
+	if _, err := client.CoreV1().Nodes().Update(bg, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", UID: types.UID("uid-p")},
+		Spec: corev1.PodSpec{NodeName: "t-win-1", Containers: []corev1.Container{{
+			Name: "c", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", ImagePullPolicy: corev1.PullIfNotPresent,
+		}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPending},
+	}
+	if _, err := client.CoreV1().Pods("default").Create(bg, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var running *corev1.Pod
+	eventually(t, "pod Running", func() bool {
+		p, err := client.CoreV1().Pods("default").Get(bg, "p", metav1.GetOptions{})
+		if err == nil && p.Status.Phase == corev1.PodRunning {
+			running = p
+			return true
+		}
+		return false
+	})
+	if running.Status.PodIP != "10.244.5.2" || running.Status.HostIP != "127.0.0.2" {
+		t.Fatalf("status %+v", running.Status)
+	}
+	eventually(t, "events", func() bool {
+		l, _ := client.CoreV1().Events("default").List(bg, metav1.ListOptions{})
+		return len(l.Items) >= 4
+	})
+	evs, _ := client.CoreV1().Events("default").List(bg, metav1.ListOptions{})
+	for _, e := range evs.Items {
+		if strings.HasPrefix(e.Reason, "Provider") {
+			t.Fatalf("virtual-kubelet event reached the API: %s %s", e.Reason, e.Message)
+		}
+		if e.Source.Component != "kubelet" || e.Source.Host != "t-win-1" {
+			t.Fatalf("event source %+v", e.Source)
+		}
+	}
+
+	// Restart simnode.
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	done2 := make(chan error, 1)
+	go func() { done2 <- run(ctx2, mustDefaults(t, cfg), client, quiet(), quiet()) }()
+	time.Sleep(500 * time.Millisecond)
+	after, err := client.CoreV1().Pods("default").Get(bg, "p", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status.Phase != corev1.PodRunning || after.Status.PodIP != running.Status.PodIP ||
+		!after.Status.StartTime.Equal(running.Status.StartTime) ||
+		after.Status.ContainerStatuses[0].ContainerID != running.Status.ContainerStatuses[0].ContainerID {
+		t.Fatalf("restart changed the pod:\nbefore %+v\nafter  %+v", running.Status, after.Status)
+	}
+	n2, _ := client.CoreV1().Nodes().Get(bg, "t-win-1", metav1.GetOptions{})
+	if n2.Status.NodeInfo.BootID != n.Status.NodeInfo.BootID {
+		t.Fatalf("bootID changed on restart: %s -> %s", n.Status.NodeInfo.BootID, n2.Status.NodeInfo.BootID)
+	}
+	cancel2()
+	if err := <-done2; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustDefaults(t *testing.T, cfg *Config) *Config {
+	t.Helper()
+	c, err := cfg.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
