@@ -36,6 +36,10 @@ type UpOptions struct {
 	Fresh bool
 	// Wait bounds how long Up waits for every node to be Ready.
 	Wait time.Duration
+	// Schedulable makes Up wait also for the control plane to lift the
+	// not-ready taint of new nodes, so that pods created next schedule at
+	// once (test suites want this; people rarely notice the difference).
+	Schedulable bool
 }
 
 // Cluster is a cluster that is up.
@@ -124,7 +128,7 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
 	defer cancel()
 	nodes := NodeNames(st.Config)
-	if err := waitReady(waitCtx, o, dir, kubeconfig, nodes, start); err != nil {
+	if err := waitReady(waitCtx, o, dir, kubeconfig, nodes, opts.Schedulable, start); err != nil {
 		return nil, fmt.Errorf("cluster %q is not up: %w (component logs are in %s)", name, err, filepath.Join(dir, logDir))
 	}
 	fmt.Fprintf(o.Progress, "Cluster %q is up in %.1fs. Try:\n  kubectl --kubeconfig %s get nodes -o wide\n", name, time.Since(start).Seconds(), kubeconfig)
@@ -184,7 +188,7 @@ func startSupervisor(o Options, name, dir string) error {
 
 // waitReady waits for the apiserver and then for every node to be Ready,
 // printing each step once, and fails early when a component fails.
-func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []string, start time.Time) error {
+func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []string, schedulable bool, start time.Time) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return err
@@ -211,10 +215,14 @@ func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []s
 		if apiUp {
 			list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			if err == nil {
-				ready := readyNodes(list.Items, nodes)
+				ready := readyNodes(list.Items, nodes, schedulable)
 				if ready != lastReady {
 					lastReady = ready
-					step(fmt.Sprintf("Nodes Ready %d/%d", ready, len(nodes)))
+					what := "Ready"
+					if schedulable {
+						what = "Ready and schedulable"
+					}
+					step(fmt.Sprintf("Nodes %s %d/%d", what, ready, len(nodes)))
 				}
 				if ready == len(nodes) {
 					return nil
@@ -232,23 +240,40 @@ func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []s
 	}
 }
 
-func readyNodes(items []corev1.Node, want []string) int {
+// readyNodes counts the wanted nodes that are Ready. With schedulable, a
+// node counts only once the node lifecycle controller has also seen it Ready
+// and lifted the not-ready taint that every new node gets (a few seconds
+// later on a fresh controller manager).
+func readyNodes(items []corev1.Node, want []string, schedulable bool) int {
 	wanted := map[string]bool{}
 	for _, n := range want {
 		wanted[n] = true
 	}
 	ready := 0
 	for _, n := range items {
-		if !wanted[n.Name] {
-			continue
-		}
-		for _, c := range n.Status.Conditions {
-			if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
-				ready++
-			}
+		if wanted[n.Name] && nodeReady(&n) && (!schedulable || !notReadyTainted(&n)) {
+			ready++
 		}
 	}
 	return ready
+}
+
+func notReadyTainted(n *corev1.Node) bool {
+	for _, t := range n.Spec.Taints {
+		if t.Key == corev1.TaintNodeNotReady || t.Key == corev1.TaintNodeUnreachable {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
 }
 
 // failedComponent reports a component the supervisor gave up on, or the

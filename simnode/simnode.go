@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"time"
 
 	vklog "github.com/virtual-kubelet/virtual-kubelet/log"
@@ -22,10 +24,12 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/yaml"
 
+	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/logs"
@@ -186,8 +190,13 @@ type shared struct {
 	broadcaster record.EventBroadcaster
 	ca          *kubeletapi.CA
 	clientCA    dynamiccertificates.CAContentProvider
-	log         *slog.Logger
-	vkLog       *slog.Logger
+	// routes map each node's <InternalIP>:<kubelet port> to its listener
+	// when the egress proxy is on (Config.EgressSocket).
+	routes *egress.Routes
+	// providers maps node name to its *pods.Provider.
+	providers sync.Map
+	log       *slog.Logger
+	vkLog     *slog.Logger
 }
 
 func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slog.Logger, vkLog *slog.Logger) error {
@@ -240,8 +249,28 @@ func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slo
 		return err
 	}
 
+	// One handler on the shared informer hands status-only pod updates
+	// (virtual-kubelet ignores them) to the pod's node.
+	if _, err := s.pods.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		UpdateFunc: func(_, obj interface{}) {
+			pod, ok := obj.(*corev1.Pod)
+			if !ok {
+				return
+			}
+			if p, ok := s.providers.Load(pod.Spec.NodeName); ok {
+				p.(*pods.Provider).Observe(pod)
+			}
+		},
+	}); err != nil {
+		return fmt.Errorf("pod informer: %w", err)
+	}
+
 	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs))
 	g, gctx := errgroup.WithContext(ctx)
+	if cfg.EgressSocket != "" {
+		s.routes = &egress.Routes{}
+		g.Go(func() error { return egress.Serve(gctx, cfg.EgressSocket, s.routes, log.With("part", "egress")) })
+	}
 	for _, spec := range specs {
 		g.Go(func() error { return s.runNode(gctx, spec) })
 	}
@@ -261,15 +290,27 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 	}
 	spec.BootID = bootID
 
-	host := spec.InternalIP.String()
+	// The kubelet API listens on InternalIP:KubeletPort (or ListenAddress),
+	// falling back to a free port that the node then reports. With the
+	// egress proxy, the InternalIP is simulated: the API listens on a free
+	// port of 127.0.0.1, the node reports KubeletPort, and the proxy maps
+	// <InternalIP>:<KubeletPort> to the listener.
+	host, wantPort := spec.InternalIP.String(), s.cfg.KubeletPort
 	if s.cfg.ListenAddress != "" {
 		host = s.cfg.ListenAddress
 	}
-	listener, port, err := kubeletapi.Listen(host, s.cfg.KubeletPort)
+	if s.routes != nil {
+		host, wantPort = "127.0.0.1", 0
+	}
+	listener, port, err := kubeletapi.Listen(host, wantPort)
 	if err != nil {
 		return fmt.Errorf("node %s: %w", name, err)
 	}
 	defer listener.Close()
+	if s.routes != nil {
+		port = s.cfg.KubeletPort
+		s.routes.Set(net.JoinHostPort(spec.InternalIP.String(), strconv.Itoa(port)), listener.Addr().String())
+	}
 	spec.KubeletPort = int32(port)
 
 	nodeObj, info, err := nodes.Build(s.rules, spec, time.Now())
@@ -277,8 +318,10 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		return err
 	}
 	nodeLister := s.others.Core().V1().Nodes().Lister()
+	registered := true
 	if existing, err := nodeLister.Get(name); err == nil {
 		keepTransitionTimes(nodeObj, existing)
+		registered = false
 	}
 	nodeProvider := nodes.NewProvider(nodeObj)
 
@@ -302,6 +345,8 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		StopDelay:  s.cfg.PodStopDelay.Duration,
 		Log:        log,
 	})
+	s.providers.Store(name, podProvider)
+	defer s.providers.Delete(name)
 	if existing, err := podInformer.Lister().List(labels.Everything()); err == nil {
 		var mine []*corev1.Pod
 		for _, p := range existing {
@@ -365,7 +410,12 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		case <-gctx.Done():
 			return nil
 		}
-		log.Info("node registered", "internalIP", info.InternalIP, "kubeletPort", port, "kubeletVersion", nodeObj.Status.NodeInfo.KubeletVersion, "os", info.OS)
+		log.Info("node registered", "internalIP", info.InternalIP, "kubeletPort", port, "kubeletVersion", nodeObj.Status.NodeInfo.KubeletVersion, "os", info.OS, "new", registered)
+		// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
+		nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
+		for _, e := range s.rules.NodeEventsFor(info.OS, name, registered) {
+			recorder.Event(nodeRef, corev1.EventTypeNormal, e.Reason, e.Message)
+		}
 		if err := pc.Run(gctx, podSyncWorkers); err != nil && gctx.Err() == nil {
 			return fmt.Errorf("node %s: pod controller: %w", name, err)
 		}

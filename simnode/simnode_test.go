@@ -2,8 +2,11 @@ package simnode
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +17,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
+	certutil "k8s.io/client-go/util/cert"
 
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/egress"
 )
 
 func intp(i int) *int { return &i }
@@ -153,6 +158,9 @@ func TestRunNodesAndPods(t *testing.T) {
 	})
 	evs, _ := client.CoreV1().Events("default").List(bg, metav1.ListOptions{})
 	for _, e := range evs.Items {
+		if e.InvolvedObject.Kind != "Pod" {
+			continue
+		}
 		if strings.HasPrefix(e.Reason, "Provider") {
 			t.Fatalf("virtual-kubelet event reached the API: %s %s", e.Reason, e.Message)
 		}
@@ -160,6 +168,16 @@ func TestRunNodesAndPods(t *testing.T) {
 			t.Fatalf("event source %+v", e.Source)
 		}
 	}
+
+	eventually(t, "node events", func() bool {
+		l, _ := client.CoreV1().Events("default").List(bg, metav1.ListOptions{})
+		for _, e := range l.Items {
+			if e.InvolvedObject.Kind == "Node" && e.InvolvedObject.Name == "t-win-1" && e.Reason == "NodeReady" {
+				return true
+			}
+		}
+		return false
+	})
 
 	// Restart simnode.
 	cancel()
@@ -197,4 +215,52 @@ func mustDefaults(t *testing.T, cfg *Config) *Config {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestEgressRoutesKubeletAPI: with an egress socket, node InternalIPs are
+// simulated (10.99.0.x exists nowhere); the apiserver reaches each kubelet
+// API at <InternalIP>:10250 through the proxy, and the API demands
+// credentials (401).
+func TestEgressRoutesKubeletAPI(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.NodeAddressBase = "10.99.0.2"
+	cfg.KubeletPort = 10250
+	cfg.EgressSocket = filepath.Join(t.TempDir(), "egress.sock")
+	client := fake.NewSimpleClientset()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, mustDefaults(t, cfg), client, quiet(), quiet()) }()
+	bg := context.Background()
+	eventually(t, "node", func() bool {
+		_, err := client.CoreV1().Nodes().Get(bg, "t-win-1", metav1.GetOptions{})
+		return err == nil
+	})
+	n, _ := client.CoreV1().Nodes().Get(bg, "t-win-1", metav1.GetOptions{})
+	if n.Status.DaemonEndpoints.KubeletEndpoint.Port != 10250 || n.Status.Addresses[0].Address != "10.99.0.3" {
+		t.Fatalf("node status %+v", n.Status)
+	}
+	ca, err := certutil.CertsFromFile(filepath.Join(cfg.StateDir, "pki", "serving-ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(ca[0])
+	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		DialContext:     egress.Dialer(cfg.EgressSocket),
+		TLSClientConfig: &tls.Config{RootCAs: roots},
+	}}
+	var resp *http.Response
+	eventually(t, "kubelet API via egress", func() bool {
+		resp, err = hc.Get("https://10.99.0.3:10250/healthz")
+		return err == nil
+	})
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }

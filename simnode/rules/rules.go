@@ -137,6 +137,19 @@ type Rules struct {
 	Events         []EventRule      `json:"events"`
 	KilledExitCode map[string]int32 `json:"killedExitCode"`
 	PodStatus      PodStatusRules   `json:"podStatus"`
+	NodeEvents     []NodeEvent      `json:"nodeEvents"`
+}
+
+// NodeEvent is an event the kubelet records about its Node.
+type NodeEvent struct {
+	ID      string   `json:"id"`
+	Cites   []string `json:"cites"`
+	OS      []string `json:"os"`
+	When    string   `json:"when"` // start | registered
+	Reason  string   `json:"reason"`
+	Message string   `json:"message"`
+
+	tmpl *template.Template
 }
 
 // Feature is a behaviour that a kubelet has from some version on.
@@ -428,6 +441,32 @@ func (r *Rules) validate() error {
 			return fmt.Errorf("podStatus.%s: %w", name, err)
 		}
 	}
+	for i := range r.NodeEvents {
+		e := &r.NodeEvents[i]
+		what := fmt.Sprintf("nodeEvents[%d] %s", i, e.ID)
+		if err := checkCites(what, e.Cites); err != nil {
+			return err
+		}
+		if e.When != "start" && e.When != "registered" {
+			return fmt.Errorf("%s: when must be start or registered, not %q", what, e.When)
+		}
+		if e.Reason == "" || e.Message == "" || len(e.OS) == 0 {
+			return fmt.Errorf("%s: os, reason and message are required", what)
+		}
+		for _, o := range e.OS {
+			if !knownOS[o] {
+				return fmt.Errorf("%s: unknown os %q", what, o)
+			}
+		}
+		t, err := template.New(e.ID).Option("missingkey=error").Parse(e.Message)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if err := t.Execute(&bytes.Buffer{}, struct{ Node string }{"n"}); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		e.tmpl = t
+	}
 	for os := range knownOS {
 		if _, ok := r.KilledExitCode[os]; !ok {
 			return fmt.Errorf("events.yaml: killedExitCode.%s missing", os)
@@ -566,6 +605,27 @@ func (r *Rules) Event(id string, v *version.Version, d EventData) (eventType, re
 		return "", "", "", fmt.Errorf("event %s: no variant for kubelet %s", id, v)
 	}
 	return "", "", "", fmt.Errorf("unknown event %q", id)
+}
+
+// RenderedNodeEvent is a node event ready to record.
+type RenderedNodeEvent struct {
+	Reason, Message string
+}
+
+// NodeEventsFor returns, in table order, the Normal events a kubelet on os
+// records about node name when it starts, plus those of a first
+// registration when registered is true.
+func (r *Rules) NodeEventsFor(os, name string, registered bool) []RenderedNodeEvent {
+	var out []RenderedNodeEvent
+	for _, e := range r.NodeEvents {
+		if !contains(e.OS, os) || (e.When == "registered" && !registered) {
+			continue
+		}
+		var b bytes.Buffer
+		_ = e.tmpl.Execute(&b, struct{ Node string }{name}) // checked in validate
+		out = append(out, RenderedNodeEvent{Reason: e.Reason, Message: b.String()})
+	}
+	return out
 }
 
 // ParseThreshold evaluates an eviction threshold value ("500Mi" or "10%")

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -161,5 +162,30 @@ func TestParseKubeletVersion(t *testing.T) {
 	}
 	if _, err := ParseKubeletVersion("1.30.2"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestNodeEvents(t *testing.T) {
+	for _, tc := range []struct {
+		os         string
+		registered bool
+		want       string
+	}{
+		{"windows", true, "Starting,NodeHasSufficientMemory,NodeHasNoDiskPressure,NodeHasSufficientPID,NodeReady"},
+		{"windows", false, "Starting"},
+		{"linux", true, "Starting,NodeAllocatableEnforced,NodeHasSufficientMemory,NodeHasNoDiskPressure,NodeHasSufficientPID,NodeReady"},
+	} {
+		t.Run(fmt.Sprintf("%s-%v", tc.os, tc.registered), func(t *testing.T) {
+			var reasons []string
+			for _, e := range Default().NodeEventsFor(tc.os, "n1", tc.registered) {
+				reasons = append(reasons, e.Reason)
+				if e.Reason == "NodeReady" && e.Message != "Node n1 status is now: NodeReady" {
+					t.Errorf("message %q", e.Message)
+				}
+			}
+			if got := strings.Join(reasons, ","); got != tc.want {
+				t.Fatalf("got %s", got)
+			}
+		})
 	}
 }

@@ -25,7 +25,8 @@ import (
 )
 
 // up brings up a fresh cluster from a config text and deletes it at the end.
-func up(b *testing.B, name, config string) (*harness.Cluster, harness.Options, time.Duration) {
+// With schedulable it also waits for the not-ready taints to be lifted.
+func up(b *testing.B, name, config string, schedulable bool) (*harness.Cluster, harness.Options, time.Duration) {
 	b.Helper()
 	bin, err := suite.Binary()
 	if err != nil {
@@ -44,7 +45,7 @@ func up(b *testing.B, name, config string) (*harness.Cluster, harness.Options, t
 	}
 	opts := harness.Options{Name: name, Home: home, Binary: bin}
 	start := time.Now()
-	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, ConfigPath: path, Fresh: true, Wait: 5 * time.Minute})
+	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, ConfigPath: path, Fresh: true, Wait: 5 * time.Minute, Schedulable: schedulable})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func clientset(b *testing.B, kubeconfig string) kubernetes.Interface {
 func BenchmarkUp(b *testing.B) {
 	var total time.Duration
 	for i := range b.N {
-		_, opts, took := up(b, "bench-up-"+strconv.Itoa(i), "")
+		_, opts, took := up(b, "bench-up-"+strconv.Itoa(i), "", false)
 		total += took
 		if err := harness.Delete(context.Background(), opts); err != nil {
 			b.Fatal(err)
@@ -102,7 +103,7 @@ nodePools:
 // the benchmark itself (no scheduler, no simnode). Goal: ratio >= 0.5.
 func BenchmarkPodThroughput(b *testing.B) {
 	const pods = 3000
-	c, _, _ := up(b, "bench-pods", podsConfig)
+	c, _, _ := up(b, "bench-pods", podsConfig, true)
 	cs := clientset(b, c.Kubeconfig)
 	ctx := context.Background()
 	for _, ns := range []string{"through", "ceiling"} {
@@ -220,7 +221,7 @@ nodePools:
 - name: linux
   os: linux
 `, "count: N", "count: "+strconv.Itoa(nodes))
-		_, opts, _ := up(b, "bench-mem-"+strconv.Itoa(nodes), cfg)
+		_, opts, _ := up(b, "bench-mem-"+strconv.Itoa(nodes), cfg, false)
 		time.Sleep(15 * time.Second) // a lease renewal round, settled
 		pid, err := harness.ComponentPID(opts, "simnode")
 		if err != nil {

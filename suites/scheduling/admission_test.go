@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,7 +63,9 @@ func TestKubeletAdmission(t *testing.T) {
 			if got.Status.Reason != tt.reason || got.Status.Message != tt.message {
 				t.Errorf("[%s] status reason %q message %q\nwant reason %q message %q", tt.row, got.Status.Reason, got.Status.Message, tt.reason, tt.message)
 			}
-			ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", tt.name, tt.reason, tt.message, 10*time.Second)
+			// The kubelet's event carries the message without the status'
+			// "Pod was rejected: " prefix (pkg/kubelet/kubelet.go rejectPod).
+			ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", tt.name, tt.reason, strings.TrimPrefix(tt.message, "Pod was rejected: "), 10*time.Second)
 			if ev.Type != corev1.EventTypeWarning {
 				t.Errorf("[%s] event type %s, want Warning", tt.row, ev.Type)
 			}

@@ -76,7 +76,7 @@ func Setup(area, configPath string) (env.Environment, *Cluster) {
 			}
 		}
 		c.Options = harness.Options{Name: c.Name, Home: home, Binary: bin, Progress: os.Stderr}
-		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, ConfigPath: configPath, Fresh: true, Wait: 2 * time.Minute})
+		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, ConfigPath: configPath, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
 		if err != nil {
 			return ctx, err
 		}

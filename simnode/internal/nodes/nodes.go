@@ -168,7 +168,7 @@ func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 				KernelVersion:           profile.KernelVersion,
 				OSImage:                 profile.OSImage,
 				ContainerRuntimeVersion: runtimeVersion,
-				KubeletVersion:          "v" + v.String(),
+				KubeletVersion:          "v" + strings.TrimPrefix(kv, "v"),
 				// KubeProxyVersion is deprecated and left empty, as kubelets
 				// >= v1.31 do.
 				OperatingSystem: osName,

@@ -47,6 +47,14 @@ type Config struct {
 	Log        *slog.Logger
 }
 
+// killLead is how much before the end of the grace period a container that
+// ignores SIGTERM is killed. virtual-kubelet force-deletes the pod from the
+// API exactly when the grace period ends (node/podcontroller.go,
+// deletePodsFromKubernetes); killing a little earlier lets the kubelet's
+// terminal status (exit 137 or 1) reach the API first, as it does with a
+// real kubelet.
+const killLead = 250 * time.Millisecond
+
 // cidrRetry is how often a pod waiting for the node's podCIDR retries.
 const cidrRetry = 250 * time.Millisecond
 
@@ -264,6 +272,31 @@ func (p *Provider) tryStart(key, uid string) {
 	p.enqueue(key)
 }
 
+// Observe is called for every API update of a pod bound to this node.
+// virtual-kubelet only re-syncs pods on spec changes; the kubelet also
+// reacts to status conditions others own: a pod's readiness gates
+// (GeneratePodReadyCondition) are re-evaluated here.
+func (p *Provider) Observe(pod *corev1.Pod) {
+	if len(pod.Spec.ReadinessGates) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rec, ok := p.pods[podKey(pod)]
+	if !ok || rec.uid != string(pod.UID) || rec.stage == stageRejected {
+		return
+	}
+	before := rec.conditions
+	rec.pod.Status.Conditions = append([]corev1.PodCondition(nil), pod.Status.Conditions...)
+	p.m.refreshConditions(rec, p.cfg.Clock.Now())
+	for i := range rec.conditions {
+		if i >= len(before) || before[i].Status != rec.conditions[i].Status || before[i].Reason != rec.conditions[i].Reason || before[i].Message != rec.conditions[i].Message {
+			p.enqueue(rec.key)
+			return
+		}
+	}
+}
+
 // UpdatePod records the new spec and metadata (labels, annotations).
 func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	p.mu.Lock()
@@ -320,7 +353,11 @@ func (p *Provider) DeletePod(_ context.Context, pod *corev1.Pod) error {
 	}
 	for _, plan := range p.m.beginStop(rec, p.cfg.StopDelay, now) {
 		c, killed, uid := plan.container, plan.killed, rec.uid
-		p.cfg.Clock.AfterFunc(plan.after, func() { p.stopContainer(key, uid, c, killed) })
+		after := plan.after
+		if killed && after >= 4*killLead {
+			after -= killLead
+		}
+		p.cfg.Clock.AfterFunc(after, func() { p.stopContainer(key, uid, c, killed) })
 	}
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes/fake"
-	k8stesting "k8s.io/client-go/testing"
 	corev1listers "k8s.io/client-go/listers/core/v1"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
 	"wink.dev/wink/harness/config/v1alpha1"
@@ -297,8 +297,8 @@ func TestGracefulDeletion(t *testing.T) {
 		wantPhase  corev1.PodPhase
 	}{
 		{"exits at once", v1alpha1.OSWindows, false, 30, stopDelay, 0, "Completed", corev1.PodSucceeded},
-		{"windows ignores SIGTERM", v1alpha1.OSWindows, true, 5, 5 * time.Second, 1, "Error", corev1.PodFailed},
-		{"linux ignores SIGTERM", v1alpha1.OSLinux, true, 3, 3 * time.Second, 137, "Error", corev1.PodFailed},
+		{"windows ignores SIGTERM", v1alpha1.OSWindows, true, 5, 5*time.Second - killLead, 1, "Error", corev1.PodFailed},
+		{"linux ignores SIGTERM", v1alpha1.OSLinux, true, 3, 3*time.Second - killLead, 137, "Error", corev1.PodFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.os, "10.244.1.0/24")
@@ -386,5 +386,38 @@ func TestGracefulDeletion(t *testing.T) {
 				t.Fatal("IP not released")
 			}
 		})
+	}
+}
+
+func TestReadinessGates(t *testing.T) {
+	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	pod := simplePod("g")
+	pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}}
+	pod = f.addPod(pod)
+	_ = f.p.CreatePod(context.Background(), pod)
+	f.clk.Step(startDelay)
+	running := f.waitFor("g", phase(corev1.PodRunning))
+	ready := func(p *corev1.Pod) *corev1.PodCondition {
+		for i, c := range p.Status.Conditions {
+			if c.Type == corev1.PodReady {
+				return &p.Status.Conditions[i]
+			}
+		}
+		return nil
+	}
+	if c := ready(running); c.Status != corev1.ConditionFalse || c.Reason != "ReadinessGatesNotReady" ||
+		c.Message != `corresponding condition of pod readiness gate "example.com/lb" does not exist.` {
+		t.Fatalf("ready %+v", c)
+	}
+	// A controller sets the gate's condition.
+	gated := running.DeepCopy()
+	gated.Status.Conditions = append(gated.Status.Conditions, corev1.PodCondition{Type: "example.com/lb", Status: corev1.ConditionTrue})
+	if err := f.indexer.Update(gated); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Observe(gated)
+	got := f.waitFor("g", func(p *corev1.Pod) bool { return ready(p).Status == corev1.ConditionTrue })
+	if got.Status.Conditions[0].Type != "example.com/lb" {
+		t.Fatalf("foreign condition not kept first: %+v", got.Status.Conditions)
 	}
 }
