@@ -127,27 +127,37 @@ func (c *Config) withDefaults() (*Config, error) {
 	return &out, nil
 }
 
-// nodeSpecs lists the nodes: InternalIPs are NodeAddressBase, +1, ... in
-// pool order, so they stay the same across restarts.
+// nodeSpecs lists the nodes in pool order, so that their addresses stay the
+// same across restarts. InternalIPs are NodeAddressBase, +1, ... — except
+// with a ListenAddress (kind, existing clusters), where the nodes are really
+// served from this one machine: they all share NodeAddressBase and each
+// node's kubelet API gets its own port, KubeletPort + n.
 func (c *Config) nodeSpecs() ([]nodes.Spec, error) {
 	ip, err := netip.ParseAddr(c.NodeAddressBase)
 	if err != nil {
 		return nil, fmt.Errorf("nodeAddressBase: %w", err)
 	}
+	shared := c.ListenAddress != ""
 	var out []nodes.Spec
 	for _, p := range c.Pools {
 		for i := 0; i < poolCount(p.Count); i++ {
 			if !ip.IsValid() {
 				return nil, fmt.Errorf("nodeAddressBase %s: out of addresses", c.NodeAddressBase)
 			}
-			out = append(out, nodes.Spec{
+			spec := nodes.Spec{
 				ClusterName:           c.ClusterName,
 				Pool:                  p,
 				Index:                 i,
 				InternalIP:            net.IP(ip.AsSlice()),
 				DefaultKubeletVersion: c.ControlPlaneVersion,
-			})
-			ip = ip.Next()
+				KubeletPort:           int32(c.KubeletPort),
+			}
+			if shared {
+				spec.KubeletPort += int32(len(out))
+			} else {
+				ip = ip.Next()
+			}
+			out = append(out, spec)
 		}
 	}
 	return out, nil
@@ -295,7 +305,7 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 	// egress proxy, the InternalIP is simulated: the API listens on a free
 	// port of 127.0.0.1, the node reports KubeletPort, and the proxy maps
 	// <InternalIP>:<KubeletPort> to the listener.
-	host, wantPort := spec.InternalIP.String(), s.cfg.KubeletPort
+	host, wantPort := spec.InternalIP.String(), int(spec.KubeletPort)
 	if s.cfg.ListenAddress != "" {
 		host = s.cfg.ListenAddress
 	}

@@ -1,0 +1,45 @@
+package simnode
+
+import (
+	"net"
+	"strconv"
+	"testing"
+
+	"wink.dev/wink/harness/config/v1alpha1"
+)
+
+// TestNodeAddresses: simulated addresses count up from the base; nodes served
+// from this machine for a kind or existing cluster (ListenAddress) share the
+// base address and take a port each.
+func TestNodeAddresses(t *testing.T) {
+	two, one := 2, 1
+	pools := []v1alpha1.NodePool{{Name: "win", OS: v1alpha1.OSWindows, Count: &two}, {Name: "linux", OS: v1alpha1.OSLinux, Count: &one}}
+	tests := []struct {
+		name, listen string
+		want         []string
+	}{
+		{"embedded: an address per node", "", []string{"172.18.0.2:10250", "172.18.0.3:10250", "172.18.0.4:10250"}},
+		{"kind: one address, a port per node", "0.0.0.0", []string{"172.18.0.1:10250", "172.18.0.1:10251", "172.18.0.1:10252"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := "172.18.0.2"
+			if tt.listen != "" {
+				base = "172.18.0.1"
+			}
+			cfg := &Config{ClusterName: "c", NodeAddressBase: base, ListenAddress: tt.listen, KubeletPort: 10250, Pools: pools}
+			specs, err := cfg.nodeSpecs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(specs) != len(tt.want) {
+				t.Fatalf("%d nodes, want %d", len(specs), len(tt.want))
+			}
+			for i, s := range specs {
+				if got := net.JoinHostPort(s.InternalIP.String(), strconv.Itoa(int(s.KubeletPort))); got != tt.want[i] {
+					t.Errorf("node %d at %s, want %s", i, got, tt.want[i])
+				}
+			}
+		})
+	}
+}
