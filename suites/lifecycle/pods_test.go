@@ -136,3 +136,27 @@ func TestSimnodeRestartLosesNothing(t *testing.T) {
 		}).Feature()
 	testenv.Test(t, f)
 }
+
+func TestDownAndUpKeepsTheCluster(t *testing.T) {
+	f := suite.Feature("wink down then wink up finds the cluster as it was left", "lifecycle", "simnode").
+		Assess("objects, pods and their status survive a stop of every component", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			cluster.SkipUnlessSimulated(t)
+			cs := suite.Clientset(t, cfg)
+			ns := suite.Namespace(ctx, t, cs, "down-up")
+			before := createRunning(ctx, t, cs, ns, windowsPod("survivor", "ping", "-t", "localhost"))
+			if err := harness.Down(ctx, cluster.Options); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := harness.Up(ctx, harness.UpOptions{Options: cluster.Options, Schedulable: true}); err != nil {
+				t.Fatal(err)
+			}
+			cs = suite.Clientset(t, cfg)
+			after := suite.WaitPod(ctx, t, cs, ns, "survivor", time.Minute, "Running", suite.Running)
+			if after.UID != before.UID || !after.Status.StartTime.Equal(before.Status.StartTime) || after.Status.PodIP != before.Status.PodIP {
+				t.Errorf("pod changed across down/up: uid %s→%s, startTime %v→%v, podIP %s→%s",
+					before.UID, after.UID, before.Status.StartTime, after.Status.StartTime, before.Status.PodIP, after.Status.PodIP)
+			}
+			return ctx
+		}).Feature()
+	testenv.Test(t, f)
+}
