@@ -15,9 +15,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
-	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"wink.dev/wink/harness"
@@ -137,23 +137,45 @@ func BenchmarkPodThroughput(b *testing.B) {
 }
 
 // runPods creates n pods with 16 workers and returns pods per second until
-// all are Running. markRunning, when set, writes each pod's status itself.
+// all are Running, as a pod informer sees them. markRunning, when set,
+// writes each pod's status itself.
 func runPods(b *testing.B, cs kubernetes.Interface, ns string, n int, mutate func(*corev1.Pod), markRunning func(*corev1.Pod) error) float64 {
 	b.Helper()
-	ctx := context.Background()
-	w, err := cs.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{FieldSelector: fields.OneTermEqualSelector("status.phase", "Running").String()})
-	if err != nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	running := map[string]bool{}
+	allRunning := make(chan struct{})
+	note := func(obj any) {
+		p, ok := obj.(*corev1.Pod)
+		if !ok || p.Status.Phase != corev1.PodRunning {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !running[p.Name] {
+			running[p.Name] = true
+			if len(running) == n {
+				close(allRunning)
+			}
+		}
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(cs, 0, informers.WithNamespace(ns))
+	inf := factory.Core().V1().Pods().Informer()
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    note,
+		UpdateFunc: func(_, obj any) { note(obj) },
+	}); err != nil {
 		b.Fatal(err)
 	}
-	defer w.Stop()
+	factory.Start(ctx.Done())
+	factory.WaitForCacheSync(ctx.Done())
+
 	start := time.Now()
 	var next atomic.Int64
-	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for range 16 {
-		wg.Add(1)
 		go func() {
-			defer wg.Done()
 			for {
 				i := next.Add(1) - 1
 				if i >= int64(n) {
@@ -179,21 +201,15 @@ func runPods(b *testing.B, cs kubernetes.Interface, ns string, n int, mutate fun
 			}
 		}()
 	}
-	running := map[string]bool{}
-	timeout := time.After(10 * time.Minute)
-	for len(running) < n {
-		select {
-		case ev := <-w.ResultChan():
-			if p, ok := ev.Object.(*corev1.Pod); ok && ev.Type != watch.Deleted {
-				running[p.Name] = true
-			}
-		case err := <-errs:
-			b.Fatal(err)
-		case <-timeout:
-			b.Fatalf("%s: %d of %d pods Running after 10 minutes", ns, len(running), n)
-		}
+	select {
+	case <-allRunning:
+	case err := <-errs:
+		b.Fatal(err)
+	case <-time.After(10 * time.Minute):
+		mu.Lock()
+		defer mu.Unlock()
+		b.Fatalf("%s: %d of %d pods Running after 10 minutes", ns, len(running), n)
 	}
-	wg.Wait()
 	return float64(n) / time.Since(start).Seconds()
 }
 
