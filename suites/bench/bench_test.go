@@ -230,6 +230,8 @@ func BenchmarkIdleNodeMemory(b *testing.B) {
 	rss := func(nodes int) float64 {
 		cfg := strings.ReplaceAll(`apiVersion: wink.dev/v1alpha1
 kind: Cluster
+networking:
+  nodeCIDRMaskSize: 26
 nodePools:
 - name: win
   os: windows

@@ -1,0 +1,125 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCmd covers cmd.exe: the /C rules, operators, redirections, %VAR%
+// and the internal commands (row E).
+func TestCmd(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "unknown command (row E)", argv: []string{"cmd", "/c", "frobnicate /x"}, out: "-",
+			errOut: "'frobnicate' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n", code: 9009},
+		{name: "echo verbatim", argv: []string{"cmd", "/c", "echo  a   b "}, out: " a   b \r\n"},
+		{name: "echo.", argv: []string{"cmd", "/c", "echo."}, out: "\r\n"},
+		{name: "echo alone", argv: []string{"cmd", "/c", "echo"}, out: "ECHO is on.\r\n"},
+		{name: "percent var", argv: []string{"cmd", "/c", "echo %GREETING%!"}, out: "hello world!\r\n"},
+		{name: "undefined var stays", argv: []string{"cmd", "/c", "echo %NOPE%"}, out: "%NOPE%\r\n"},
+		{name: "computername", argv: []string{"cmd", "/c", "echo %COMPUTERNAME%"}, out: "WIN-POD-1\r\n"},
+		{name: "and", argv: []string{"cmd", "/c", "echo a && echo b"}, out: "a \r\nb\r\n"},
+		{name: "and skipped", argv: []string{"cmd", "/c", "nope && echo b"}, out: "-", code: 9009},
+		{name: "or", argv: []string{"cmd", "/c", "nope 2>nul || echo fallback"}, out: "fallback\r\n", errOut: "-"},
+		{name: "amp", argv: []string{"cmd", "/c", "echo a& echo b"}, out: "a\r\nb\r\n"},
+		{name: "caret escapes", argv: []string{"cmd", "/c", "echo a ^& b"}, out: "a & b\r\n"},
+		// The runtime escapes quotes inside an argv element (\"), which cmd
+		// does not unescape: the real gotcha of `kubectl exec -- cmd /c`.
+		{name: "quoted operator via exec", argv: []string{"cmd", "/c", `echo "a & b"`}, out: "\\\"a & b\\\"\r\n"},
+		{name: "quoted operator in a batch", argv: []string{"cmd", "/c", `C:\data\q.bat`}, setup: func(f *fixture) { f.fs.add(`C:\data\q.bat`, "@echo \"a & b\"\r\n") }, out: "\"a & b\"\r\n"},
+		{name: "group", argv: []string{"cmd", "/c", "(echo a & echo b) > C:\\rw\\g.txt"}, out: "-",
+			check: func(t *testing.T, f *fixture, r result) {
+				if got, _ := f.fs.get(`C:\rw\g.txt`); got != "a \r\nb\r\n" {
+					t.Errorf("file %q", got)
+				}
+			}},
+		{name: "append", argv: []string{"cmd", "/c", "echo one>C:\\rw\\a.txt & echo two>>C:\\rw\\a.txt & type C:\\rw\\a.txt"}, out: "one \r\ntwo \r\n"}, // cmd keeps the space before &
+		{name: "stderr to stdout", argv: []string{"cmd", "/c", "type C:\\missing.txt 2>&1"}, out: "The system cannot find the file specified.\r\n", errOut: "-", code: 1},
+		{name: "redirect to missing dir", argv: []string{"cmd", "/c", "echo x > C:\\nodir\\f.txt"}, errOut: "The system cannot find the path specified.\r\n", code: 1},
+		{name: "exit N", argv: []string{"cmd", "/c", "exit 3"}, code: 3},
+		{name: "exit /b N stops", argv: []string{"cmd", "/c", "exit /b 4 & echo not"}, out: "-", code: 4},
+		{name: "errorlevel", argv: []string{"cmd", "/c", "type C:\\missing 2>nul & if errorlevel 1 echo failed"}, out: "failed\r\n"},
+		{name: "if exist", argv: []string{"cmd", "/c", `if exist C:\data\hello.txt echo yes`}, out: "yes\r\n"},
+		{name: "if not equal", argv: []string{"cmd"}, stdin: `@if not "%GREETING%"=="x" echo differs` + "\r\n", outHas: []string{"\r\ndiffers\r\n"}},
+		{name: "set lists", argv: []string{"cmd", "/c", "set"}, outHas: []string{"GREETING=hello world\r\n", "USERNAME=ContainerUser\r\n", "USERPROFILE=C:\\Users\\ContainerUser\r\n"}},
+		{name: "set prefix", argv: []string{"cmd", "/c", "set GREE"}, out: "GREETING=hello world\r\n"},
+		{name: "set undefined", argv: []string{"cmd", "/c", "set NOPE"}, errOut: "Environment variable NOPE not defined\r\n", code: 1},
+		{name: "set then use next line", argv: []string{"cmd", "/c", "set X=1 & set X"}, out: "X=1 \r\n"},
+		{name: "set /a", argv: []string{"cmd", "/c", "set /a (1+2)*3"}, out: "9"},
+		{name: "type", argv: []string{"cmd", "/c", "type C:\\data\\hello.txt"}, out: "hello from a configmap\r\n"},
+		{name: "type missing", argv: []string{"cmd", "/c", "type C:\\nope.txt"}, errOut: "The system cannot find the file specified.\r\n", code: 1},
+		{name: "type dir", argv: []string{"cmd", "/c", "type C:\\data"}, errOut: "Access is denied.\r\n", code: 1},
+		{name: "dir", argv: []string{"cmd", "/c", "dir C:\\data"}, outHas: []string{" Volume in drive C has no label.\r\n", " Directory of C:\\data\r\n", "<DIR>          .\r\n", "                24 hello.txt\r\n", "1 File(s)             24 bytes"}},
+		{name: "dir missing", argv: []string{"cmd", "/c", "dir C:\\nope"}, errOut: "File Not Found\r\n", code: 1},
+		{name: "cd", argv: []string{"cmd", "/c", "cd C:\\data & cd & type hello.txt"}, out: "C:\\data\r\nhello from a configmap\r\n"},
+		{name: "copy", argv: []string{"cmd", "/c", "copy C:\\data\\hello.txt C:\\rw\\h.txt && type C:\\rw\\h.txt"}, out: "        1 file(s) copied.\r\nhello from a configmap\r\n"},
+		{name: "copy to read-only", argv: []string{"cmd", "/c", "copy C:\\data\\hello.txt C:\\test-volume\\h.txt"}, errOut: "Access is denied.\r\n", out: "        0 file(s) copied.\r\n", code: 1},
+		{name: "pipe", argv: []string{"cmd", "/c", "echo hi| powershell -c $input"}, out: "hi\r\n"},
+		{name: "quoted exe kept", argv: []string{"cmd", "/c", `C:\Program Files\curl.exe`, "--version"}, code: 2, errHas: []string{"curl: option --version: is unknown"}},
+		{name: "hostname", argv: []string{"cmd", "/c", "hostname"}, out: "win-pod-1\r\n"},
+		{name: "whoami default", argv: []string{"whoami"}, out: "user manager\\containeruser\r\n"},
+		{name: "whoami system", argv: []string{"whoami"}, setup: func(f *fixture) { f.env.User = `NT AUTHORITY\SYSTEM` }, out: "nt authority\\system\r\n"},
+		{name: "system username", argv: []string{"cmd", "/c", "echo %USERNAME%"}, setup: func(f *fixture) { f.env.User = `NT AUTHORITY\SYSTEM`; f.env.Hostname = "win-node-1" }, out: "WIN-NODE-1$\r\n"},
+		{name: "timeout", argv: []string{"timeout", "/t", "5", "/nobreak"}, out: "\r\nWaiting for 5 seconds, press a key to continue ...0\r\n",
+			check: func(t *testing.T, f *fixture, r result) {
+				if f.clock.slept.Seconds() != 5 {
+					t.Errorf("slept %v", f.clock.slept)
+				}
+			}},
+		{name: "interactive", argv: []string{"cmd"}, stdin: "echo hi\r\nexit 2\r\n", code: 2, outHas: []string{"Microsoft Windows [Version", "C:\\>echo hi\r\nhi\r\n"}},
+		{name: "batch file", argv: []string{"cmd", "/c", "C:\\data\\run.bat world"}, setup: func(f *fixture) { f.fs.add(`C:\data\run.bat`, "@echo off\r\necho hello %1\r\nexit /b 5\r\n") }, out: "hello world\r\n", code: 5},
+		{name: "help", argv: []string{"cmd", "/c", "help"}, outHas: []string{"ECHO         Displays messages"}},
+		{name: "stray operator aborts the line", argv: []string{"cmd", "/c", "& echo x"}, errOut: "& was unexpected at this time.\r\n", out: "-", code: 255},
+		{name: "direct echo is busybox", argv: []string{"echo", "a", "b"}, out: "a b\r\n"},
+		{name: "direct cat", argv: []string{"cat", `C:\data\hello.txt`}, out: "hello from a configmap\r\n"},
+	})
+}
+
+func TestCmdQuoteRules(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"echo hi"`, `echo hi`},
+		{`"echo hi" > "x y"`, `echo hi" > "x y`}, // first and last quote go
+		{`"C:\Program Files\x.exe" arg`, `"C:\Program Files\x.exe" arg`},
+		{`echo "a"`, `echo "a"`},
+		{`"`, ``},
+	} {
+		if got := cmdStripQuotes(tc.in, false); got != tc.want {
+			t.Errorf("cmdStripQuotes(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := cmdStripQuotes(`"C:\Program Files\x.exe" arg`, true); got != `C:\Program Files\x.exe arg` {
+		t.Errorf("/S: %q", got)
+	}
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{`a b`, []string{"a", "b"}},
+		{`"a b" c`, []string{"a b", "c"}},
+		{`a\"b`, []string{`a"b`}},
+		{`"a\\" b`, []string{`a\`, "b"}},
+		{`""`, []string{""}},
+	} {
+		if got := splitWinArgs(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("splitWinArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := splitWinArgs(joinWinArgs(tc.want)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("round trip %q: %q", tc.want, got)
+		}
+	}
+}
+
+func TestWinPath(t *testing.T) {
+	for _, tc := range []struct{ dir, in, want string }{
+		{`C:\`, `/testfile.txt`, `C:\testfile.txt`},
+		{`C:\x`, `a\b.txt`, `C:\x\a\b.txt`},
+		{`C:\x\y`, `..\z`, `C:\x\z`},
+		{`C:\`, `c:/Windows/System32/cmd.exe`, `C:\Windows\System32\cmd.exe`},
+		{`C:\`, `d:`, `D:\`},
+		{`C:\`, `\\server\share\f`, `\\server\share\f`},
+		{`C:\x`, `.\uname.exe`, `C:\x\uname.exe`},
+	} {
+		if got := winPath(tc.dir, tc.in); got != tc.want {
+			t.Errorf("winPath(%q, %q) = %q, want %q", tc.dir, tc.in, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+// Package shell is the simulated shell of wink's containers: a Windows
+// cmd.exe and PowerShell (rows E, B9, B11, H1–H6 of
+// /work/shared/spec/windows-behaviors.md) and a small POSIX sh for Linux
+// containers. A container's command, and every `kubectl exec`, runs here;
+// what it writes becomes the container log or the exec output.
+//
+// # API
+//
+//	Run(ctx, env, argv, stdin, stdout, stderr) int
+//
+// runs argv as the kubelet passes it (no shell unless argv[0] is one) and
+// returns the exit code. argv[0] selects the interpreter: cmd / cmd.exe,
+// powershell / powershell.exe / pwsh, sh / /bin/sh / bash / ash, or a
+// program run directly (ping, curl.exe, whoami, agnhost serve-hostname...).
+// Which programs exist depends on env.OS.
+//
+//	Listens(argv) []int
+//
+// reports the TCP ports a container command would listen on (agnhost
+// servers, the docs' win-webserver HttpListener script, nc -l), for probes
+// and the network model.
+//
+//	Found(os, argv) bool
+//
+// tells whether argv[0] names a program the simulated image has; the
+// kubelet turns a false into a StartError instead of running anything.
+//
+// # Effects
+//
+// Nothing here touches the real machine: network effects go through
+// env.Net, files through env.Files, time through env.Now and env.Sleep, so
+// tests run with a fake clock and finish instantly.
+//
+// # Output conventions
+//
+// Windows programs end lines with "\r\n" like the real ones; Linux programs
+// with "\n". Upstream e2e tests compare trimmed output (ExecCommandInContainer
+// trims), so "Access is denied." on stderr matches exactly.
+//
+// # Exit codes
+//
+// A command returns its own exit code (cmd: 9009 for an unknown command,
+// PowerShell: 1 when the last statement failed, sh: 127 for not found).
+// Long-running commands (sleep, ping -t, while loops, servers) return only
+// when ctx is done; they then return what a killed process returns:
+// ExitKilledWindows (1) on Windows, ExitKilledLinux (143, SIGTERM) on Linux
+// unless a sh `trap` handler decides otherwise. Turning "stopped by the
+// kubelet" into a reason (Completed, Error) is the caller's concern; a caller
+// that escalated to SIGKILL after the grace period reports 137 itself.
+package shell

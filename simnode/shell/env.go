@@ -1,0 +1,107 @@
+package shell
+
+import (
+	"context"
+	"io/fs"
+	"net/netip"
+	"time"
+)
+
+// OS selects the shell a container gets: cmd and PowerShell on Windows, a
+// small POSIX sh on Linux.
+type OS string
+
+// Operating systems.
+const (
+	Windows OS = "windows"
+	Linux   OS = "linux"
+)
+
+// Env is everything a simulated command can observe of its container. The
+// provider builds one per container; commands never reach the real machine.
+type Env struct {
+	OS OS
+	// Hostname is what `hostname` prints: the pod name, or the node name for
+	// HostProcess containers (row B10).
+	Hostname string
+	// User is what `whoami` prints (Windows: e.g. "ContainerUser", printed by
+	// whoami as `user manager\containeruser`; see row B9 and upstream
+	// test/e2e/windows/security_context.go for the exact output).
+	User string
+	// Vars are the container's environment variables (already expanded by
+	// the kubelet rules), visible to %VAR%, $env:VAR, $VAR and `set`.
+	Vars map[string]string
+	// Files is the container's file system: image files plus volume mounts.
+	Files FS
+	// Net answers everything network-related.
+	Net Network
+	// Interfaces describes the container's network configuration for
+	// `ipconfig /all` and `ip addr`.
+	Interfaces NetConfig
+	// GMSA is the credential spec's domain for `nltest /PARENTDOMAIN` ("" when
+	// the pod has no GMSA credential spec).
+	GMSADomain string
+	// Now is the simulated clock (for Start-Sleep, ping timings).
+	Now func() time.Time
+	// Sleep waits for d or until ctx is done (a fake clock in tests).
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Dir is the working directory (the container's workingDir); "" means
+	// C:\ on Windows and / on Linux. Relative paths resolve against it.
+	Dir string
+	// OSVersion is the Windows version `ver` and cmd's banner print
+	// (nodeInfo.kernelVersion, row N3, e.g. "10.0.20348.1607"); "" means
+	// 10.0.20348.2655.
+	OSVersion string
+}
+
+// FS is a container file system. Paths are as the container sees them
+// (C:\dir\file on Windows, /dir/file on Linux).
+type FS interface {
+	// ReadFile returns the file's contents, fs.ErrNotExist, or
+	// fs.ErrPermission.
+	ReadFile(path string) ([]byte, error)
+	// WriteFile creates or replaces a file; fs.ErrPermission on a read-only
+	// mount (row B11: cmd prints exactly "Access is denied.").
+	WriteFile(path string, data []byte) error
+	// ReadDir lists a directory.
+	ReadDir(path string) ([]fs.DirEntry, error)
+}
+
+// NetConfig is a container's network configuration.
+type NetConfig struct {
+	IP         netip.Addr
+	Gateway    netip.Addr
+	PrefixLen  int
+	DNSServers []netip.Addr
+	// DNSSuffixes: Windows pods get exactly one (row H2), Linux pods the
+	// full search list.
+	DNSSuffixes []string
+	// Ndots applies to Linux resolution (resolv.conf options ndots:5).
+	Ndots int
+}
+
+// Network is the simulated cluster network as seen from one container
+// (implemented by simnode/network with the HNS rules H1–H9).
+type Network interface {
+	// Resolve looks a name up the way the container's resolver would (row
+	// H2: single suffix on Windows, search list and ndots on Linux).
+	// It returns ErrNameNotFound when the name does not resolve.
+	Resolve(ctx context.Context, name string) ([]netip.Addr, error)
+	// Dial reports whether a TCP or UDP connection to addr:port succeeds
+	// (rows H1, H5, H6). A refused or unreachable target returns an error
+	// that says which (ErrRefused, ErrUnreachable, ErrTimeout).
+	Dial(ctx context.Context, proto string, addr netip.Addr, port int) error
+	// Ping reports whether an ICMP echo to addr is answered (row H4: not
+	// beyond the cluster network from Windows pods).
+	Ping(ctx context.Context, addr netip.Addr) (rtt time.Duration, err error)
+	// HTTP performs a simulated HTTP request to a listening container or
+	// Service and returns the response (status, headers, body).
+	HTTP(ctx context.Context, method, url string, insecure bool) (*HTTPResponse, error)
+}
+
+// HTTPResponse is a simulated HTTP response.
+type HTTPResponse struct {
+	Status  int
+	Headers map[string]string
+	Body    []byte
+}

@@ -1,0 +1,1473 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file is PowerShell's command dispatch (functions, cmdlets, scripts,
+// native programs) and the cmdlet table.
+
+// psCmdlet is one row of the cmdlet table.
+type psCmdlet struct {
+	name    string
+	aliases []string
+	help    string
+	rows    string
+	// positional parameter names in position order; the last one named
+	// "*" soaks up the remaining positional values.
+	positional []string
+	switches   []string
+	params     []string
+	// class overrides the FullyQualifiedErrorId's command class.
+	class string
+	run   func(c *psCall)
+}
+
+// psCall is one invocation of a cmdlet.
+type psCall struct {
+	s        *psShell
+	cmdlet   *psCmdlet
+	node     *psNode
+	named    map[string]any
+	extra    []any
+	input    []any
+	hasInput bool
+	out      emitter
+}
+
+// psCmdlets is the cmdlet table (filled in init: some cmdlets run scripts).
+var psCmdlets []*psCmdlet
+
+func init() {
+	psCmdlets = []*psCmdlet{
+		{name: "Write-Output", aliases: []string{"echo", "write"}, help: "Sends objects to the pipeline.", rows: "E", positional: []string{"InputObject*"}, switches: []string{"NoEnumerate"}, run: cmdletWriteOutput},
+		{name: "Write-Host", help: "Writes to the host (the container log).", rows: "E, S5", positional: []string{"Object*"}, switches: []string{"NoNewline"}, params: []string{"Separator", "ForegroundColor", "BackgroundColor"}, run: cmdletWriteHost},
+		{name: "Write-Error", help: "Writes a non-terminating error.", positional: []string{"Message*"}, params: []string{"Category", "ErrorId"}, run: cmdletWriteError},
+		{name: "Write-Warning", help: "Writes a warning.", positional: []string{"Message*"}, run: func(c *psCall) {
+			c.s.p.println("WARNING: " + joinValues(c.named["Message"], " "))
+		}},
+		{name: "Write-Verbose", help: "Writes a verbose message (hidden by default).", positional: []string{"Message*"}, run: func(*psCall) {}},
+		{name: "Write-Debug", help: "Writes a debug message (hidden by default).", positional: []string{"Message*"}, run: func(*psCall) {}},
+		{name: "Write-Information", help: "Writes an information record.", positional: []string{"MessageData*"}, run: func(*psCall) {}},
+		{name: "Get-Content", aliases: []string{"gc", "cat", "type"}, help: "Gets the content of a file.", rows: "E, B11, B12", positional: []string{"Path"}, params: []string{"LiteralPath", "TotalCount", "Head", "First", "Tail", "Last", "Encoding", "Delimiter", "ReadCount"}, switches: []string{"Raw", "Wait", "Force"}, run: cmdletGetContent},
+		{name: "Set-Content", aliases: []string{"sc"}, help: "Writes content to a file.", rows: "E, B10, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
+		{name: "Add-Content", aliases: []string{"ac"}, help: "Appends content to a file.", rows: "E, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
+		{name: "Out-File", help: "Sends output to a file (UTF-16 in Windows PowerShell 5.1).", rows: "E, B11", positional: []string{"FilePath", "Encoding"}, params: []string{"InputObject", "LiteralPath", "Width"}, switches: []string{"Append", "NoNewline", "Force", "NoClobber"}, run: cmdletOutFile},
+		{name: "Test-Path", help: "Tells whether a path exists.", rows: "E, B10", positional: []string{"Path"}, params: []string{"LiteralPath", "PathType"}, switches: []string{"IsValid"}, run: cmdletTestPath},
+		{name: "Get-ChildItem", aliases: []string{"gci", "ls", "dir"}, help: "Lists a directory.", rows: "E, B10", positional: []string{"Path", "Filter"}, params: []string{"LiteralPath", "Include", "Exclude", "Depth"}, switches: []string{"Name", "Recurse", "File", "Directory", "Force", "Hidden"}, run: cmdletGetChildItem},
+		{name: "Get-Item", aliases: []string{"gi"}, help: "Gets an item.", positional: []string{"Path"}, params: []string{"LiteralPath"}, switches: []string{"Force"}, run: cmdletGetItem},
+		{name: "New-Item", aliases: []string{"ni"}, help: "Creates a file (directories exist implicitly).", positional: []string{"Path"}, params: []string{"ItemType", "Type", "Value", "Name"}, switches: []string{"Force"}, run: cmdletNewItem},
+		{name: "Copy-Item", aliases: []string{"copy", "cp", "cpi"}, help: "Copies a file.", positional: []string{"Path", "Destination"}, params: []string{"LiteralPath"}, switches: []string{"Force", "Recurse", "PassThru"}, run: cmdletCopyItem},
+		{name: "Get-Location", aliases: []string{"pwd", "gl"}, help: "Gets the current directory.", run: func(c *psCall) { c.out(c.s.getVar("pwd")) }},
+		{name: "Set-Location", aliases: []string{"cd", "sl", "chdir"}, help: "Sets the current directory.", positional: []string{"Path"}, params: []string{"LiteralPath"}, switches: []string{"PassThru"}, run: cmdletSetLocation},
+		{name: "Start-Sleep", aliases: []string{"sleep"}, help: "Waits (env.Sleep: a fake clock in tests).", rows: "E", positional: []string{"Seconds"}, params: []string{"Milliseconds", "Duration"}, run: cmdletStartSleep},
+		{name: "Get-Date", help: "Gets the date.", positional: []string{"Date"}, params: []string{"Format", "UFormat"}, run: cmdletGetDate},
+		{name: "Resolve-DnsName", help: "DNS lookup (row H2: a single suffix on Windows).", rows: "E, H2", positional: []string{"Name", "Type"}, params: []string{"Server"}, switches: []string{"DnsOnly", "NoHostsFile", "QuickTimeout", "CacheOnly", "TcpOnly"}, class: "Microsoft.DnsClient.Commands.ResolveDnsName", run: cmdletResolveDnsName},
+		{name: "Test-NetConnection", aliases: []string{"tnc"}, help: "Tests ICMP and TCP connectivity.", rows: "E, H1, H4", positional: []string{"ComputerName"}, params: []string{"Port", "CommonTCPPort", "InformationLevel"}, switches: []string{"TraceRoute", "DiagnoseRouting"}, run: cmdletTestNetConnection},
+		{name: "Invoke-WebRequest", aliases: []string{"iwr", "curl", "wget"}, help: "Sends an HTTP request.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent", "MaximumRedirection", "ErrorAction"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "PassThru", "DisableKeepAlive", "UseDefaultCredentials"}, run: cmdletInvokeWebRequest},
+		{name: "Invoke-RestMethod", aliases: []string{"irm"}, help: "Sends an HTTP request and returns the content.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "DisableKeepAlive"}, run: cmdletInvokeWebRequest},
+		{name: "New-Object", help: "Creates a .NET object (HttpListener, TcpClient, WebClient, PSObject).", rows: "S5", positional: []string{"TypeName", "ArgumentList*"}, params: []string{"Property", "ComObject"}, run: cmdletNewObject},
+		{name: "ForEach-Object", aliases: []string{"%", "foreach"}, help: "Runs a script block for each input.", positional: []string{"Process*"}, params: []string{"Begin", "End", "MemberName"}, run: cmdletForEach},
+		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript"}, run: cmdletWhere},
+		{name: "Select-Object", aliases: []string{"select"}, help: "Selects objects or properties.", positional: []string{"Property*"}, params: []string{"First", "Last", "Skip", "ExpandProperty", "Index"}, switches: []string{"Unique"}, run: cmdletSelect},
+		{name: "Select-String", aliases: []string{"sls"}, help: "Finds text.", positional: []string{"Pattern", "Path"}, params: []string{"InputObject", "Context"}, switches: []string{"SimpleMatch", "CaseSensitive", "NotMatch", "Quiet", "List"}, run: cmdletSelectString},
+		{name: "Sort-Object", aliases: []string{"sort"}, help: "Sorts input.", positional: []string{"Property*"}, switches: []string{"Descending", "Unique"}, run: cmdletSort},
+		{name: "Measure-Object", aliases: []string{"measure"}, help: "Counts input.", positional: []string{"Property"}, switches: []string{"Sum", "Average", "Line", "Word", "Character"}, run: func(c *psCall) {
+			c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.GenericMeasureInfo", view: "list", props: []psProp{{"Count", int64(len(c.input))}, {"Average", nil}, {"Sum", nil}, {"Maximum", nil}, {"Minimum", nil}, {"Property", nil}}})
+		}},
+		{name: "Out-Null", help: "Discards output.", run: func(*psCall) {}},
+		{name: "Out-String", help: "Formats output as one string.", switches: []string{"Stream"}, params: []string{"InputObject", "Width"}, run: func(c *psCall) {
+			c.out(formatToString(c.input, c.s.p.nl))
+		}},
+		{name: "Out-Host", aliases: []string{"oh"}, help: "Writes to the console.", run: passThrough},
+		{name: "Out-Default", help: "Writes to the console.", run: passThrough},
+		{name: "Format-Table", aliases: []string{"ft"}, help: "Formats as a table.", positional: []string{"Property*"}, switches: []string{"AutoSize", "HideTableHeaders", "Wrap"}, run: passThrough},
+		{name: "Format-List", aliases: []string{"fl"}, help: "Formats as a list.", positional: []string{"Property*"}, run: cmdletFormatList},
+		{name: "Clear-Host", aliases: []string{"cls", "clear"}, help: "Clears the screen.", run: func(*psCall) {}},
+		{name: "Join-Path", help: "Joins path parts.", positional: []string{"Path", "ChildPath"}, run: func(c *psCall) {
+			c.out(strings.TrimRight(c.str("Path"), `\/`) + `\` + strings.TrimLeft(c.str("ChildPath"), `\/`))
+		}},
+		{name: "Split-Path", help: "Splits a path.", positional: []string{"Path"}, switches: []string{"Leaf", "Parent", "Qualifier", "NoQualifier"}, run: func(c *psCall) {
+			p := strings.ReplaceAll(c.str("Path"), "/", `\`)
+			i := strings.LastIndex(p, `\`)
+			if c.has("Leaf") {
+				c.out(p[i+1:])
+			} else if i >= 0 {
+				c.out(p[:i])
+			} else {
+				c.out("")
+			}
+		}},
+		{name: "Invoke-Expression", aliases: []string{"iex"}, help: "Runs a string as a script.", positional: []string{"Command"}, run: func(c *psCall) {
+			block, perr := parsePowerShell(c.str("Command"))
+			if perr != nil {
+				c.s.printParseError(perr)
+				c.s.lastOK = false
+				return
+			}
+			c.s.execBlock(block, c.out)
+		}},
+		{name: "Get-Command", aliases: []string{"gcm"}, help: "Finds commands.", positional: []string{"Name"}, run: cmdletGetCommand},
+		{name: "Get-NetIPAddress", help: "Lists the container's IP addresses.", rows: "H1", params: []string{"AddressFamily", "InterfaceAlias"}, run: cmdletGetNetIPAddress},
+		{name: "Get-Help", aliases: []string{"help", "man"}, help: "Describes commands.", positional: []string{"Name"}, run: cmdletGetHelp},
+	}
+}
+
+var psCmdletIndex = map[string]*psCmdlet{}
+
+func init() {
+	for _, c := range psCmdlets {
+		psCmdletIndex[strings.ToLower(c.name)] = c
+		for _, a := range c.aliases {
+			psCmdletIndex[strings.ToLower(a)] = c
+		}
+	}
+}
+
+func passThrough(c *psCall) {
+	for _, v := range c.input {
+		c.out(v)
+	}
+}
+
+// ---- dispatch ----
+
+// lineWriter turns a native program's output into string objects, one a
+// line, as PowerShell does, streaming as lines complete.
+type lineWriter struct {
+	emit emitter
+	buf  []byte
+}
+
+func (l *lineWriter) Write(b []byte) (int, error) {
+	l.buf = append(l.buf, b...)
+	for {
+		i := strings.IndexByte(string(l.buf), '\n')
+		if i < 0 {
+			break
+		}
+		l.emit(strings.TrimRight(string(l.buf[:i]), "\r"))
+		l.buf = l.buf[i+1:]
+	}
+	return len(b), nil
+}
+
+func (l *lineWriter) flush() {
+	if len(l.buf) > 0 {
+		l.emit(strings.TrimRight(string(l.buf), "\r"))
+		l.buf = nil
+	}
+}
+
+func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter) {
+	nameNode := el.kids[0]
+	var target any
+	if nameNode.kind == "bare" {
+		target = toStr(s.eval(nameNode))
+	} else {
+		target = s.eval(nameNode)
+	}
+	if sb, ok := target.(*psScriptBlock); ok {
+		args := s.evalArgs(el)
+		s.invokeBlock(sb.node, args, input, out)
+		return
+	}
+	name := toStr(target)
+	lname := strings.ToLower(name)
+	if fn, ok := s.funcs[lname]; ok {
+		s.invokeFunction(fn, s.evalArgs(el), input, out)
+		return
+	}
+	if c, ok := psCmdletIndex[lname]; ok {
+		s.invokeCmdlet(c, el, input, hasInput, out)
+		return
+	}
+	if isScriptPath(name) {
+		data, err := s.p.readFile(name)
+		if err == nil {
+			s.runScriptFile(name, decodeText(data), s.evalArgs(el), out)
+			return
+		}
+	}
+	if c, ok := lookupWindows(name); ok {
+		s.runNative(c, name, el, input, hasInput, out)
+		return
+	}
+	s.commandNotFound(name, nameNode.pos, nameNode.end)
+}
+
+// evalArgs evaluates arguments for functions, scripts and native programs.
+func (s *psShell) evalArgs(el *psNode) []any {
+	var args []any
+	for _, a := range el.args {
+		if a.param != "" {
+			if a.param == "--" {
+				continue
+			}
+			if a.colon {
+				args = append(args, "-"+a.param+":"+toStr(s.eval(a.value)))
+			} else {
+				args = append(args, "-"+a.param)
+			}
+			continue
+		}
+		args = append(args, s.eval(a.value))
+	}
+	return args
+}
+
+func (s *psShell) runNative(c *command, name string, el *psNode, input []any, hasInput bool, out emitter) {
+	argv := []string{name}
+	for _, a := range s.evalArgs(el) {
+		for _, v := range enumerate(a) {
+			argv = append(argv, toStr(v))
+		}
+	}
+	var stdin io.Reader
+	if hasInput {
+		stdin = strings.NewReader(formatToString(input, "\r\n"))
+	}
+	lw := &lineWriter{emit: out}
+	var errw io.Writer = s.errw
+	var elw *lineWriter
+	if s.errToOut != nil {
+		elw = &lineWriter{emit: s.errToOut}
+		errw = elw
+	}
+	child := s.p.sub(stdin, lw, errw)
+	code := child.exec(argv)
+	lw.flush()
+	if elw != nil {
+		elw.flush()
+	}
+	s.p.lastExit = code
+	s.lastOK = code == 0
+	s.checkCtx()
+}
+
+func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitter) {
+	if !s.p.enter() {
+		s.p.leave()
+		panic(psThrowSignal{&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"}})
+	}
+	defer s.p.leave()
+	saveArgs := s.vars["args"]
+	s.vars["args"] = args
+	defer func() { s.vars["args"] = saveArgs }()
+	if input != nil {
+		s.vars["input"] = input
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if ret, ok := r.(psReturnSignal); ok {
+					for _, v := range ret.vals {
+						out(v)
+					}
+					return
+				}
+				panic(r)
+			}
+		}()
+		s.execBlock(block.block, out)
+	}()
+}
+
+func (s *psShell) invokeFunction(fn *psNode, args []any, input []any, out emitter) {
+	params, _ := fn.val.([]string)
+	var rest []any
+	for i, a := range args {
+		if i < len(params) {
+			s.setVar(params[i], a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	s.invokeBlock(fn.kids[0], rest, input, out)
+}
+
+// runScriptFile runs a .ps1 (upstream host_process.go:825 runs
+// `powershell.exe ./etc/configmap/validationscript.ps1`).
+func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
+	block, perr := parsePowerShell(text)
+	saveSrc, saveFile := s.src, s.file
+	s.src, s.file = text, s.p.path(name)
+	defer func() { s.src, s.file = saveSrc, saveFile }()
+	if perr != nil {
+		s.printParseError(perr)
+		s.lastOK = false
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if t, ok := r.(psThrowSignal); ok {
+				// errors inside the script point into the script
+				s.printError(t.rec)
+				panic(psExitSignal{1})
+			}
+			panic(r)
+		}
+	}()
+	s.invokeBlock(&psNode{block: block}, args, nil, out)
+}
+
+// invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
+// allows: -V is -Value), then by position, and runs the cmdlet.
+func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bool, out emitter) {
+	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out}
+	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction")
+	for _, p := range c.positional {
+		all = append(all, strings.TrimSuffix(p, "*"))
+	}
+	isSwitch := func(n string) bool {
+		for _, sw := range c.switches {
+			if sw == n {
+				return true
+			}
+		}
+		return n == "Verbose" || n == "Debug"
+	}
+	var positional []any
+	for i := 0; i < len(el.args); i++ {
+		a := el.args[i]
+		if a.param == "" || a.param == "--" {
+			if a.value != nil {
+				positional = append(positional, s.eval(a.value))
+			}
+			continue
+		}
+		name, err := matchParam(a.param, all)
+		if err != "" {
+			s.cmdletError(call, err, "InvalidArgument", "", "ParameterBindingException", map[bool]string{true: "AmbiguousParameter", false: "NamedParameterNotFound"}[strings.Contains(err, "ambiguous")], a.pos, a.end)
+			return
+		}
+		switch {
+		case a.colon:
+			call.named[name] = s.eval(a.value)
+		case isSwitch(name):
+			call.named[name] = true
+		case i+1 < len(el.args) && el.args[i+1].param == "":
+			i++
+			call.named[name] = s.eval(el.args[i].value)
+		default:
+			s.cmdletError(call, fmt.Sprintf("Missing an argument for parameter '%s'. Specify a parameter of type 'System.String' and try again.", name),
+				"InvalidArgument", "", "ParameterBindingException", "MissingArgument", a.pos, a.end)
+			return
+		}
+	}
+	for _, p := range c.positional {
+		name := strings.TrimSuffix(p, "*")
+		if _, set := call.named[name]; set {
+			continue
+		}
+		if len(positional) == 0 {
+			break
+		}
+		if strings.HasSuffix(p, "*") {
+			call.named[name] = collapseKeep(positional)
+			positional = nil
+			break
+		}
+		call.named[name] = positional[0]
+		positional = positional[1:]
+	}
+	if len(positional) > 0 {
+		s.cmdletError(call, fmt.Sprintf("A positional parameter cannot be found that accepts argument '%s'.", toStr(positional[0])),
+			"InvalidArgument", "", "ParameterBindingException", "PositionalParameterNotFound", el.pos, el.end)
+		return
+	}
+	c.run(call)
+}
+
+// collapseKeep is one value or an array of several.
+func collapseKeep(vals []any) any {
+	if len(vals) == 1 {
+		return vals[0]
+	}
+	return vals
+}
+
+var commonParams = map[string]bool{"ErrorAction": true, "ErrorVariable": true, "WarningAction": true, "Verbose": true, "Debug": true, "OutVariable": true, "InformationAction": true}
+
+// matchParam resolves -Name against the cmdlet's parameters: exact, else a
+// unique prefix.
+func matchParam(given string, all []string) (string, string) {
+	var found []string
+	for _, p := range all {
+		if strings.EqualFold(p, given) {
+			return p, ""
+		}
+		if len(given) <= len(p) && strings.EqualFold(p[:len(given)], given) {
+			found = append(found, p)
+		}
+	}
+	uniq := map[string]bool{}
+	var list []string
+	for _, f := range found {
+		if !uniq[f] {
+			uniq[f] = true
+			list = append(list, f)
+		}
+	}
+	if len(list) > 1 {
+		// the cmdlet's own parameters win over the common ones (-V is
+		// -Value, not -Verbose: upstream host_process.go:168)
+		var own []string
+		for _, f := range list {
+			if !commonParams[f] {
+				own = append(own, f)
+			}
+		}
+		if len(own) == 1 {
+			list = own
+		}
+	}
+	switch len(list) {
+	case 1:
+		return list[0], ""
+	case 0:
+		return "", fmt.Sprintf("A parameter cannot be found that matches parameter name '%s'.", given)
+	}
+	return "", fmt.Sprintf("Parameter cannot be processed because the parameter name '%s' is ambiguous. Possible matches include: -%s.", given, strings.Join(list, " -"))
+}
+
+func (s *psShell) cmdletError(c *psCall, msg, category, target, reason, fq string, pos, end int) {
+	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"
+	if c.cmdlet.class != "" {
+		class = c.cmdlet.class
+	}
+	s.writeError(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: pos, end: end})
+}
+
+// ---- psCall helpers ----
+
+func (c *psCall) has(name string) bool {
+	v, ok := c.named[name]
+	return ok && toBool(v)
+}
+
+func (c *psCall) str(name string) string {
+	return toStr(c.named[name])
+}
+
+func (c *psCall) set(name string) bool {
+	_, ok := c.named[name]
+	return ok
+}
+
+// fail reports a non-terminating error of the cmdlet (-ErrorAction Stop
+// makes it terminating, SilentlyContinue hides it).
+func (c *psCall) fail(msg, category, target, reason, fq string) {
+	action := strings.ToLower(c.str("ErrorAction"))
+	if action == "" {
+		action = strings.ToLower(toStr(c.s.getVar("ErrorActionPreference")))
+	}
+	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"
+	if c.cmdlet.class != "" {
+		class = c.cmdlet.class
+	}
+	rec := &psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.pos, end: c.node.end}
+	switch action {
+	case "stop":
+		panic(psThrowSignal{rec})
+	case "silentlycontinue", "ignore":
+		c.s.lastOK = false
+		return
+	}
+	c.s.writeError(rec)
+}
+
+func (c *psCall) failRecord(rec *psErrorRecord) {
+	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
+	if strings.EqualFold(c.str("ErrorAction"), "Stop") || strings.EqualFold(toStr(c.s.getVar("ErrorActionPreference")), "Stop") {
+		panic(psThrowSignal{rec})
+	}
+	if strings.EqualFold(c.str("ErrorAction"), "SilentlyContinue") {
+		c.s.lastOK = false
+		return
+	}
+	c.s.writeError(rec)
+}
+
+// psFileError is the message, category, exception and error id of a file
+// error (row B11: "Access to the path '...' is denied.").
+func psFileError(err error, full string, write bool) (msg, category, reason, fqid string) {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "Access to the path '" + full + "' is denied.", "PermissionDenied", "UnauthorizedAccessException", "System.UnauthorizedAccessException"
+	case errors.Is(err, fs.ErrNotExist) && write:
+		return "Could not find a part of the path '" + full + "'.", "ObjectNotFound", "DirectoryNotFoundException", "GetContentWriterDirectoryNotFoundError"
+	case errors.Is(err, fs.ErrNotExist):
+		return "Cannot find path '" + full + "' because it does not exist.", "ObjectNotFound", "ItemNotFoundException", "PathNotFound"
+	}
+	return err.Error(), "NotSpecified", "IOException", "System.IO.IOException"
+}
+
+func (c *psCall) paths() []string {
+	v := c.named["Path"]
+	if lp, ok := c.named["LiteralPath"]; ok {
+		v = lp
+	}
+	var out []string
+	for _, x := range enumerate(v) {
+		out = append(out, toStr(x))
+	}
+	return out
+}
+
+// ---- cmdlets ----
+
+func cmdletWriteOutput(c *psCall) {
+	if v, ok := c.named["InputObject"]; ok {
+		if c.has("NoEnumerate") {
+			c.out(v)
+			return
+		}
+		for _, x := range enumerate(v) {
+			c.out(x)
+		}
+		return
+	}
+	passThrough(c)
+}
+
+// cmdletWriteHost writes to the console directly (the win-webserver script
+// of fixtures/docs/win-webserver.yaml prints `Listening at http://*:80/`).
+func cmdletWriteHost(c *psCall) {
+	sep := " "
+	if c.set("Separator") {
+		sep = c.str("Separator")
+	}
+	var parts []string
+	v, ok := c.named["Object"]
+	if !ok && c.hasInput {
+		v = c.input
+	}
+	for _, x := range enumerate(v) {
+		parts = append(parts, toStr(x))
+	}
+	text := strings.Join(parts, sep)
+	if !c.has("NoNewline") {
+		text += c.s.p.nl
+	}
+	io.WriteString(c.s.p.stdout, text)
+}
+
+func cmdletWriteError(c *psCall) {
+	msg := joinValues(c.named["Message"], " ")
+	c.s.writeError(&psErrorRecord{msg: msg, cmd: "Write-Error", category: "NotSpecified", target: ":", targetType: "", reason: "WriteErrorException", fqid: "Microsoft.PowerShell.Commands.WriteErrorException", pos: c.node.pos, end: c.node.end})
+}
+
+func cmdletGetContent(c *psCall) {
+	paths := c.paths()
+	if len(paths) == 0 {
+		for _, v := range c.input {
+			paths = append(paths, toStr(v))
+		}
+	}
+	for _, p := range paths {
+		if ev, ok := cutFold(p, "env:"); ok {
+			v, found := c.s.p.vars.get(strings.TrimLeft(ev, `\`))
+			if found {
+				c.out(v)
+				continue
+			}
+		}
+		full := c.s.p.path(p)
+		data, err := c.s.p.readFile(p)
+		if err != nil {
+			if _, derr := c.s.p.readDir(p); derr == nil {
+				c.fail("Access to the path '"+full+"' is denied.", "PermissionDenied", full, "UnauthorizedAccessException", "GetContentReaderUnauthorizedAccessError")
+				continue
+			}
+			msg, cat, reason, fq := psFileError(err, full, false)
+			c.fail(msg, cat, full, reason, fq)
+			continue
+		}
+		text := decodeText(data)
+		if c.has("Raw") {
+			c.out(text)
+			continue
+		}
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+		text = strings.TrimSuffix(text, "\n")
+		if text == "" {
+			continue
+		}
+		lines := strings.Split(text, "\n")
+		for _, k := range []string{"TotalCount", "Head", "First"} {
+			if c.set(k) {
+				if n := int(toInt(c.named[k])); n >= 0 && n < len(lines) {
+					lines = lines[:n]
+				}
+			}
+		}
+		for _, k := range []string{"Tail", "Last"} {
+			if c.set(k) {
+				if n := int(toInt(c.named[k])); n >= 0 && n < len(lines) {
+					lines = lines[len(lines)-n:]
+				}
+			}
+		}
+		for _, l := range lines {
+			c.out(l)
+		}
+	}
+}
+
+// cmdletSetContent is Set-Content and Add-Content (upstream
+// host_process.go:168 `powershell -c Set-content -Path <f> -V test`).
+func cmdletSetContent(c *psCall) {
+	vals := enumerate(c.named["Value"])
+	if !c.set("Value") {
+		vals = c.input
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		b.WriteString(toStr(v))
+		if !c.has("NoNewline") {
+			b.WriteString("\r\n")
+		}
+	}
+	appendTo := c.cmdlet.name == "Add-Content"
+	for _, p := range c.paths() {
+		full := c.s.p.path(p)
+		if err := c.s.p.writeFile(p, []byte(b.String()), appendTo); err != nil {
+			msg, cat, reason, fq := psFileError(err, full, true)
+			c.fail(msg, cat, full, reason, fq)
+			continue
+		}
+		if c.has("PassThru") {
+			for _, v := range vals {
+				c.out(v)
+			}
+		}
+	}
+}
+
+func cmdletOutFile(c *psCall) {
+	path := c.str("FilePath")
+	if c.set("LiteralPath") {
+		path = c.str("LiteralPath")
+	}
+	vals := c.input
+	if v, ok := c.named["InputObject"]; ok {
+		vals = enumerate(v)
+	}
+	text := formatToString(vals, "\r\n")
+	if c.has("NoNewline") {
+		text = strings.TrimRight(text, "\r\n")
+	}
+	data := c.s.encodeOutFile(text)
+	enc := strings.ToLower(c.str("Encoding"))
+	if enc == "utf8" || enc == "ascii" || enc == "default" || enc == "oem" || enc == "utf8nobom" {
+		data = []byte(text)
+	}
+	full := c.s.p.path(path)
+	if old, err := c.s.p.readFile(path); err == nil && len(old) > 0 && c.has("Append") && len(data) >= 2 && data[0] == 0xff && data[1] == 0xfe {
+		data = data[2:] // one BOM per file
+	}
+	if err := c.s.p.writeFile(path, data, c.has("Append")); err != nil {
+		msg, cat, reason, fq := psFileError(err, full, true)
+		c.fail(msg, cat, full, reason, fq)
+	}
+}
+
+func cmdletTestPath(c *psCall) {
+	kind := strings.ToLower(c.str("PathType"))
+	for _, p := range c.paths() {
+		if ev, ok := cutFold(p, "env:"); ok {
+			_, found := c.s.p.vars.get(strings.TrimLeft(ev, `\`))
+			c.out(found)
+			continue
+		}
+		_, ferr := c.s.p.readFile(p)
+		_, derr := c.s.p.readDir(p)
+		switch kind {
+		case "leaf":
+			c.out(ferr == nil)
+		case "container":
+			c.out(derr == nil)
+		default:
+			c.out(ferr == nil || derr == nil)
+		}
+	}
+}
+
+var childItemCols = []psCol{{name: "Mode", width: 13}, {name: "LastWriteTime", width: 21, right: true}, {name: "Length", width: 15, right: true}, {name: "Name"}}
+
+func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Time) *psObject {
+	mode, length := "-a----", strconv.FormatInt(size, 10)
+	if isDir {
+		mode, length = "d-----", ""
+	}
+	return &psObject{
+		typeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
+		view:     "table", cols: childItemCols, group: "    Directory: " + dir, str: name,
+		props: []psProp{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
+			{"FullName", strings.TrimRight(dir, `\`) + `\` + name}},
+	}
+}
+
+func cmdletGetChildItem(c *psCall) {
+	paths := c.paths()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	for _, p := range paths {
+		if strings.EqualFold(strings.TrimRight(p, `\/`), "env:") {
+			for _, e := range c.s.p.vars.sorted() {
+				c.out(&psObject{typeName: "System.Collections.DictionaryEntry", view: "table", str: e.name,
+					cols: []psCol{{name: "Name", width: 31}, {name: "Value"}}, props: []psProp{{"Name", e.name}, {"Value", e.value}}})
+			}
+			continue
+		}
+		full := c.s.p.path(p)
+		if data, err := c.s.p.readFile(p); err == nil {
+			if c.has("Directory") {
+				continue
+			}
+			o := c.fileObject(parentDir(full), baseName(full), false, int64(len(data)), c.s.p.now())
+			if c.has("Name") {
+				c.out(baseName(full))
+				continue
+			}
+			c.out(o)
+			continue
+		}
+		ents, err := c.s.p.readDir(p)
+		if err != nil {
+			msg, cat, reason, fq := psFileError(fs.ErrNotExist, full, false)
+			c.fail(msg, cat, full, reason, fq)
+			continue
+		}
+		for _, e := range ents {
+			if (c.has("File") && e.IsDir()) || (c.has("Directory") && !e.IsDir()) {
+				continue
+			}
+			if f := c.str("Filter"); f != "" && !wildcardMatch(f, e.Name(), true) {
+				continue
+			}
+			if c.has("Name") {
+				c.out(e.Name())
+				continue
+			}
+			size, mt := int64(0), c.s.p.now()
+			if info, err := e.Info(); err == nil {
+				size, mt = info.Size(), info.ModTime()
+			}
+			c.out(c.fileObject(full, e.Name(), e.IsDir(), size, mt))
+		}
+	}
+}
+
+func cmdletGetItem(c *psCall) {
+	for _, p := range c.paths() {
+		full := c.s.p.path(p)
+		if data, err := c.s.p.readFile(p); err == nil {
+			c.out(c.fileObject(parentDir(full), baseName(full), false, int64(len(data)), c.s.p.now()))
+			continue
+		}
+		if _, err := c.s.p.readDir(p); err == nil {
+			c.out(c.fileObject(parentDir(full), baseName(full), true, 0, c.s.p.now()))
+			continue
+		}
+		msg, cat, reason, fq := psFileError(fs.ErrNotExist, full, false)
+		c.fail(msg, cat, full, reason, fq)
+	}
+}
+
+func cmdletNewItem(c *psCall) {
+	kind := strings.ToLower(c.str("ItemType") + c.str("Type"))
+	for _, p := range c.paths() {
+		if c.set("Name") {
+			p = strings.TrimRight(p, `\/`) + `\` + c.str("Name")
+		}
+		full := c.s.p.path(p)
+		if kind == "directory" {
+			c.out(c.fileObject(parentDir(full), baseName(full), true, 0, c.s.p.now()))
+			continue
+		}
+		if _, err := c.s.p.readFile(p); err == nil && !c.has("Force") {
+			c.fail("The file '"+full+"' already exists.", "WriteError", full, "IOException", "NewItemIOError")
+			continue
+		}
+		data := []byte(c.str("Value"))
+		if err := c.s.p.writeFile(p, data, false); err != nil {
+			msg, cat, reason, _ := psFileError(err, full, true)
+			c.fail(msg, cat, full, reason, "NewItemUnauthorizedAccessError")
+			continue
+		}
+		c.out(c.fileObject(parentDir(full), baseName(full), false, int64(len(data)), c.s.p.now()))
+	}
+}
+
+func cmdletCopyItem(c *psCall) {
+	dst := c.str("Destination")
+	for _, p := range c.paths() {
+		full := c.s.p.path(p)
+		data, err := c.s.p.readFile(p)
+		if err != nil {
+			msg, cat, reason, fq := psFileError(err, full, false)
+			c.fail(msg, cat, full, reason, fq)
+			continue
+		}
+		target := dst
+		if _, derr := c.s.p.readDir(dst); derr == nil {
+			target = strings.TrimRight(dst, `\/`) + `\` + baseName(full)
+		}
+		if err := c.s.p.writeFile(target, data, false); err != nil {
+			tf := c.s.p.path(target)
+			msg, cat, reason, _ := psFileError(err, tf, true)
+			c.fail(msg, cat, tf, reason, "CopyFileInfoItemUnauthorizedAccessError")
+		}
+	}
+}
+
+func cmdletSetLocation(c *psCall) {
+	p := c.str("Path")
+	if p == "" {
+		p = `C:\`
+	}
+	full := c.s.p.path(p)
+	if _, err := c.s.p.readDir(p); err != nil {
+		msg, cat, reason, fq := psFileError(fs.ErrNotExist, full, false)
+		c.fail(msg, cat, full, reason, fq)
+		return
+	}
+	c.s.p.dir = full
+}
+
+// cmdletStartSleep is Start-Sleep / sleep (upstream gmsa_kubelet.go:72 and
+// host_process.go:648 `sleep -Seconds 600`).
+func cmdletStartSleep(c *psCall) {
+	var d time.Duration
+	switch {
+	case c.set("Seconds"):
+		d = time.Duration(toFloat(c.named["Seconds"]) * float64(time.Second))
+	case c.set("Milliseconds"):
+		d = time.Duration(toInt(c.named["Milliseconds"])) * time.Millisecond
+	default:
+		c.s.cmdletError(c, "Parameter set cannot be resolved using the specified named parameters.", "InvalidArgument", "", "ParameterBindingException", "AmbiguousParameterSet", c.node.pos, c.node.end)
+		return
+	}
+	if d < 0 {
+		d = 0
+	}
+	if !c.s.p.sleep(d) {
+		panic(psKilledSignal{})
+	}
+}
+
+var dotnetDate = strings.NewReplacer("yyyy", "2006", "yy", "06", "MMMM", "January", "MMM", "Jan", "MM", "01", "dddd", "Monday", "ddd", "Mon", "dd", "02", "HH", "15", "hh", "03", "mm", "04", "ss", "05", "fff", "000", "tt", "PM", "zzz", "-07:00")
+
+func cmdletGetDate(c *psCall) {
+	t := c.s.p.now()
+	if f := c.str("Format"); f != "" {
+		switch f {
+		case "o", "O":
+			c.out(t.Format("2006-01-02T15:04:05.0000000-07:00"))
+		case "s":
+			c.out(t.Format("2006-01-02T15:04:05"))
+		default:
+			c.out(t.Format(dotnetDate.Replace(f)))
+		}
+		return
+	}
+	c.out(t.Format("Monday, January 2, 2006 3:04:05 PM"))
+}
+
+var dnsCols = []psCol{{name: "Name", width: 47}, {name: "Type", width: 7}, {name: "TTL", width: 6}, {name: "Section", width: 11}, {name: "IPAddress"}}
+
+// cmdletResolveDnsName is Resolve-DnsName (row H2).
+func cmdletResolveDnsName(c *psCall) {
+	name := c.str("Name")
+	if name == "" && len(c.input) > 0 {
+		name = toStr(c.input[0])
+	}
+	addrs, err := c.s.p.resolve(name)
+	c.s.checkCtx()
+	if err != nil {
+		msg, fq := name+" : DNS name does not exist", "DNS_ERROR_RCODE_NAME_ERROR"
+		if errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable) {
+			msg, fq = name+" : This operation returned because the timeout period expired", "ERROR_TIMEOUT"
+		}
+		c.fail(msg, "ResourceUnavailable", name, "Win32Exception", fq)
+		return
+	}
+	fq := c.s.p.fqdn(name)
+	ttl := "5"
+	if !isClusterName(fq) {
+		ttl = "30"
+	}
+	for _, a := range addrs {
+		typ := "A"
+		if a.Is6() && !a.Is4In6() {
+			typ = "AAAA"
+		}
+		c.out(&psObject{typeName: "Microsoft.DnsClient.Commands.DnsRecord_A", view: "table", cols: dnsCols, str: fq,
+			props: []psProp{{"Name", fq}, {"Type", typ}, {"TTL", ttl}, {"Section", "Answer"}, {"IPAddress", a.String()}}})
+	}
+}
+
+// cmdletTestNetConnection is Test-NetConnection: its list output with
+// `TcpTestSucceeded : True` / `PingSucceeded`; failures are warnings, so
+// $? stays True (rows H1, H4).
+func cmdletTestNetConnection(c *psCall) {
+	s := c.s
+	host := c.str("ComputerName")
+	if host == "" {
+		host = "internetbeacon.msedge.net"
+	}
+	port := 0
+	if c.set("Port") {
+		port = int(toInt(c.named["Port"]))
+	}
+	switch strings.ToLower(c.str("CommonTCPPort")) {
+	case "http":
+		port = 80
+	case "rdp":
+		port = 3389
+	case "smb":
+		port = 445
+	case "winrm":
+		port = 5985
+	}
+	quiet := strings.EqualFold(c.str("InformationLevel"), "Quiet")
+	alias, src := s.p.adapterName(), ""
+	if s.p.env.Interfaces.IP.IsValid() {
+		src = s.p.env.Interfaces.IP.String()
+	}
+	addrs, err := s.p.resolve(host)
+	s.checkCtx()
+	addr, ok := pick(addrs, 4)
+	if !ok {
+		addr, ok = pick(addrs, 0)
+	}
+	if err != nil || !ok {
+		s.p.println("WARNING: Name resolution of " + host + " failed")
+		if quiet {
+			c.out(false)
+			return
+		}
+		props := []psProp{{"ComputerName", host}, {"RemoteAddress", ""}, {"InterfaceAlias", ""}, {"SourceAddress", ""}, {"PingSucceeded", false}}
+		if port > 0 {
+			props = append(props, psProp{"TcpTestSucceeded", false})
+		}
+		c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: props})
+		return
+	}
+	ping := func() (bool, time.Duration) {
+		rtt, err := s.p.net().Ping(s.p.ctx, addr)
+		s.checkCtx()
+		if err != nil {
+			s.p.println(fmt.Sprintf("WARNING: Ping to %s failed with status: TimedOut", addr))
+			return false, 0
+		}
+		return true, rtt
+	}
+	if port > 0 {
+		err := s.p.net().Dial(s.p.ctx, "tcp", addr, port)
+		s.checkCtx()
+		if err == nil {
+			if quiet {
+				c.out(true)
+				return
+			}
+			c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: []psProp{
+				{"ComputerName", host}, {"RemoteAddress", addr.String()}, {"RemotePort", int64(port)},
+				{"InterfaceAlias", alias}, {"SourceAddress", src}, {"TcpTestSucceeded", true}}})
+			return
+		}
+		if errors.Is(err, ErrTimeout) && !s.p.sleep(21*time.Second) {
+			panic(psKilledSignal{})
+		}
+		s.p.println(fmt.Sprintf("WARNING: TCP connect to (%s : %d) failed", addr, port))
+		okPing, rtt := ping()
+		if quiet {
+			c.out(false)
+			return
+		}
+		c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: []psProp{
+			{"ComputerName", host}, {"RemoteAddress", addr.String()}, {"RemotePort", int64(port)},
+			{"InterfaceAlias", alias}, {"SourceAddress", src}, {"PingSucceeded", okPing},
+			{"PingReplyDetails (RTT)", fmt.Sprintf("%d ms", rtt.Milliseconds())}, {"TcpTestSucceeded", false}}})
+		return
+	}
+	okPing, rtt := ping()
+	if quiet {
+		c.out(okPing)
+		return
+	}
+	c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: []psProp{
+		{"ComputerName", host}, {"RemoteAddress", addr.String()}, {"InterfaceAlias", alias}, {"SourceAddress", src},
+		{"PingSucceeded", okPing}, {"PingReplyDetails (RTT)", fmt.Sprintf("%d ms", rtt.Milliseconds())}}})
+}
+
+// cmdletInvokeWebRequest is Invoke-WebRequest and Invoke-RestMethod:
+// .StatusCode, .Content; Windows PowerShell 5.1 without -UseBasicParsing
+// fails in a container (no Internet Explorer engine).
+func cmdletInvokeWebRequest(c *psCall) {
+	s := c.s
+	rest := c.cmdlet.name == "Invoke-RestMethod"
+	raw := c.str("Uri")
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	webErr := func(msg string) {
+		c.failRecord(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest",
+			reason: "WebException", fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
+	}
+	scheme, host, port, path, ok := parseURL(raw)
+	if !ok || (scheme != "http" && scheme != "https") {
+		c.failRecord(&psErrorRecord{msg: "Invalid URI: The hostname could not be parsed.", category: "NotSpecified", target: ":", reason: "UriFormatException", fqid: "System.UriFormatException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
+		return
+	}
+	if _, err := s.p.resolve(host); err != nil {
+		s.checkCtx()
+		if s.pwsh {
+			webErr("No such host is known. (" + host + ":" + strconv.Itoa(port) + ")")
+		} else {
+			webErr("The remote name could not be resolved: '" + host + "'")
+		}
+		return
+	}
+	method := strings.ToUpper(c.str("Method"))
+	if method == "" {
+		method = "GET"
+	}
+	url := scheme + "://" + host + ":" + strconv.Itoa(port) + path
+	resp, err := s.p.net().HTTP(s.p.ctx, method, url, c.has("SkipCertificateCheck"))
+	s.checkCtx()
+	if err != nil {
+		switch {
+		case errors.Is(err, ErrTimeout):
+			wait := 100 * time.Second
+			if c.set("TimeoutSec") {
+				wait = time.Duration(toInt(c.named["TimeoutSec"])) * time.Second
+			}
+			if !s.p.sleep(wait) {
+				panic(psKilledSignal{})
+			}
+			webErr("The operation has timed out.")
+		case errors.Is(err, ErrUntrustedCert):
+			webErr("The underlying connection was closed: Could not establish trust relationship for the SSL/TLS secure channel.")
+		case errors.Is(err, ErrNameNotFound):
+			webErr("The remote name could not be resolved: '" + host + "'")
+		default:
+			if s.pwsh {
+				webErr("No connection could be made because the target machine actively refused it. (" + host + ":" + strconv.Itoa(port) + ")")
+			} else {
+				webErr("Unable to connect to the remote server")
+			}
+		}
+		return
+	}
+	if resp == nil {
+		webErr("The underlying connection was closed: The connection was closed unexpectedly.")
+		return
+	}
+	if resp.Status >= 400 {
+		webErr(fmt.Sprintf("The remote server returned an error: (%d) %s.", resp.Status, http.StatusText(resp.Status)))
+		return
+	}
+	if !rest && !s.pwsh && !c.has("UseBasicParsing") {
+		c.failRecord(&psErrorRecord{msg: "The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
+			category: "NotImplemented", target: ":", reason: "NotSupportedException", fqid: "WebCmdletIEDomNotSupportedException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
+		return
+	}
+	body := string(resp.Body)
+	if out := c.str("OutFile"); out != "" {
+		if err := s.p.writeFile(out, resp.Body, false); err != nil {
+			full := s.p.path(out)
+			msg, cat, reason, fq := psFileError(err, full, true)
+			c.fail(msg, cat, full, reason, fq)
+		}
+		if !c.has("PassThru") {
+			return
+		}
+	}
+	if rest {
+		c.out(body)
+		return
+	}
+	headers := headerLines(resp)
+	var raw2 strings.Builder
+	raw2.WriteString(fmt.Sprintf("HTTP/1.1 %d %s\r\n", resp.Status, http.StatusText(resp.Status)))
+	var hs []string
+	for _, h := range headers {
+		raw2.WriteString(h + "\r\n")
+		k, v, _ := strings.Cut(h, ": ")
+		hs = append(hs, "["+k+", "+v+"]")
+	}
+	raw2.WriteString("\r\n" + body)
+	hh := newHash()
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ": ")
+		hh.set(k, v)
+	}
+	o := &psObject{typeName: "Microsoft.PowerShell.Commands.BasicHtmlWebResponseObject", view: "list", props: []psProp{
+		{"StatusCode", int64(resp.Status)}, {"StatusDescription", http.StatusText(resp.Status)}, {"Content", body},
+		{"RawContent", raw2.String()}, {"Forms", nil}, {"Headers", &psObject{str: "{" + strings.Join(hs, ", ") + "}", props: hashProps(hh), typeName: "Headers"}},
+		{"Images", "{}"}, {"InputFields", "{}"}, {"Links", "{}"}, {"ParsedHtml", nil}, {"RawContentLength", int64(len(resp.Body))},
+	}}
+	if c.has("UseBasicParsing") || s.pwsh {
+		o.props = append(o.props[:4], o.props[5:9]...)
+		o.props = append(o.props, psProp{"RawContentLength", int64(len(resp.Body))})
+	}
+	c.out(o)
+}
+
+func hashProps(h *psHash) []psProp {
+	var out []psProp
+	for _, k := range h.keys {
+		v, _ := h.get(k)
+		out = append(out, psProp{k, v})
+	}
+	return out
+}
+
+// cmdletNewObject creates the few .NET objects scripts use: HttpListener
+// (the docs' win-webserver, row S5: GetContext blocks until the container
+// stops), TcpClient (a connectivity test), WebClient, PSObject.
+func cmdletNewObject(c *psCall) {
+	s := c.s
+	t := c.str("TypeName")
+	lt := strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system."))
+	args := enumerate(c.named["ArgumentList"])
+	switch lt {
+	case "net.httplistener":
+		l := &psObject{typeName: "System.Net.HttpListener"}
+		var prefixes []any
+		pre := &psObject{typeName: "System.Net.HttpListenerPrefixCollection"}
+		pre.methods = map[string]func([]any) any{"add": func(a []any) any {
+			prefixes = append(prefixes, toStr(argAt(a, 0)))
+			pre.set("Count", int64(len(prefixes)))
+			return nil
+		}}
+		l.props = []psProp{{"Prefixes", pre}, {"IsListening", false}}
+		l.methods = map[string]func([]any) any{
+			"start":      func([]any) any { l.set("IsListening", true); return nil },
+			"stop":       func([]any) any { l.set("IsListening", false); return nil },
+			"close":      func([]any) any { l.set("IsListening", false); return nil },
+			"getcontext": func([]any) any { s.p.block(); panic(psKilledSignal{}) },
+		}
+		c.out(l)
+	case "net.sockets.tcpclient":
+		o := &psObject{typeName: "System.Net.Sockets.TcpClient", props: []psProp{{"Connected", false}}}
+		connect := func(a []any) any {
+			host, port := toStr(argAt(a, 0)), int(toInt(argAt(a, 1)))
+			addrs, err := s.p.resolve(host)
+			addr, ok := pick(addrs, 0)
+			var msg string
+			if err != nil || !ok {
+				msg = "No such host is known"
+			} else if err := s.p.net().Dial(s.p.ctx, "tcp", addr, port); err != nil {
+				s.checkCtx()
+				msg = fmt.Sprintf("No connection could be made because the target machine actively refused it %s:%d", addr, port)
+				if errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable) {
+					msg = fmt.Sprintf("A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond %s:%d", addr, port)
+				}
+			}
+			if msg != "" {
+				panic(psThrowSignal{&psErrorRecord{msg: fmt.Sprintf("Exception calling \"Connect\" with \"2\" argument(s): \"%s\"", msg), category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "SocketException", pos: c.node.pos, end: c.node.end}})
+			}
+			o.set("Connected", true)
+			return nil
+		}
+		o.methods = map[string]func([]any) any{"connect": connect, "close": func([]any) any { o.set("Connected", false); return nil }, "dispose": func([]any) any { return nil }}
+		if len(args) >= 2 {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						if t, ok := r.(psThrowSignal); ok {
+							t.rec.msg = strings.Replace(t.rec.msg, "\"Connect\"", "\".ctor\"", 1)
+							c.failRecord(&psErrorRecord{msg: t.rec.msg, category: "InvalidOperation", target: ":", reason: "MethodInvocationException", fqid: "ConstructorInvokedThrowException,Microsoft.PowerShell.Commands.NewObjectCommand"})
+							o = nil
+							return
+						}
+						panic(r)
+					}
+				}()
+				connect(args)
+			}()
+		}
+		if o != nil {
+			c.out(o)
+		}
+	case "net.webclient":
+		o := &psObject{typeName: "System.Net.WebClient"}
+		o.methods = map[string]func([]any) any{"downloadstring": func(a []any) any {
+			resp, err := s.p.net().HTTP(s.p.ctx, "GET", toStr(argAt(a, 0)), false)
+			s.checkCtx()
+			if err != nil || resp == nil || resp.Status >= 400 {
+				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"DownloadString\" with \"1\" argument(s): \"Unable to connect to the remote server\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "WebException", pos: c.node.pos, end: c.node.end}})
+			}
+			return string(resp.Body)
+		}}
+		c.out(o)
+	case "psobject", "object", "management.automation.psobject":
+		o := &psObject{typeName: "System.Management.Automation.PSCustomObject", view: "list"}
+		if h, ok := c.named["Property"].(*psHash); ok {
+			o.props = hashProps(h)
+		}
+		c.out(o)
+	case "collections.hashtable":
+		c.out(newHash())
+	case "collections.arraylist", "collections.generic.list[string]", "collections.generic.list[object]":
+		c.out([]any{})
+	default:
+		c.failRecord(&psErrorRecord{msg: fmt.Sprintf("Cannot find type [%s]: verify that the assembly containing this type is loaded.", t), category: "InvalidType", target: ":", reason: "PSArgumentException", fqid: "TypeNotFound,Microsoft.PowerShell.Commands.NewObjectCommand"})
+	}
+}
+
+func (s *psShell) runWithItem(sb *psScriptBlock, item any, out emitter) {
+	save := s.vars["_"]
+	s.vars["_"] = item
+	s.vars["psitem"] = item
+	defer func() { s.vars["_"] = save }()
+	s.invokeBlock(sb.node, nil, nil, out)
+}
+
+func cmdletForEach(c *psCall) {
+	blocks := enumerate(c.named["Process"])
+	if b, ok := c.named["Begin"].(*psScriptBlock); ok {
+		c.s.invokeBlock(b.node, nil, nil, c.out)
+	}
+	for _, item := range c.input {
+		c.s.checkCtx()
+		for _, b := range blocks {
+			if sb, ok := b.(*psScriptBlock); ok {
+				c.s.runWithItem(sb, item, c.out)
+			} else if name := toStr(b); name != "" {
+				c.out(c.s.memberOf(item, name, nil, false))
+			}
+		}
+	}
+	if b, ok := c.named["End"].(*psScriptBlock); ok {
+		c.s.invokeBlock(b.node, nil, nil, c.out)
+	}
+}
+
+func cmdletWhere(c *psCall) {
+	sb, ok := c.named["FilterScript"].(*psScriptBlock)
+	for _, item := range c.input {
+		if !ok {
+			if toBool(c.s.memberOf(item, c.str("FilterScript"), nil, false)) {
+				c.out(item)
+			}
+			continue
+		}
+		var vals []any
+		c.s.runWithItem(sb, item, func(v any) {
+			if _, f := v.(flushMarker); !f {
+				vals = append(vals, v)
+			}
+		})
+		if toBool(collapse(vals)) {
+			c.out(item)
+		}
+	}
+}
+
+func cmdletSelect(c *psCall) {
+	items := c.input
+	if c.set("Skip") {
+		n := int(toInt(c.named["Skip"]))
+		if n > len(items) {
+			n = len(items)
+		}
+		if n > 0 {
+			items = items[n:]
+		}
+	}
+	if c.set("First") {
+		if n := int(toInt(c.named["First"])); n >= 0 && n < len(items) {
+			items = items[:n]
+		}
+	}
+	if c.set("Last") {
+		if n := int(toInt(c.named["Last"])); n >= 0 && n < len(items) {
+			items = items[len(items)-n:]
+		}
+	}
+	if c.has("Unique") {
+		seen := map[string]bool{}
+		var u []any
+		for _, it := range items {
+			if !seen[toStr(it)] {
+				seen[toStr(it)] = true
+				u = append(u, it)
+			}
+		}
+		items = u
+	}
+	if p := c.str("ExpandProperty"); p != "" {
+		for _, it := range items {
+			for _, v := range enumerate(c.s.memberOf(it, p, nil, false)) {
+				c.out(v)
+			}
+		}
+		return
+	}
+	props := enumerate(c.named["Property"])
+	for _, it := range items {
+		if len(props) == 0 {
+			c.out(it)
+			continue
+		}
+		o := &psObject{typeName: "Selected", view: "list"}
+		for _, p := range props {
+			o.props = append(o.props, psProp{toStr(p), c.s.memberOf(it, toStr(p), nil, false)})
+		}
+		if len(o.props) <= 4 {
+			o.view = "table"
+			for i, p := range o.props {
+				w := len(p.name) + 1
+				if l := len(toStr(p.val)) + 1; l > w {
+					w = l
+				}
+				if i == len(o.props)-1 {
+					w = 0
+				}
+				o.cols = append(o.cols, psCol{name: p.name, width: w})
+			}
+		}
+		c.out(o)
+	}
+}
+
+func cmdletSelectString(c *psCall) {
+	pat := c.str("Pattern")
+	if c.has("SimpleMatch") {
+		pat = regexp.QuoteMeta(pat)
+	}
+	if !c.has("CaseSensitive") {
+		pat = "(?i)" + pat
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		c.fail("The string "+c.str("Pattern")+" is not a valid regular expression.", "InvalidArgument", c.str("Pattern"), "ArgumentException", "InvalidRegex")
+		return
+	}
+	lines := c.input
+	if v, ok := c.named["InputObject"]; ok {
+		lines = enumerate(v)
+	}
+	if c.set("Path") {
+		data, err := c.s.p.readFile(c.str("Path"))
+		if err != nil {
+			full := c.s.p.path(c.str("Path"))
+			msg, cat, reason, fq := psFileError(err, full, false)
+			c.fail(msg, cat, full, reason, fq)
+			return
+		}
+		lines = toAnySlice(strings.Split(strings.ReplaceAll(decodeText(data), "\r\n", "\n"), "\n"))
+	}
+	found := false
+	for _, l := range lines {
+		if re.MatchString(toStr(l)) != c.has("NotMatch") {
+			found = true
+			if !c.has("Quiet") {
+				c.out(toStr(l))
+			}
+		}
+	}
+	if c.has("Quiet") {
+		c.out(found)
+	}
+}
+
+func cmdletSort(c *psCall) {
+	items := append([]any{}, c.input...)
+	key := func(v any) string {
+		if p := enumerate(c.named["Property"]); len(p) > 0 {
+			return strings.ToLower(toStr(c.s.memberOf(v, toStr(p[0]), nil, false)))
+		}
+		return strings.ToLower(toStr(v))
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i], items[j]
+		if _, ok := a.(int64); ok {
+			if c.has("Descending") {
+				return toFloat(a) > toFloat(b)
+			}
+			return toFloat(a) < toFloat(b)
+		}
+		if c.has("Descending") {
+			return key(a) > key(b)
+		}
+		return key(a) < key(b)
+	})
+	for _, it := range items {
+		c.out(it)
+	}
+}
+
+func cmdletFormatList(c *psCall) {
+	for _, v := range c.input {
+		if o, ok := v.(*psObject); ok && len(o.props) > 0 {
+			cp := *o
+			cp.view = "list"
+			c.out(&cp)
+			continue
+		}
+		c.out(v)
+	}
+}
+
+func cmdletGetCommand(c *psCall) {
+	name := c.str("Name")
+	cols := []psCol{{name: "CommandType", width: 16}, {name: "Name", width: 40}, {name: "Version", width: 11}, {name: "Source"}}
+	if cl, ok := psCmdletIndex[strings.ToLower(name)]; ok {
+		c.out(&psObject{typeName: "CommandInfo", view: "table", cols: cols, str: cl.name, props: []psProp{{"CommandType", "Cmdlet"}, {"Name", cl.name}, {"Version", "3.1.0.0"}, {"Source", "Microsoft.PowerShell.Utility"}}})
+		return
+	}
+	if _, ok := lookupWindows(name); ok {
+		exe := programName(name, true) + ".exe"
+		c.out(&psObject{typeName: "CommandInfo", view: "table", cols: cols, str: exe, props: []psProp{{"CommandType", "Application"}, {"Name", exe}, {"Version", "10.0.20348.1"}, {"Source", `C:\Windows\system32\` + exe}}})
+		return
+	}
+	c.fail("The term '"+name+"' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.", "ObjectNotFound", name, "CommandNotFoundException", "CommandNotFoundException")
+}
+
+func cmdletGetNetIPAddress(c *psCall) {
+	ic := c.s.p.env.Interfaces
+	if !ic.IP.IsValid() {
+		return
+	}
+	prefix := ic.PrefixLen
+	if prefix == 0 {
+		prefix = 24
+	}
+	c.out(&psObject{typeName: "MSFT_NetIPAddress", view: "list", str: ic.IP.String(), props: []psProp{
+		{"IPAddress", ic.IP.String()}, {"InterfaceIndex", int64(17)}, {"InterfaceAlias", c.s.p.adapterName()},
+		{"AddressFamily", "IPv4"}, {"Type", "Unicast"}, {"PrefixLength", int64(prefix)}, {"PrefixOrigin", "Manual"},
+		{"SuffixOrigin", "Manual"}, {"AddressState", "Preferred"}, {"ValidLifetime", "Infinite ([TimeSpan]::MaxValue)"},
+		{"PreferredLifetime", "Infinite ([TimeSpan]::MaxValue)"}, {"SkipAsSource", false}, {"PolicyStore", "ActiveStore"}}})
+}
+
+func cmdletGetHelp(c *psCall) {
+	name := c.str("Name")
+	if cl, ok := psCmdletIndex[strings.ToLower(name)]; ok {
+		c.out("")
+		c.out("NAME")
+		c.out("    " + cl.name)
+		c.out("")
+		c.out("SYNOPSIS")
+		c.out("    " + cl.help)
+		return
+	}
+	for _, cl := range psCmdlets {
+		c.out(fmt.Sprintf("%-24s %s", cl.name, cl.help))
+	}
+}

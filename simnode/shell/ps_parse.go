@@ -1,0 +1,1378 @@
+package shell
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file parses PowerShell (row E): statements, pipelines, commands in
+// argument mode, expressions with PowerShell's operators, strings with $var
+// and $(...) interpolation, script blocks, if/elseif/else, while, do, for,
+// foreach, try/catch, function, exit/throw/return/break/continue.
+
+// psNode is any node of the syntax tree; pos/end are byte offsets.
+type psNode struct {
+	kind string
+	pos  int
+	end  int
+	// literal and names
+	val  any
+	name string
+	text string
+	// children
+	kids  []*psNode
+	block []*psNode // statements (script blocks, bodies)
+	// command elements
+	args   []psArg
+	redirs []psRedir
+	op     string
+	// if: kids are alternating cond, body blocks (as "block" nodes)
+}
+
+type psArg struct {
+	param    string // "-Name" without the dash; "" for positional
+	value    *psNode
+	colon    bool // -Name:value
+	pos, end int
+}
+
+type psRedir struct {
+	fd     string // "1", "2", "*"
+	op     string // ">", ">>", ">&1"
+	target *psNode
+}
+
+type psParseError struct {
+	pos int
+	msg string
+	id  string
+}
+
+func (e *psParseError) Error() string { return e.msg }
+
+type psParser struct {
+	src string
+	i   int
+	err *psParseError
+}
+
+func parsePowerShell(src string) (block []*psNode, err *psParseError) {
+	ps := &psParser{src: src}
+	defer func() {
+		if r := recover(); r != nil {
+			if pe, ok := r.(*psParseError); ok {
+				block, err = nil, pe
+				return
+			}
+			panic(r)
+		}
+	}()
+	block = ps.statements("")
+	ps.skipAll()
+	if ps.i < len(ps.src) {
+		ps.fail(ps.i, fmt.Sprintf("Unexpected token '%s' in expression or statement.", ps.tokenText()), "UnexpectedToken")
+	}
+	return block, nil
+}
+
+func (ps *psParser) fail(pos int, msg, id string) {
+	panic(&psParseError{pos: pos, msg: msg, id: id})
+}
+
+func (ps *psParser) tokenText() string {
+	j := ps.i
+	for j < len(ps.src) && !strings.ContainsRune(" \t\r\n;", rune(ps.src[j])) {
+		j++
+	}
+	if j == ps.i && j < len(ps.src) {
+		j++
+	}
+	return ps.src[ps.i:j]
+}
+
+func (ps *psParser) peek() byte {
+	if ps.i < len(ps.src) {
+		return ps.src[ps.i]
+	}
+	return 0
+}
+
+func (ps *psParser) peekAt(k int) byte {
+	if ps.i+k < len(ps.src) {
+		return ps.src[ps.i+k]
+	}
+	return 0
+}
+
+// skip skips spaces, comments and line continuations, not newlines.
+func (ps *psParser) skip() {
+	for ps.i < len(ps.src) {
+		c := ps.src[ps.i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			ps.i++
+		case c == '`' && (ps.peekAt(1) == '\n' || ps.peekAt(1) == '\r'):
+			ps.i += 2
+			if ps.peek() == '\n' {
+				ps.i++
+			}
+		case c == '<' && ps.peekAt(1) == '#':
+			j := strings.Index(ps.src[ps.i+2:], "#>")
+			if j < 0 {
+				ps.fail(ps.i, "Missing the terminator '#>' for the block comment.", "EndOfBlockCommentNotFound")
+			}
+			ps.i += j + 4
+		case c == '#':
+			for ps.i < len(ps.src) && ps.src[ps.i] != '\n' {
+				ps.i++
+			}
+		default:
+			return
+		}
+	}
+}
+
+// skipAll skips whitespace including newlines and semicolons' absence.
+func (ps *psParser) skipAll() {
+	for {
+		ps.skip()
+		if c := ps.peek(); c == '\n' || c == '\r' {
+			ps.i++
+			continue
+		}
+		return
+	}
+}
+
+func isWordByte(c byte) bool {
+	return isLetter(c) || c == '_' || (c >= '0' && c <= '9') || c == '-'
+}
+
+// keyword reports whether the (case-insensitive) keyword starts here.
+func (ps *psParser) keyword(k string) bool {
+	if len(ps.src)-ps.i < len(k) || !strings.EqualFold(ps.src[ps.i:ps.i+len(k)], k) {
+		return false
+	}
+	if ps.i+len(k) < len(ps.src) && isWordByte(ps.src[ps.i+len(k)]) {
+		return false
+	}
+	return true
+}
+
+// statements parses until the closing byte (or end of input).
+func (ps *psParser) statements(close string) []*psNode {
+	var out []*psNode
+	for {
+		ps.skip()
+		c := ps.peek()
+		switch {
+		case c == 0:
+			if close != "" {
+				ps.fail(ps.i, fmt.Sprintf("Missing closing '%s' in statement block or type definition.", close), "MissingEndCurlyBrace")
+			}
+			return out
+		case c == ';' || c == '\n' || c == '\r':
+			ps.i++
+			continue
+		case close != "" && string(c) == close:
+			return out
+		case close == "" && (c == ')' || c == '}'):
+			return out
+		}
+		out = append(out, ps.statement())
+		// statements end at ; or a newline (or the block's end)
+		ps.skip()
+		prev := byte(0)
+		if ps.i > 0 {
+			prev = ps.src[ps.i-1]
+		}
+		if c := ps.peek(); c != 0 && c != ';' && c != '\n' && c != '\r' && c != '}' && c != ')' && prev != '}' && prev != ')' && !(prev == ' ' && strings.HasSuffix(strings.TrimRight(ps.src[:ps.i], " \t"), ")")) {
+			ps.fail(ps.i, fmt.Sprintf("Unexpected token '%s' in expression or statement.", ps.tokenText()), "UnexpectedToken")
+		}
+	}
+}
+
+func (ps *psParser) scriptBlock() *psNode {
+	ps.skipAll()
+	start := ps.i
+	if ps.peek() != '{' {
+		ps.fail(ps.i, "Missing statement block.", "MissingStatementBlock")
+	}
+	ps.i++
+	body := ps.statements("}")
+	ps.i++
+	return &psNode{kind: "scriptblock", pos: start, end: ps.i, block: body, text: ps.src[start+1 : ps.i-1]}
+}
+
+func (ps *psParser) condition(kw string) *psNode {
+	ps.skip()
+	if ps.peek() != '(' {
+		ps.fail(ps.i, fmt.Sprintf("Missing '(' after '%s' in %s statement.", kw, kw), "MissingOpenParenthesisInIfStatement")
+	}
+	ps.i++
+	ps.skipAll()
+	if ps.peek() == ')' {
+		ps.fail(ps.i, fmt.Sprintf("Missing condition in %s statement after '%s ('.", kw, kw), "IfStatementMissingCondition")
+	}
+	n := ps.pipelineChain()
+	ps.skipAll()
+	if ps.peek() != ')' {
+		ps.fail(ps.i, "Missing closing ')' after expression in '"+kw+"' statement.", "MissingEndParenthesisAfterStatement")
+	}
+	ps.i++
+	return n
+}
+
+func (ps *psParser) statement() *psNode {
+	start := ps.i
+	switch {
+	case ps.keyword("if"):
+		ps.i += 2
+		n := &psNode{kind: "if", pos: start}
+		n.kids = append(n.kids, ps.condition("if"), ps.scriptBlock())
+		for {
+			save := ps.i
+			ps.skipAll()
+			if ps.keyword("elseif") {
+				ps.i += 6
+				n.kids = append(n.kids, ps.condition("elseif"), ps.scriptBlock())
+				continue
+			}
+			if ps.keyword("else") {
+				ps.i += 4
+				n.kids = append(n.kids, ps.scriptBlock())
+				break
+			}
+			ps.i = save
+			break
+		}
+		n.end = ps.i
+		return n
+	case ps.keyword("while"):
+		ps.i += 5
+		n := &psNode{kind: "while", pos: start}
+		n.kids = []*psNode{ps.condition("while"), ps.scriptBlock()}
+		n.end = ps.i
+		return n
+	case ps.keyword("do"):
+		ps.i += 2
+		body := ps.scriptBlock()
+		ps.skipAll()
+		n := &psNode{kind: "dowhile", pos: start}
+		if ps.keyword("until") {
+			n.kind = "dountil"
+			ps.i += 5
+		} else if ps.keyword("while") {
+			ps.i += 5
+		} else {
+			ps.fail(ps.i, "Missing while or until keyword in do loop.", "MissingWhileOrUntilInDoWhile")
+		}
+		n.kids = []*psNode{ps.condition("do"), body}
+		n.end = ps.i
+		return n
+	case ps.keyword("for"):
+		ps.i += 3
+		ps.skip()
+		if ps.peek() != '(' {
+			ps.fail(ps.i, "Missing opening '(' after keyword 'for'.", "MissingOpenParenthesisAfterKeyword")
+		}
+		ps.i++
+		n := &psNode{kind: "for", pos: start}
+		for k := 0; k < 3; k++ {
+			ps.skipAll()
+			if (k < 2 && ps.peek() == ';') || (k == 2 && ps.peek() == ')') {
+				n.kids = append(n.kids, nil)
+			} else {
+				n.kids = append(n.kids, ps.statement())
+				ps.skipAll()
+			}
+			if k < 2 {
+				if ps.peek() != ';' {
+					ps.fail(ps.i, "Missing ';' in for statement.", "MissingSemicolonInFor")
+				}
+				ps.i++
+			}
+		}
+		if ps.peek() != ')' {
+			ps.fail(ps.i, "Missing closing ')' after expression in 'for' statement.", "MissingEndParenthesisAfterStatement")
+		}
+		ps.i++
+		n.kids = append(n.kids, ps.scriptBlock())
+		n.end = ps.i
+		return n
+	case ps.keyword("foreach") && ps.nextNonSpace(7) == '(':
+		ps.i += 7
+		ps.skip()
+		ps.i++
+		ps.skip()
+		if ps.peek() != '$' {
+			ps.fail(ps.i, "Missing variable name after foreach.", "MissingVariableNameAfterForeach")
+		}
+		v := ps.variable()
+		ps.skip()
+		if !ps.keyword("in") {
+			ps.fail(ps.i, "Missing 'in' after variable in foreach loop.", "MissingInInForeach")
+		}
+		ps.i += 2
+		coll := ps.pipelineChain()
+		ps.skipAll()
+		if ps.peek() != ')' {
+			ps.fail(ps.i, "Missing closing ')' after expression in 'foreach' statement.", "MissingEndParenthesisAfterForeach")
+		}
+		ps.i++
+		n := &psNode{kind: "foreach", pos: start, name: v.name, kids: []*psNode{coll, ps.scriptBlock()}}
+		n.end = ps.i
+		return n
+	case ps.keyword("function") || ps.keyword("filter"):
+		for isWordByte(ps.peek()) {
+			ps.i++
+		}
+		ps.skip()
+		j := ps.i
+		for ps.i < len(ps.src) && !strings.ContainsRune(" \t\r\n({", rune(ps.src[ps.i])) {
+			ps.i++
+		}
+		name := ps.src[j:ps.i]
+		ps.skip()
+		var params []string
+		if ps.peek() == '(' {
+			ps.i++
+			for {
+				ps.skipAll()
+				if ps.peek() == ')' {
+					ps.i++
+					break
+				}
+				if ps.peek() == '$' {
+					params = append(params, ps.variable().name)
+				} else if ps.peek() == ',' || ps.peek() == '[' {
+					ps.i++
+					if ps.src[ps.i-1] == '[' {
+						for ps.i < len(ps.src) && ps.src[ps.i] != ']' {
+							ps.i++
+						}
+						ps.i++
+					}
+				} else if ps.peek() == 0 {
+					ps.fail(ps.i, "Missing ')' in function parameter list.", "MissingEndParenthesisInFunctionParameterList")
+				} else {
+					ps.i++
+				}
+			}
+		}
+		body := ps.scriptBlock()
+		return &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+	case ps.keyword("try"):
+		ps.i += 3
+		n := &psNode{kind: "try", pos: start, kids: []*psNode{ps.scriptBlock(), nil, nil}}
+		for {
+			save := ps.i
+			ps.skipAll()
+			if ps.keyword("catch") {
+				ps.i += 5
+				ps.skip()
+				for ps.peek() == '[' || ps.peek() == ',' {
+					for ps.i < len(ps.src) && ps.src[ps.i] != ']' && ps.src[ps.i] != ',' {
+						ps.i++
+					}
+					ps.i++
+					ps.skip()
+				}
+				n.kids[1] = ps.scriptBlock()
+				continue
+			}
+			if ps.keyword("finally") {
+				ps.i += 7
+				n.kids[2] = ps.scriptBlock()
+				continue
+			}
+			ps.i = save
+			break
+		}
+		n.end = ps.i
+		return n
+	case ps.keyword("param"):
+		ps.i += 5
+		ps.skip()
+		if ps.peek() == '(' {
+			ps.balanced('(', ')')
+		}
+		return &psNode{kind: "nop", pos: start, end: ps.i}
+	}
+	for _, kw := range []string{"exit", "return", "throw", "break", "continue"} {
+		if ps.keyword(kw) {
+			ps.i += len(kw)
+			ps.skip()
+			n := &psNode{kind: kw, pos: start}
+			if c := ps.peek(); c != 0 && c != ';' && c != '\n' && c != '\r' && c != '}' && c != ')' && c != '|' {
+				if kw == "break" || kw == "continue" {
+					ps.word()
+				} else {
+					n.kids = []*psNode{ps.pipelineChain()}
+				}
+			}
+			n.end = ps.i
+			return n
+		}
+	}
+	// assignment?
+	if c := ps.peek(); c == '$' || c == '[' {
+		save := ps.i
+		if lv, ok := ps.tryLValue(); ok {
+			ps.skip()
+			if strings.HasPrefix(ps.src[ps.i:], "++") || strings.HasPrefix(ps.src[ps.i:], "--") {
+				op := ps.src[ps.i:ps.i+1] + "="
+				ps.i += 2
+				one := &psNode{kind: "lit", val: int64(1), pos: ps.i, end: ps.i}
+				return &psNode{kind: "assign", pos: start, end: ps.i, op: op, kids: []*psNode{lv, one}}
+			}
+			for _, op := range []string{"=", "+=", "-=", "*=", "/="} {
+				if strings.HasPrefix(ps.src[ps.i:], op) && !strings.HasPrefix(ps.src[ps.i:], "==") {
+					ps.i += len(op)
+					ps.skipAll()
+					rhs := ps.statement()
+					return &psNode{kind: "assign", pos: start, end: ps.i, op: op, kids: []*psNode{lv, rhs}}
+				}
+			}
+		}
+		ps.i = save
+	}
+	return ps.pipelineChain()
+}
+
+// balanced skips a bracketed region (used for param blocks).
+func (ps *psParser) balanced(open, close byte) {
+	depth := 0
+	for ps.i < len(ps.src) {
+		c := ps.src[ps.i]
+		ps.i++
+		if c == open {
+			depth++
+		} else if c == close {
+			depth--
+			if depth == 0 {
+				return
+			}
+		}
+	}
+}
+
+func (ps *psParser) nextNonSpace(from int) byte {
+	j := ps.i + from
+	for j < len(ps.src) && (ps.src[j] == ' ' || ps.src[j] == '\t') {
+		j++
+	}
+	if j < len(ps.src) {
+		return ps.src[j]
+	}
+	return 0
+}
+
+func (ps *psParser) word() string {
+	j := ps.i
+	for ps.i < len(ps.src) && isWordByte(ps.src[ps.i]) {
+		ps.i++
+	}
+	return ps.src[j:ps.i]
+}
+
+// tryLValue parses [cast]$var(.member|[index])* without failing.
+func (ps *psParser) tryLValue() (n *psNode, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isParse := r.(*psParseError); !isParse {
+				panic(r)
+			}
+			n, ok = nil, false
+		}
+	}()
+	if ps.peek() == '[' {
+		ps.typeName()
+		ps.skip()
+	}
+	if ps.peek() != '$' {
+		return nil, false
+	}
+	v := ps.variable()
+	n = ps.postfix(v)
+	return n, n.kind == "var" || n.kind == "member" || n.kind == "index"
+}
+
+// pipelineChain is a pipeline, with pwsh 7's && and || chains.
+func (ps *psParser) pipelineChain() *psNode {
+	first := ps.pipeline()
+	ps.skip()
+	if !strings.HasPrefix(ps.src[ps.i:], "&&") && !strings.HasPrefix(ps.src[ps.i:], "||") {
+		return first
+	}
+	n := &psNode{kind: "chain", pos: first.pos, kids: []*psNode{first}}
+	for {
+		ps.skip()
+		op := ""
+		if strings.HasPrefix(ps.src[ps.i:], "&&") {
+			op = "&&"
+		} else if strings.HasPrefix(ps.src[ps.i:], "||") {
+			op = "||"
+		} else {
+			break
+		}
+		ps.i += 2
+		ps.skipAll()
+		n.kids = append(n.kids, ps.pipeline())
+		n.args = append(n.args, psArg{param: op})
+	}
+	n.end = ps.i
+	return n
+}
+
+func (ps *psParser) pipeline() *psNode {
+	ps.skip()
+	n := &psNode{kind: "pipeline", pos: ps.i}
+	for {
+		ps.skip()
+		el := ps.element()
+		n.kids = append(n.kids, el)
+		ps.skip()
+		if ps.peek() == '|' && ps.peekAt(1) != '|' {
+			ps.i++
+			ps.skipAll()
+			continue
+		}
+		break
+	}
+	n.end = ps.i
+	return n
+}
+
+func isExprStart(c, next byte) bool {
+	switch {
+	case c == '$' || c == '(' || c == '@' || c == '\'' || c == '"' || c == '[' || c == '!' || c == ',' || c == '{':
+		return true
+	case c >= '0' && c <= '9':
+		return true
+	case c == '-' && ((next >= '0' && next <= '9') || next == '$' || next == '('):
+		return true
+	case c == '.' && next >= '0' && next <= '9':
+		return true
+	}
+	return false
+}
+
+// element is one pipeline element: an expression or a command.
+func (ps *psParser) element() *psNode {
+	start := ps.i
+	c, next := ps.peek(), ps.peekAt(1)
+	if c == 0 || c == ';' || c == '\n' || c == '\r' || c == ')' || c == '}' || c == '|' {
+		ps.fail(ps.i, "An empty pipe element is not allowed.", "EmptyPipeElement")
+	}
+	if (c == '&' && next != '&') || (c == '.' && (next == ' ' || next == '\t')) {
+		ps.i++
+		ps.skip()
+		var name *psNode
+		if isExprStart(ps.peek(), ps.peekAt(1)) {
+			name = ps.postfix(ps.primary())
+		} else {
+			name = ps.bareword(true)
+		}
+		cmd := &psNode{kind: "command", pos: start, kids: []*psNode{name}, op: string(c)}
+		ps.commandArgs(cmd)
+		return cmd
+	}
+	if ps.keyword("-not") || isExprStart(c, next) {
+		e := ps.expr()
+		n := &psNode{kind: "exprelem", pos: start, kids: []*psNode{e}}
+		ps.redirections(n)
+		n.end = ps.i
+		return n
+	}
+	name := ps.bareword(true)
+	cmd := &psNode{kind: "command", pos: start, kids: []*psNode{name}}
+	ps.commandArgs(cmd)
+	return cmd
+}
+
+func (ps *psParser) atArgEnd() bool {
+	c := ps.peek()
+	if c == 0 || c == ';' || c == '\n' || c == '\r' || c == ')' || c == '}' {
+		return true
+	}
+	if c == '|' || (c == '&' && ps.peekAt(1) == '&') {
+		return true
+	}
+	return false
+}
+
+// redirections parses > >> 2> 2>&1 *> after an element.
+func (ps *psParser) redirections(n *psNode) bool {
+	ps.skip()
+	fd := "1"
+	j := ps.i
+	if c := ps.peek(); (c >= '1' && c <= '6') || c == '*' {
+		if ps.peekAt(1) != '>' {
+			return false
+		}
+		fd = string(c)
+		j++
+	}
+	if j >= len(ps.src) || ps.src[j] != '>' {
+		return false
+	}
+	ps.i = j + 1
+	r := psRedir{fd: fd, op: ">"}
+	if ps.peek() == '>' {
+		r.op = ">>"
+		ps.i++
+	}
+	if ps.peek() == '&' && (ps.peekAt(1) == '1' || ps.peekAt(1) == '2') {
+		r.op = ">&" + string(ps.peekAt(1))
+		ps.i += 2
+		n.redirs = append(n.redirs, r)
+		return ps.redirections(n) || true
+	}
+	ps.skip()
+	if ps.atArgEnd() {
+		ps.fail(ps.i, "Missing file specification after redirection operator.", "MissingFileSpecification")
+	}
+	r.target = ps.argument()
+	n.redirs = append(n.redirs, r)
+	ps.redirections(n)
+	return true
+}
+
+func (ps *psParser) commandArgs(cmd *psNode) {
+	for {
+		ps.skip()
+		if ps.atArgEnd() {
+			break
+		}
+		if ps.redirections(cmd) {
+			continue
+		}
+		c := ps.peek()
+		if c == '&' {
+			ps.fail(ps.i, "The ampersand (&) character is not allowed. The & operator is reserved for future use; wrap an ampersand in double quotation marks (\"&\") to pass it as part of a string.", "AmpersandNotAllowed")
+		}
+		start := ps.i
+		if c == '-' && (isLetter(ps.peekAt(1)) || ps.peekAt(1) == '_') {
+			ps.i++
+			j := ps.i
+			for ps.i < len(ps.src) && !strings.ContainsRune(" \t\r\n;|)}:,", rune(ps.src[ps.i])) {
+				ps.i++
+			}
+			a := psArg{param: ps.src[j:ps.i], pos: start}
+			if ps.peek() == ':' {
+				ps.i++
+				a.colon = true
+				ps.skip()
+				a.value = ps.argument()
+			}
+			a.end = ps.i
+			cmd.args = append(cmd.args, a)
+			continue
+		}
+		if c == '-' && ps.peekAt(1) == '-' && (ps.peekAt(2) == ' ' || ps.peekAt(2) == 0) {
+			ps.i += 2
+			cmd.args = append(cmd.args, psArg{param: "--", pos: start, end: ps.i})
+			continue
+		}
+		v := ps.argument()
+		cmd.args = append(cmd.args, psArg{value: v, pos: start, end: ps.i})
+	}
+	cmd.end = ps.i
+	for cmd.end > cmd.pos && (ps.src[cmd.end-1] == ' ' || ps.src[cmd.end-1] == '\t') {
+		cmd.end--
+	}
+}
+
+// argument is a command argument in argument mode, with a,b lists.
+func (ps *psParser) argument() *psNode {
+	first := ps.singleArgument()
+	ps.skip()
+	if ps.peek() != ',' {
+		return first
+	}
+	n := &psNode{kind: "array", pos: first.pos, kids: []*psNode{first}}
+	for ps.peek() == ',' {
+		ps.i++
+		ps.skipAll()
+		n.kids = append(n.kids, ps.singleArgument())
+		ps.skip()
+	}
+	n.end = ps.i
+	return n
+}
+
+func (ps *psParser) singleArgument() *psNode {
+	c, next := ps.peek(), ps.peekAt(1)
+	start := ps.i
+	if c == '$' || c == '(' || c == '@' || c == '\'' || c == '"' || c == '{' {
+		e := ps.postfix(ps.primary())
+		// `$env:X\bin\file.exe` and "a"b: one expandable word
+		if d := ps.peek(); d != 0 && !strings.ContainsRune(" \t\r\n;|)},", rune(d)) && !(d == '&' && ps.peekAt(1) == '&') && d != '>' {
+			ps.i = start
+			return ps.bareword(false)
+		}
+		return e
+	}
+	if c == '[' || (c == '-' && next >= '0' && next <= '9') {
+		if c == '[' {
+			return ps.postfix(ps.unary())
+		}
+	}
+	return ps.bareword(false)
+}
+
+// bareword reads a generic token; $var and "..." parts inside expand.
+// As a command name it stops at ( and {.
+func (ps *psParser) bareword(isName bool) *psNode {
+	start := ps.i
+	var parts []*psNode
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, &psNode{kind: "lit", val: lit.String()})
+			lit.Reset()
+		}
+	}
+	for ps.i < len(ps.src) {
+		c := ps.src[ps.i]
+		if strings.ContainsRune(" \t\r\n;|)},", rune(c)) || (c == '&' && ps.peekAt(1) == '&') {
+			break
+		}
+		if c == '>' || (c == '<' && ps.peekAt(1) != '#') {
+			break
+		}
+		if (c == '(' || (isName && c == '{')) && ps.i > start {
+			break
+		}
+		switch c {
+		case '`':
+			if ps.i+1 < len(ps.src) {
+				lit.WriteByte(psEscape(ps.src[ps.i+1]))
+				ps.i += 2
+				continue
+			}
+		case '\'':
+			flush()
+			parts = append(parts, ps.primary())
+			continue
+		case '"':
+			flush()
+			parts = append(parts, ps.primary())
+			continue
+		case '$':
+			if isLetter(ps.peekAt(1)) || ps.peekAt(1) == '_' || ps.peekAt(1) == '{' || ps.peekAt(1) == '(' || ps.peekAt(1) == '?' {
+				flush()
+				if ps.peekAt(1) == '(' {
+					parts = append(parts, ps.primary())
+				} else {
+					parts = append(parts, ps.variable())
+				}
+				continue
+			}
+		}
+		lit.WriteByte(c)
+		ps.i++
+	}
+	flush()
+	if ps.i == start {
+		ps.fail(ps.i, fmt.Sprintf("Unexpected token '%s' in expression or statement.", ps.tokenText()), "UnexpectedToken")
+	}
+	return &psNode{kind: "bare", pos: start, end: ps.i, kids: parts, text: ps.src[start:ps.i]}
+}
+
+func psEscape(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case '0':
+		return 0
+	case 'a':
+		return 7
+	case 'b':
+		return 8
+	case 'e':
+		return 27
+	}
+	return c
+}
+
+// ---- expressions ----
+
+var psComparisonOps = map[string]bool{}
+
+func init() {
+	for _, op := range []string{"eq", "ne", "gt", "ge", "lt", "le", "like", "notlike", "match", "notmatch", "contains", "notcontains", "in", "notin", "replace", "split", "join"} {
+		psComparisonOps[op] = true
+		psComparisonOps["i"+op] = true
+		psComparisonOps["c"+op] = true
+	}
+	psComparisonOps["is"] = true
+	psComparisonOps["isnot"] = true
+	psComparisonOps["as"] = true
+}
+
+// dashOp reads -word at the position if it is an operator.
+func (ps *psParser) dashOp(ops func(string) bool) (string, bool) {
+	if ps.peek() != '-' {
+		return "", false
+	}
+	j := ps.i + 1
+	for j < len(ps.src) && isLetter(ps.src[j]) {
+		j++
+	}
+	w := strings.ToLower(ps.src[ps.i+1 : j])
+	if w == "" || !ops(w) {
+		return "", false
+	}
+	ps.i = j
+	return w, true
+}
+
+func (ps *psParser) expr() *psNode {
+	left := ps.comparison()
+	for {
+		ps.skip()
+		save := ps.i
+		op, ok := ps.dashOp(func(w string) bool { return w == "and" || w == "or" || w == "xor" })
+		if !ok {
+			ps.i = save
+			return left
+		}
+		ps.skipAll()
+		right := ps.comparison()
+		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) comparison() *psNode {
+	left := ps.additive()
+	for {
+		ps.skip()
+		op, ok := ps.dashOp(func(w string) bool { return psComparisonOps[w] })
+		if !ok {
+			return left
+		}
+		ps.skipAll()
+		right := ps.additive()
+		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) additive() *psNode {
+	left := ps.multiplicative()
+	for {
+		ps.skip()
+		c := ps.peek()
+		if c == '+' && ps.peekAt(1) != '=' && ps.peekAt(1) != '+' {
+			ps.i++
+		} else if c == '-' && ps.peekAt(1) != '=' && !isLetter(ps.peekAt(1)) && ps.peekAt(1) != '-' {
+			ps.i++
+		} else {
+			return left
+		}
+		ps.skipAll()
+		right := ps.multiplicative()
+		left = &psNode{kind: "binary", op: string(c), pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) multiplicative() *psNode {
+	left := ps.format()
+	for {
+		ps.skip()
+		c := ps.peek()
+		if (c == '*' || c == '/' || c == '%') && ps.peekAt(1) != '=' {
+			ps.i++
+		} else {
+			return left
+		}
+		ps.skipAll()
+		right := ps.format()
+		left = &psNode{kind: "binary", op: string(c), pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) format() *psNode {
+	left := ps.comma()
+	for {
+		ps.skip()
+		_, ok := ps.dashOp(func(w string) bool { return w == "f" })
+		if !ok {
+			return left
+		}
+		ps.skipAll()
+		right := ps.comma()
+		left = &psNode{kind: "binary", op: "f", pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) comma() *psNode {
+	first := ps.rangeExpr()
+	ps.skip()
+	if ps.peek() != ',' {
+		return first
+	}
+	n := &psNode{kind: "array", pos: first.pos, kids: []*psNode{first}}
+	for ps.peek() == ',' {
+		ps.i++
+		ps.skipAll()
+		n.kids = append(n.kids, ps.rangeExpr())
+		ps.skip()
+	}
+	n.end = ps.i
+	return n
+}
+
+func (ps *psParser) rangeExpr() *psNode {
+	left := ps.unary()
+	ps.skip()
+	if ps.peek() == '.' && ps.peekAt(1) == '.' {
+		ps.i += 2
+		ps.skip()
+		right := ps.unary()
+		return &psNode{kind: "binary", op: "..", pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+	return left
+}
+
+func (ps *psParser) unary() *psNode {
+	ps.skip()
+	start := ps.i
+	c := ps.peek()
+	switch {
+	case c == '!':
+		ps.i++
+		return &psNode{kind: "unary", op: "not", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+	case c == '-' && (ps.keyword("-not") || ps.keyword("-bnot")):
+		ps.word()
+		ps.skip()
+		return &psNode{kind: "unary", op: "not", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+	case c == '-' && (ps.keyword("-join") || ps.keyword("-split")):
+		w := ps.word()
+		ps.skip()
+		return &psNode{kind: "unary", op: w[1:], pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+	case c == '-' && ps.peekAt(1) != '-':
+		ps.i++
+		return &psNode{kind: "unary", op: "-", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+	case c == '+':
+		ps.i++
+		return ps.unary()
+	case c == ',':
+		ps.i++
+		return &psNode{kind: "array", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+	case c == '[':
+		t := ps.typeName()
+		if ps.peek() == ':' && ps.peekAt(1) == ':' {
+			return ps.postfix(&psNode{kind: "type", name: t, pos: start, end: ps.i})
+		}
+		if d := ps.peek(); d != 0 && d != ' ' && d != '\t' && d != ')' && d != ';' && d != '\n' && d != ',' && d != '|' && d != '}' {
+			x := ps.unary()
+			return &psNode{kind: "cast", name: t, pos: start, kids: []*psNode{x}, end: ps.i}
+		}
+		return &psNode{kind: "type", name: t, pos: start, end: ps.i}
+	}
+	return ps.postfix(ps.primary())
+}
+
+func (ps *psParser) typeName() string {
+	ps.i++ // [
+	depth := 1
+	j := ps.i
+	for ps.i < len(ps.src) && depth > 0 {
+		switch ps.src[ps.i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		}
+		ps.i++
+	}
+	if depth > 0 {
+		ps.fail(j, "Missing ] at end of type token.", "EndSquareBracketExpectedAtEndOfType")
+	}
+	return strings.TrimSpace(ps.src[j : ps.i-1])
+}
+
+// postfix parses .member, .method(args), [index] and ::static.
+func (ps *psParser) postfix(n *psNode) *psNode {
+	for {
+		c := ps.peek()
+		switch {
+		case c == '.' && ps.peekAt(1) != '.' && (isLetter(ps.peekAt(1)) || ps.peekAt(1) == '_' || ps.peekAt(1) == '$' || ps.peekAt(1) == '\'' || ps.peekAt(1) == '"'),
+			c == ':' && ps.peekAt(1) == ':':
+			static := c == ':'
+			if static {
+				ps.i += 2
+			} else {
+				ps.i++
+			}
+			var name string
+			if ps.peek() == '\'' || ps.peek() == '"' || ps.peek() == '$' {
+				p := ps.primary()
+				name = fmt.Sprint(p.val)
+				if p.kind == "var" {
+					name = "$" + p.name
+				}
+			} else {
+				j := ps.i
+				for ps.i < len(ps.src) && (isLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9')) {
+					ps.i++
+				}
+				name = ps.src[j:ps.i]
+			}
+			m := &psNode{kind: "member", name: name, pos: n.pos, kids: []*psNode{n}}
+			if static {
+				m.op = "static"
+			}
+			if ps.peek() == '(' {
+				ps.i++
+				m.kind = "call"
+				for {
+					ps.skipAll()
+					if ps.peek() == ')' {
+						ps.i++
+						break
+					}
+					if ps.peek() == 0 {
+						ps.fail(ps.i, "Missing ')' in method call.", "MissingEndParenthesisInMethodCall")
+					}
+					m.kids = append(m.kids, ps.rangeExprNoComma())
+					ps.skipAll()
+					if ps.peek() == ',' {
+						ps.i++
+					}
+				}
+			}
+			m.end = ps.i
+			n = m
+		case c == '[' && ps.i > 0 && ps.src[ps.i-1] != ' ':
+			ps.i++
+			ps.skipAll()
+			idx := ps.expr()
+			ps.skipAll()
+			if ps.peek() != ']' {
+				ps.fail(ps.i, "Array index expression is missing or not valid.", "MissingArrayIndexExpression")
+			}
+			ps.i++
+			n = &psNode{kind: "index", pos: n.pos, end: ps.i, kids: []*psNode{n, idx}}
+		default:
+			return n
+		}
+	}
+}
+
+// rangeExprNoComma is a method argument: a full expression without the
+// comma operator (commas separate arguments).
+func (ps *psParser) rangeExprNoComma() *psNode {
+	left := ps.comparisonNoComma()
+	for {
+		ps.skip()
+		save := ps.i
+		op, ok := ps.dashOp(func(w string) bool { return w == "and" || w == "or" })
+		if !ok {
+			ps.i = save
+			return left
+		}
+		ps.skipAll()
+		right := ps.comparisonNoComma()
+		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) comparisonNoComma() *psNode {
+	left := ps.additiveNoComma()
+	for {
+		ps.skip()
+		op, ok := ps.dashOp(func(w string) bool { return psComparisonOps[w] || w == "f" })
+		if !ok {
+			return left
+		}
+		ps.skipAll()
+		right := ps.additiveNoComma()
+		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) additiveNoComma() *psNode {
+	left := ps.rangeExpr()
+	for {
+		ps.skip()
+		c := ps.peek()
+		if (c == '+' || c == '*' || c == '/' || c == '%') || (c == '-' && !isLetter(ps.peekAt(1))) {
+			ps.i++
+		} else {
+			return left
+		}
+		ps.skipAll()
+		right := ps.rangeExpr()
+		left = &psNode{kind: "binary", op: string(c), pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+	}
+}
+
+func (ps *psParser) variable() *psNode {
+	start := ps.i
+	ps.i++ // $
+	if ps.peek() == '{' {
+		j := strings.IndexByte(ps.src[ps.i:], '}')
+		if j < 0 {
+			ps.fail(ps.i, "Missing '}' in variable name.", "IncompleteDollarVariableReference")
+		}
+		name := ps.src[ps.i+1 : ps.i+j]
+		ps.i += j + 1
+		return &psNode{kind: "var", name: name, pos: start, end: ps.i}
+	}
+	if c := ps.peek(); c == '?' || c == '_' || c == '$' || c == '^' {
+		ps.i++
+		if c == '_' {
+			for ps.i < len(ps.src) && (isLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9')) {
+				ps.i++
+			}
+		}
+		return &psNode{kind: "var", name: ps.src[start+1 : ps.i], pos: start, end: ps.i}
+	}
+	j := ps.i
+	for ps.i < len(ps.src) && (isLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9')) {
+		ps.i++
+	}
+	// scope or drive qualifier: $env:NAME, $global:x
+	if ps.peek() == ':' && ps.peekAt(1) != ':' && ps.i > j && (isLetter(ps.peekAt(1)) || ps.peekAt(1) == '_') {
+		ps.i++
+		for ps.i < len(ps.src) && (isLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9') || ps.src[ps.i] == '(' && false) {
+			ps.i++
+		}
+	}
+	if ps.i == j {
+		return &psNode{kind: "lit", val: "$", pos: start, end: ps.i}
+	}
+	return &psNode{kind: "var", name: ps.src[j:ps.i], pos: start, end: ps.i}
+}
+
+func (ps *psParser) primary() *psNode {
+	ps.skip()
+	start := ps.i
+	c := ps.peek()
+	switch {
+	case c == '$' && ps.peekAt(1) == '(':
+		ps.i += 2
+		body := ps.statements(")")
+		ps.i++
+		return &psNode{kind: "subexpr", pos: start, end: ps.i, block: body}
+	case c == '@' && ps.peekAt(1) == '(':
+		ps.i += 2
+		body := ps.statements(")")
+		ps.i++
+		return &psNode{kind: "arrayexpr", pos: start, end: ps.i, block: body}
+	case c == '@' && ps.peekAt(1) == '{':
+		ps.i += 2
+		n := &psNode{kind: "hash", pos: start}
+		for {
+			ps.skipAll()
+			for ps.peek() == ';' {
+				ps.i++
+				ps.skipAll()
+			}
+			if ps.peek() == '}' {
+				ps.i++
+				break
+			}
+			if ps.peek() == 0 {
+				ps.fail(ps.i, "Missing closing '}' in statement block or type definition.", "MissingEndCurlyBrace")
+			}
+			var key *psNode
+			if ps.peek() == '\'' || ps.peek() == '"' {
+				key = ps.primary()
+			} else {
+				j := ps.i
+				for ps.i < len(ps.src) && !strings.ContainsRune(" \t=;\r\n}", rune(ps.src[ps.i])) {
+					ps.i++
+				}
+				key = &psNode{kind: "lit", val: ps.src[j:ps.i]}
+			}
+			ps.skip()
+			if ps.peek() != '=' {
+				ps.fail(ps.i, "Missing '=' operator after key in hash literal.", "MissingEqualsInHashLiteral")
+			}
+			ps.i++
+			ps.skipAll()
+			val := ps.statement()
+			n.kids = append(n.kids, key, val)
+		}
+		n.end = ps.i
+		return n
+	case c == '@' && (ps.peekAt(1) == '"' || ps.peekAt(1) == '\''):
+		q := ps.peekAt(1)
+		end := strings.Index(ps.src[ps.i+2:], "\n"+string(q)+"@")
+		if end < 0 {
+			ps.fail(ps.i, "The string is missing the terminator: "+string(q)+"@.", "TerminatorExpectedAtEndOfString")
+		}
+		body := ps.src[ps.i+2 : ps.i+2+end]
+		body = strings.TrimPrefix(strings.TrimPrefix(body, "\r"), "\n")
+		body = strings.TrimSuffix(body, "\r")
+		ps.i += 2 + end + 3
+		if q == '\'' {
+			return &psNode{kind: "lit", val: body, pos: start, end: ps.i}
+		}
+		return &psNode{kind: "str", pos: start, end: ps.i, kids: ps.interpolate(body, start)}
+	case c == '$':
+		return ps.variable()
+	case c == '(':
+		ps.i++
+		ps.skipAll()
+		var inner *psNode
+		if ps.peek() == ')' {
+			inner = &psNode{kind: "lit", val: nil}
+		} else {
+			inner = ps.statement()
+		}
+		ps.skipAll()
+		if ps.peek() != ')' {
+			ps.fail(ps.i, "Missing closing ')' in expression.", "MissingEndParenthesisInExpression")
+		}
+		ps.i++
+		return &psNode{kind: "paren", pos: start, end: ps.i, kids: []*psNode{inner}}
+	case c == '{':
+		return ps.scriptBlock()
+	case c == '\'':
+		var b strings.Builder
+		ps.i++
+		for {
+			if ps.i >= len(ps.src) {
+				ps.fail(start, "The string is missing the terminator: '.", "TerminatorExpectedAtEndOfString")
+			}
+			if ps.src[ps.i] == '\'' {
+				if ps.peekAt(1) == '\'' {
+					b.WriteByte('\'')
+					ps.i += 2
+					continue
+				}
+				ps.i++
+				break
+			}
+			b.WriteByte(ps.src[ps.i])
+			ps.i++
+		}
+		return &psNode{kind: "lit", val: b.String(), pos: start, end: ps.i}
+	case c == '"':
+		ps.i++
+		j := ps.i
+		depth := 0
+		for {
+			if ps.i >= len(ps.src) {
+				ps.fail(start, "The string is missing the terminator: \".", "TerminatorExpectedAtEndOfString")
+			}
+			ch := ps.src[ps.i]
+			if ch == '`' {
+				ps.i += 2
+				continue
+			}
+			if ch == '$' && ps.peekAt(1) == '(' {
+				depth++
+				ps.i += 2
+				continue
+			}
+			if depth > 0 && ch == '(' {
+				depth++
+			}
+			if depth > 0 && ch == ')' {
+				depth--
+			}
+			if ch == '"' && depth == 0 {
+				if ps.peekAt(1) == '"' {
+					ps.i += 2
+					continue
+				}
+				break
+			}
+			ps.i++
+		}
+		body := ps.src[j:ps.i]
+		ps.i++
+		return &psNode{kind: "str", pos: start, end: ps.i, kids: ps.interpolate(body, j)}
+	case c >= '0' && c <= '9' || c == '.':
+		j := ps.i
+		if c == '0' && (ps.peekAt(1) == 'x' || ps.peekAt(1) == 'X') {
+			ps.i += 2
+			for ps.i < len(ps.src) && strings.ContainsRune("0123456789abcdefABCDEF", rune(ps.src[ps.i])) {
+				ps.i++
+			}
+			n, _ := strconv.ParseInt(ps.src[j+2:ps.i], 16, 64)
+			return &psNode{kind: "lit", val: n, pos: start, end: ps.i}
+		}
+		for ps.i < len(ps.src) && (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9' || (ps.src[ps.i] == '.' && ps.peekAt(1) != '.')) {
+			ps.i++
+		}
+		text := ps.src[j:ps.i]
+		mult := int64(1)
+		if ps.i+1 < len(ps.src) {
+			switch strings.ToLower(ps.src[ps.i : ps.i+2]) {
+			case "kb":
+				mult = 1 << 10
+			case "mb":
+				mult = 1 << 20
+			case "gb":
+				mult = 1 << 30
+			}
+			if mult > 1 {
+				ps.i += 2
+			}
+		}
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return &psNode{kind: "lit", val: n * mult, pos: start, end: ps.i}
+		}
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			ps.fail(start, fmt.Sprintf("Unexpected token '%s' in expression or statement.", text), "UnexpectedToken")
+		}
+		return &psNode{kind: "lit", val: f * float64(mult), pos: start, end: ps.i}
+	}
+	if c == 0 {
+		ps.fail(ps.i, "You must provide a value expression following the operator.", "ExpectedValueExpression")
+	}
+	ps.fail(ps.i, fmt.Sprintf("Unexpected token '%s' in expression or statement.", ps.tokenText()), "UnexpectedToken")
+	return nil
+}
+
+// interpolate splits the body of a "..." string into literal and
+// expansion parts: $var, ${var}, $env:X, $(...), `escapes, "".
+func (ps *psParser) interpolate(body string, offset int) []*psNode {
+	var parts []*psNode
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, &psNode{kind: "lit", val: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '`' && i+1 < len(body):
+			lit.WriteByte(psEscape(body[i+1]))
+			i++
+		case c == '"' && i+1 < len(body) && body[i+1] == '"':
+			lit.WriteByte('"')
+			i++
+		case c == '$' && i+1 < len(body) && body[i+1] == '(':
+			flush()
+			sub := &psParser{src: body, i: i}
+			n := sub.primary()
+			parts = append(parts, n)
+			i = sub.i - 1
+		case c == '$' && i+1 < len(body) && (isLetter(body[i+1]) || body[i+1] == '_' || body[i+1] == '{' || body[i+1] == '?'):
+			flush()
+			sub := &psParser{src: body, i: i}
+			parts = append(parts, sub.variable())
+			i = sub.i - 1
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	return parts
+}

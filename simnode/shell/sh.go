@@ -1,0 +1,1340 @@
+package shell
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// This file is the Linux sh (busybox ash flavour) of Linux containers and
+// of the e2e images' `sh -c` (upstream test/e2e/windows/hybrid_network.go:131
+// `/bin/sh -c "nc -vz <ip> <port> -w <s>"`): ; && || | & > >> < 2>&1, $VAR,
+// ${VAR:-x}, $(cmd), quotes, if/while/until/for, trap, and the builtins of
+// shBuiltins.
+
+type shBuiltin struct {
+	name string
+	help string
+	run  func(s *shell, p *proc, args []string) int
+}
+
+var shBuiltins = map[string]*shBuiltin{}
+
+func init() {
+	for _, b := range []*shBuiltin{
+		{"echo", "Prints its arguments (-n, -e).", func(s *shell, p *proc, a []string) int { return progEcho(p, a) }},
+		{"exit", "Exits the shell with a code.", (*shell).exit},
+		{"export", "Exports variables.", (*shell).export},
+		{"unset", "Unsets variables.", func(s *shell, p *proc, a []string) int {
+			for _, n := range a[1:] {
+				p.vars.unset(n)
+			}
+			return 0
+		}},
+		{"cd", "Changes the working directory.", func(s *shell, p *proc, a []string) int {
+			t := "/root"
+			if len(a) > 1 {
+				t = a[1]
+			}
+			full := p.path(t)
+			if _, err := p.readDir(full); err != nil {
+				p.eprintln("sh: cd: can't cd to " + t + ": No such file or directory")
+				return 2
+			}
+			p.dir = full
+			return 0
+		}},
+		{"true", "Exits 0.", func(*shell, *proc, []string) int { return 0 }},
+		{":", "Exits 0.", func(*shell, *proc, []string) int { return 0 }},
+		{"false", "Exits 1.", func(*shell, *proc, []string) int { return 1 }},
+		{"test", "Evaluates a condition.", func(s *shell, p *proc, a []string) int { return shTest(p, a[1:]) }},
+		{"[", "Evaluates a condition.", func(s *shell, p *proc, a []string) int {
+			if a[len(a)-1] != "]" {
+				p.eprintln("sh: missing ]")
+				return 2
+			}
+			return shTest(p, a[1:len(a)-1])
+		}},
+		{"trap", "Sets signal handlers.", (*shell).trap},
+		{"set", "Sets shell options (-e, -x).", (*shell).set},
+		{"shift", "Shifts positional parameters.", func(s *shell, p *proc, a []string) int {
+			if len(s.args) > 0 {
+				s.args = s.args[1:]
+			}
+			return 0
+		}},
+		{"wait", "Waits for background jobs.", func(s *shell, p *proc, a []string) int { return s.wait() }},
+		{"read", "Reads a line into variables.", (*shell).read},
+		{"break", "Leaves a loop.", func(s *shell, p *proc, a []string) int { s.brk = 1; return 0 }},
+		{"continue", "Next loop iteration.", func(s *shell, p *proc, a []string) int { s.cont = true; return 0 }},
+		{"eval", "Runs its arguments as a command.", func(s *shell, p *proc, a []string) int { return s.runScript(p, strings.Join(a[1:], " ")) }},
+		{"exec", "Replaces the shell with a command.", func(s *shell, p *proc, a []string) int {
+			if len(a) < 2 {
+				return 0
+			}
+			code := s.command(p, a[1:])
+			s.exited, s.code = true, code
+			return code
+		}},
+		{".", "Runs a file in this shell.", (*shell).source},
+		{"source", "Runs a file in this shell.", (*shell).source},
+	} {
+		shBuiltins[b.name] = b
+	}
+}
+
+// shell is one sh process.
+type shell struct {
+	name            string
+	args            []string
+	traps           map[string]string
+	exited          bool
+	code            int
+	brk             int
+	cont            bool
+	errexit, xtrace bool
+	jobs            *sync.WaitGroup
+	jobCtx          context.Context
+	cancel          context.CancelFunc
+}
+
+// child is a subshell: same jobs, fresh traps and state.
+func (s *shell) child(name string, args []string) *shell {
+	return &shell{name: name, args: args, traps: map[string]string{}, jobs: s.jobs, jobCtx: s.jobCtx, cancel: func() {}, errexit: s.errexit, xtrace: s.xtrace}
+}
+
+// lockedWriter serialises writes of background jobs and the shell.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// runSh is `sh -c script [name args...]`, `sh script.sh`, or sh reading
+// stdin.
+func (p *proc) runSh(argv []string) int {
+	s := &shell{name: "sh", traps: map[string]string{}, jobs: &sync.WaitGroup{}}
+	var mu sync.Mutex
+	p.stdout = lockedWriter{&mu, p.stdout}
+	p.stderr = lockedWriter{&mu, p.stderr}
+	s.jobCtx, s.cancel = context.WithCancel(p.ctx)
+	defer func() {
+		s.cancel()
+		s.jobs.Wait()
+	}()
+	args := argv[1:]
+	script := ""
+	haveScript := false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		a := args[0]
+		args = args[1:]
+		if strings.Contains(a, "e") {
+			s.errexit = true
+		}
+		if strings.Contains(a, "x") {
+			s.xtrace = true
+		}
+		if strings.Contains(a, "c") {
+			if len(args) == 0 {
+				p.eprintln("sh: -c requires an argument")
+				return 2
+			}
+			script, args, haveScript = args[0], args[1:], true
+			if len(args) > 0 {
+				s.name, args = args[0], args[1:]
+			}
+			s.args = args
+			break
+		}
+	}
+	if !haveScript {
+		if len(args) > 0 {
+			data, err := p.readFile(args[0])
+			if err != nil {
+				p.eprintln("sh: can't open '" + args[0] + "': " + posixFileError(err, false))
+				return 2
+			}
+			script, s.name, s.args = string(data), args[0], args[1:]
+		} else {
+			b, _ := io.ReadAll(bufio.NewReader(p.stdin))
+			script = string(b)
+		}
+	}
+	code := s.runScript(p, script)
+	if s.exited {
+		code = s.code
+	}
+	if p.done() {
+		return s.onKill(p)
+	}
+	if h, ok := s.traps["EXIT"]; ok && h != "" {
+		delete(s.traps, "EXIT")
+		s.exited = false
+		p.lastExit = code
+		s.runScript(p, h)
+		if s.exited {
+			code = s.code
+		}
+	}
+	return code
+}
+
+// onKill runs the TERM trap when ctx ends (the kubelet's SIGTERM); without
+// one the process dies of the signal: 143.
+func (s *shell) onKill(p *proc) int {
+	h, ok := s.traps["TERM"]
+	if !ok {
+		return ExitKilledLinux
+	}
+	if h == "" {
+		// ignored: the kubelet escalates to SIGKILL after the grace period
+		return 137
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), time.Second)
+	defer cancel()
+	hp := p.sub(nil, nil, nil)
+	hp.ctx = ctx
+	s.exited, s.brk, s.cont = false, 0, false
+	delete(s.traps, "TERM")
+	code := s.runScript(hp, h)
+	if s.exited {
+		return s.code
+	}
+	return code
+}
+
+func (s *shell) runScript(p *proc, script string) int {
+	if !p.enter() {
+		p.leave()
+		p.eprintln("sh: recursion too deep")
+		return 2
+	}
+	defer p.leave()
+	toks, err := shLex(script)
+	if err != nil {
+		p.eprintln("sh: syntax error: " + err.Error())
+		return 2
+	}
+	ps := &shParser{toks: toks}
+	root := ps.list(nil)
+	if ps.err == nil && ps.i < len(ps.toks) {
+		ps.err = fmt.Errorf("unexpected %q", ps.toks[ps.i].text)
+	}
+	if ps.err != nil {
+		p.eprintln("sh: syntax error: " + ps.err.Error())
+		return 2
+	}
+	return s.run(root, p)
+}
+
+// ---- lexer ----
+
+type shTok struct {
+	op   string // operator, "" for a word
+	text string // raw word text (quotes kept) or the operator
+	fd   int    // for redirections: the fd before the operator, -1 if none
+}
+
+func shLex(src string) ([]shTok, error) {
+	var toks []shTok
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			toks = append(toks, shTok{text: cur.String(), fd: -1})
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(src) {
+				if src[i+1] == '\n' {
+					i++
+					continue
+				}
+				cur.WriteByte(c)
+				cur.WriteByte(src[i+1])
+				i++
+			} else {
+				cur.WriteByte(c)
+			}
+			inWord = true
+		case c == '\'':
+			j := strings.IndexByte(src[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated quoted string")
+			}
+			cur.WriteString(src[i : i+j+2])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(src) {
+				return nil, fmt.Errorf("unterminated quoted string")
+			}
+			cur.WriteString(src[i : j+1])
+			i = j
+			inWord = true
+		case c == '`':
+			j := strings.IndexByte(src[i+1:], '`')
+			if j < 0 {
+				return nil, fmt.Errorf("unterminated backquote")
+			}
+			cur.WriteString(src[i : i+j+2])
+			i += j + 1
+			inWord = true
+		case c == '$' && i+1 < len(src) && (src[i+1] == '(' || src[i+1] == '{'):
+			open, close := src[i+1], byte(')')
+			if open == '{' {
+				close = '}'
+			}
+			depth, j := 0, i+1
+			for ; j < len(src); j++ {
+				if src[j] == open {
+					depth++
+				} else if src[j] == close {
+					depth--
+					if depth == 0 {
+						break
+					}
+				} else if src[j] == '\'' {
+					if k := strings.IndexByte(src[j+1:], '\''); k >= 0 {
+						j += k + 1
+					}
+				}
+			}
+			if j >= len(src) {
+				return nil, fmt.Errorf("unterminated %c", open)
+			}
+			cur.WriteString(src[i : j+1])
+			i = j
+			inWord = true
+		case c == '#' && !inWord:
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			i--
+		case c == ' ' || c == '\t' || c == '\r':
+			flush()
+		case strings.IndexByte(";&|<>()\n", c) >= 0:
+			fd := -1
+			if (c == '>' || c == '<') && inWord {
+				if n, err := strconv.Atoi(cur.String()); err == nil && n < 10 {
+					fd = n
+					cur.Reset()
+					inWord = false
+				}
+			}
+			flush()
+			op := string(c)
+			if i+1 < len(src) {
+				two := src[i : i+2]
+				switch two {
+				case "&&", "||", ">>", ";;", ">&", "<&":
+					op = two
+					i++
+				}
+			}
+			toks = append(toks, shTok{op: op, text: op, fd: fd})
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	flush()
+	return toks, nil
+}
+
+// ---- parser ----
+
+type shRedir struct {
+	fd     int
+	op     string
+	target string // raw word
+}
+
+type shNode struct {
+	kind    string // list, andor, pipe, simple, if, while, until, for, group, subshell
+	kids    []*shNode
+	ops     []string // list: separators; andor: && ||
+	words   []string
+	redirs  []shRedir
+	neg     bool
+	varName string
+	items   []string
+	bg      []bool
+}
+
+type shParser struct {
+	toks []shTok
+	i    int
+	err  error
+}
+
+func (ps *shParser) peek() shTok {
+	if ps.i < len(ps.toks) {
+		return ps.toks[ps.i]
+	}
+	return shTok{op: "EOF", text: "EOF"}
+}
+
+func (ps *shParser) isWord(w string) bool {
+	t := ps.peek()
+	return t.op == "" && t.text == w
+}
+
+func (ps *shParser) skipNewlines() {
+	for ps.peek().op == "\n" || ps.peek().op == ";" {
+		ps.i++
+	}
+}
+
+// list parses and-or lists up to one of the stop words.
+func (ps *shParser) list(stop []string) *shNode {
+	n := &shNode{kind: "list"}
+	for ps.err == nil {
+		for ps.peek().op == "\n" || ps.peek().op == ";" {
+			ps.i++
+		}
+		t := ps.peek()
+		if t.op == "EOF" || t.op == ")" || t.op == ";;" {
+			return n
+		}
+		if t.op == "" {
+			for _, s := range stop {
+				if t.text == s {
+					return n
+				}
+			}
+		}
+		n.kids = append(n.kids, ps.andor())
+		bg := false
+		switch ps.peek().op {
+		case "&":
+			bg = true
+			ps.i++
+		case ";", "\n":
+			ps.i++
+		case "EOF", ")":
+		default:
+			if ps.peek().op != "" || !isStop(ps.peek().text, stop) {
+				if ps.peek().op != "" {
+					ps.err = fmt.Errorf("unexpected %q", ps.peek().text)
+				}
+			}
+		}
+		n.bg = append(n.bg, bg)
+	}
+	return n
+}
+
+func isStop(w string, stop []string) bool {
+	for _, s := range stop {
+		if w == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (ps *shParser) andor() *shNode {
+	n := &shNode{kind: "andor"}
+	n.kids = append(n.kids, ps.pipeline())
+	for ps.err == nil && (ps.peek().op == "&&" || ps.peek().op == "||") {
+		n.ops = append(n.ops, ps.peek().op)
+		ps.i++
+		for ps.peek().op == "\n" {
+			ps.i++
+		}
+		n.kids = append(n.kids, ps.pipeline())
+	}
+	return n
+}
+
+func (ps *shParser) pipeline() *shNode {
+	n := &shNode{kind: "pipe"}
+	if ps.isWord("!") {
+		n.neg = true
+		ps.i++
+	}
+	n.kids = append(n.kids, ps.command())
+	for ps.err == nil && ps.peek().op == "|" {
+		ps.i++
+		for ps.peek().op == "\n" {
+			ps.i++
+		}
+		n.kids = append(n.kids, ps.command())
+	}
+	return n
+}
+
+func (ps *shParser) expectWord(w string) {
+	if ps.err != nil {
+		return
+	}
+	if !ps.isWord(w) {
+		ps.err = fmt.Errorf("expected %q, got %q", w, ps.peek().text)
+		return
+	}
+	ps.i++
+}
+
+func (ps *shParser) command() *shNode {
+	t := ps.peek()
+	var n *shNode
+	switch {
+	case t.op == "" && t.text == "if":
+		ps.i++
+		n = &shNode{kind: "if"}
+		n.kids = append(n.kids, ps.list([]string{"then"}))
+		ps.expectWord("then")
+		n.kids = append(n.kids, ps.list([]string{"elif", "else", "fi"}))
+		for ps.err == nil && ps.isWord("elif") {
+			ps.i++
+			n.kids = append(n.kids, ps.list([]string{"then"}))
+			ps.expectWord("then")
+			n.kids = append(n.kids, ps.list([]string{"elif", "else", "fi"}))
+		}
+		if ps.isWord("else") {
+			ps.i++
+			n.kids = append(n.kids, ps.list([]string{"fi"}))
+		}
+		ps.expectWord("fi")
+	case t.op == "" && (t.text == "while" || t.text == "until"):
+		ps.i++
+		n = &shNode{kind: t.text}
+		n.kids = append(n.kids, ps.list([]string{"do"}))
+		ps.expectWord("do")
+		n.kids = append(n.kids, ps.list([]string{"done"}))
+		ps.expectWord("done")
+	case t.op == "" && t.text == "for":
+		ps.i++
+		n = &shNode{kind: "for"}
+		if ps.peek().op != "" {
+			ps.err = fmt.Errorf("bad for loop variable")
+			return n
+		}
+		n.varName = ps.peek().text
+		ps.i++
+		for ps.peek().op == "\n" {
+			ps.i++
+		}
+		if ps.isWord("in") {
+			ps.i++
+			for ps.peek().op == "" && !ps.isWord("do") {
+				n.items = append(n.items, ps.peek().text)
+				ps.i++
+			}
+		} else {
+			n.items = []string{`"$@"`}
+		}
+		ps.skipNewlines()
+		ps.expectWord("do")
+		n.kids = append(n.kids, ps.list([]string{"done"}))
+		ps.expectWord("done")
+	case t.op == "" && t.text == "{":
+		ps.i++
+		n = &shNode{kind: "group"}
+		n.kids = append(n.kids, ps.list([]string{"}"}))
+		ps.expectWord("}")
+	case t.op == "(":
+		ps.i++
+		n = &shNode{kind: "subshell"}
+		n.kids = append(n.kids, ps.list(nil))
+		if ps.peek().op != ")" {
+			ps.err = fmt.Errorf("missing )")
+			return n
+		}
+		ps.i++
+	default:
+		n = &shNode{kind: "simple"}
+	}
+	// words (simple commands) and redirections
+	for ps.err == nil {
+		t := ps.peek()
+		switch {
+		case t.op == ">" || t.op == ">>" || t.op == "<" || t.op == ">&" || t.op == "<&":
+			ps.i++
+			if ps.peek().op != "" {
+				ps.err = fmt.Errorf("unexpected %q", ps.peek().text)
+				return n
+			}
+			fd := t.fd
+			if fd < 0 {
+				fd = 1
+				if t.op[0] == '<' {
+					fd = 0
+				}
+			}
+			n.redirs = append(n.redirs, shRedir{fd: fd, op: t.op, target: ps.peek().text})
+			ps.i++
+		case t.op == "" && n.kind == "simple":
+			n.words = append(n.words, t.text)
+			ps.i++
+		default:
+			if n.kind == "simple" && len(n.words) == 0 && len(n.redirs) == 0 {
+				ps.err = fmt.Errorf("unexpected %q", t.text)
+			}
+			return n
+		}
+	}
+	return n
+}
+
+// ---- execution ----
+
+func (s *shell) stop() bool { return s.exited || s.brk > 0 || s.cont }
+
+func (s *shell) run(n *shNode, p *proc) int {
+	if p.done() {
+		return ExitKilledLinux
+	}
+	switch n.kind {
+	case "list":
+		code := p.lastExit
+		for i, k := range n.kids {
+			if s.stop() || p.done() {
+				break
+			}
+			if n.bg[i] {
+				s.background(k, p)
+				code = 0
+				continue
+			}
+			code = s.run(k, p)
+			p.lastExit = code
+			if s.errexit && code != 0 && k.kind == "andor" && len(k.ops) == 0 && !k.kids[0].neg {
+				s.exited, s.code = true, code
+			}
+		}
+		return code
+	case "andor":
+		code := s.run(n.kids[0], p)
+		for i, op := range n.ops {
+			if s.stop() {
+				break
+			}
+			p.lastExit = code
+			if (op == "&&") == (code == 0) {
+				code = s.run(n.kids[i+1], p)
+			}
+		}
+		return code
+	case "pipe":
+		code := 0
+		if len(n.kids) == 1 {
+			code = s.run(n.kids[0], p)
+		} else {
+			var in io.Reader = p.stdin
+			for i, k := range n.kids {
+				if i == len(n.kids)-1 {
+					c := p.sub(in, nil, nil)
+					code = s.run(k, c)
+					break
+				}
+				buf := &limitedBuffer{max: 16 << 20}
+				sub := s.child(s.name, s.args)
+				sub.run(k, p.sub(in, buf, nil))
+				in = buf
+			}
+		}
+		if n.neg {
+			if code == 0 {
+				code = 1
+			} else {
+				code = 0
+			}
+		}
+		return code
+	}
+	// compound and simple commands: redirections first
+	c, ok := s.redirect(n, p)
+	if !ok {
+		return 1
+	}
+	code := 0
+	switch n.kind {
+	case "simple":
+		code = s.simple(n, c)
+	case "group":
+		code = s.run(n.kids[0], c)
+	case "subshell":
+		sub := s.child(s.name, s.args)
+		sub.traps = s.traps
+		code = sub.run(n.kids[0], c.sub(nil, nil, nil))
+		if sub.exited {
+			code = sub.code
+		}
+		if p.done() {
+			return ExitKilledLinux
+		}
+		return code
+	case "if":
+		code = 0
+		i := 0
+		for ; i+1 < len(n.kids); i += 2 {
+			if s.run(n.kids[i], c) == 0 {
+				if s.stop() {
+					break
+				}
+				code = s.run(n.kids[i+1], c)
+				goto done
+			}
+			if s.stop() {
+				break
+			}
+		}
+		if i < len(n.kids) && !s.stop() {
+			code = s.run(n.kids[i], c)
+		}
+	case "while", "until":
+		for !p.done() && !s.exited {
+			cond := s.run(n.kids[0], c)
+			if s.stop() || p.done() {
+				break
+			}
+			if (cond == 0) != (n.kind == "while") {
+				break
+			}
+			code = s.run(n.kids[1], c)
+			s.cont = false
+			if s.brk > 0 {
+				s.brk = 0
+				break
+			}
+		}
+	case "for":
+		var items []string
+		for _, it := range n.items {
+			items = append(items, s.expandWord(c, it)...)
+		}
+		for _, it := range items {
+			if p.done() || s.exited {
+				break
+			}
+			c.vars.set(n.varName, it)
+			code = s.run(n.kids[0], c)
+			s.cont = false
+			if s.brk > 0 {
+				s.brk = 0
+				break
+			}
+		}
+	}
+done:
+	p.vars, p.dir, p.lastExit = c.vars, c.dir, code
+	if p.done() {
+		return ExitKilledLinux
+	}
+	return code
+}
+
+// background runs a command as a job (`cmd &`): it ends when the shell
+// does.
+func (s *shell) background(n *shNode, p *proc) {
+	c := p.sub(strings.NewReader(""), nil, nil)
+	c.ctx = s.jobCtx
+	job := s.child(s.name, s.args)
+	s.jobs.Add(1)
+	go func() {
+		defer s.jobs.Done()
+		defer func() { recover() }()
+		job.run(n, c)
+	}()
+}
+
+func (s *shell) wait() int {
+	done := make(chan struct{})
+	go func() { s.jobs.Wait(); close(done) }()
+	select {
+	case <-done:
+		return 0
+	case <-s.jobCtx.Done():
+		return ExitKilledLinux
+	}
+}
+
+// redirect applies redirections to a copy of p.
+func (s *shell) redirect(n *shNode, p *proc) (*proc, bool) {
+	if len(n.redirs) == 0 {
+		return p.sub(nil, nil, nil).shareVars(p), true
+	}
+	c := p.sub(nil, nil, nil).shareVars(p)
+	for _, r := range n.redirs {
+		target := strings.Join(s.expandWord(p, r.target), " ")
+		switch r.op {
+		case ">&", "<&":
+			m, err := strconv.Atoi(target)
+			if err != nil {
+				p.eprintln("sh: " + target + ": bad file descriptor")
+				return nil, false
+			}
+			var w io.Writer
+			switch m {
+			case 1:
+				w = c.stdout
+			case 2:
+				w = c.stderr
+			default:
+				p.eprintln("sh: " + target + ": bad file descriptor")
+				return nil, false
+			}
+			if r.fd == 2 {
+				c.stderr = w
+			} else {
+				c.stdout = w
+			}
+		case "<":
+			data, err := p.readFile(target)
+			if err != nil {
+				p.eprintln("sh: can't open " + target + ": " + posixFileError(err, false))
+				return nil, false
+			}
+			c.stdin = strings.NewReader(string(data))
+		default:
+			w, err := p.openRedirect(target, r.op == ">>")
+			if err != nil {
+				p.eprintln("sh: can't create " + target + ": " + posixFileError(err, true))
+				return nil, false
+			}
+			if r.fd == 2 {
+				c.stderr = w
+			} else {
+				c.stdout = w
+			}
+		}
+	}
+	return c, true
+}
+
+// shareVars makes c use p's variables (redirections don't make a subshell).
+func (c *proc) shareVars(p *proc) *proc {
+	c.vars = p.vars
+	return c
+}
+
+func (s *shell) simple(n *shNode, p *proc) int {
+	var assigns [][2]string
+	var words []string
+	for i, w := range n.words {
+		if len(words) == 0 && i == len(assigns) {
+			if k, v, ok := strings.Cut(w, "="); ok && isName(k) {
+				assigns = append(assigns, [2]string{k, strings.Join(s.expandWord(p, v), " ")})
+				continue
+			}
+		}
+		words = append(words, s.expandWord(p, w)...)
+	}
+	if len(words) == 0 {
+		for _, a := range assigns {
+			p.vars.set(a[0], a[1])
+		}
+		return p.lastExit
+	}
+	c := p
+	if len(assigns) > 0 {
+		c = p.sub(nil, nil, nil)
+		for _, a := range assigns {
+			c.vars.set(a[0], a[1])
+		}
+	}
+	if s.xtrace {
+		p.eprintln("+ " + strings.Join(words, " "))
+	}
+	return s.command(c, words)
+}
+
+func isName(s string) bool {
+	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isLetter(c) || c == '_' || (c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *shell) command(p *proc, words []string) int {
+	if b, ok := shBuiltins[words[0]]; ok {
+		return b.run(s, p, words)
+	}
+	if _, ok := lookupLinux(words[0]); ok {
+		if !strings.Contains(words[0], "/") || strings.HasPrefix(words[0], "/") || strings.HasPrefix(words[0], "./") {
+			return p.exec(words)
+		}
+	}
+	if strings.Contains(words[0], "/") {
+		if data, err := p.readFile(words[0]); err == nil && strings.HasPrefix(string(data), "#!") {
+			sub := s.child(words[0], words[1:])
+			code := sub.runScript(p.sub(nil, nil, nil), string(data))
+			if sub.exited {
+				return sub.code
+			}
+			return code
+		}
+		p.eprintln("sh: " + words[0] + ": not found")
+		return ExitShNotFound
+	}
+	p.eprintln("sh: " + words[0] + ": not found")
+	return ExitShNotFound
+}
+
+// expandWord expands one raw word: quotes, escapes, parameters, command
+// substitution; unquoted expansions are split on whitespace.
+func (s *shell) expandWord(p *proc, w string) []string {
+	var fields []string
+	var cur strings.Builder
+	have := false
+	split := func(v string) {
+		parts := strings.Fields(v)
+		if len(parts) == 0 {
+			return
+		}
+		if strings.IndexAny(v[:1], " \t\n") == 0 && have {
+			fields = append(fields, cur.String())
+			cur.Reset()
+			have = false
+		}
+		for i, part := range parts {
+			if i > 0 {
+				fields = append(fields, cur.String())
+				cur.Reset()
+			}
+			cur.WriteString(part)
+			have = true
+		}
+		if strings.ContainsAny(v[len(v)-1:], " \t\n") {
+			fields = append(fields, cur.String())
+			cur.Reset()
+			have = false
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch c {
+		case '\\':
+			if i+1 < len(w) {
+				i++
+				cur.WriteByte(w[i])
+			}
+			have = true
+		case '\'':
+			j := strings.IndexByte(w[i+1:], '\'')
+			if j < 0 {
+				j = len(w) - i - 1
+			}
+			cur.WriteString(w[i+1 : i+1+j])
+			i += j + 1
+			have = true
+		case '"':
+			j := i + 1
+			for j < len(w) && w[j] != '"' {
+				if w[j] == '\\' && j+1 < len(w) && strings.IndexByte("\"\\$`", w[j+1]) >= 0 {
+					cur.WriteByte(w[j+1])
+					j += 2
+					continue
+				}
+				if w[j] == '$' || w[j] == '`' {
+					v, n := s.expandDollar(p, w[j:])
+					if v == "\x00@" {
+						v = strings.Join(s.args, " ")
+					}
+					cur.WriteString(v)
+					j += n
+					continue
+				}
+				cur.WriteByte(w[j])
+				j++
+			}
+			i = j
+			have = true
+		case '$', '`':
+			v, n := s.expandDollar(p, w[i:])
+			if v == "\x00@" {
+				for k, a := range s.args {
+					if k > 0 {
+						fields = append(fields, cur.String())
+						cur.Reset()
+					}
+					cur.WriteString(a)
+					have = true
+				}
+			} else if n == 1 && c == '$' {
+				cur.WriteByte('$')
+				have = true
+			} else {
+				split(v)
+			}
+			i += n - 1
+		default:
+			cur.WriteByte(c)
+			have = true
+		}
+	}
+	if have {
+		fields = append(fields, cur.String())
+	}
+	return fields
+}
+
+// expandDollar expands the parameter or substitution at the start of w and
+// returns the value and how many bytes it used.
+func (s *shell) expandDollar(p *proc, w string) (string, int) {
+	if w[0] == '`' {
+		j := strings.IndexByte(w[1:], '`')
+		if j < 0 {
+			return "", len(w)
+		}
+		return s.substitute(p, w[1:j+1]), j + 2
+	}
+	if len(w) < 2 {
+		return "$", 1
+	}
+	switch c := w[1]; {
+	case c == '(':
+		depth := 0
+		for j := 1; j < len(w); j++ {
+			if w[j] == '(' {
+				depth++
+			} else if w[j] == ')' {
+				depth--
+				if depth == 0 {
+					inner := w[2:j]
+					if strings.HasPrefix(inner, "(") && strings.HasSuffix(inner, ")") {
+						v, err := evalArith(strings.Trim(inner, "()"), p.vars)
+						if err != nil {
+							return "0", j + 1
+						}
+						return strconv.FormatInt(v, 10), j + 1
+					}
+					return s.substitute(p, inner), j + 1
+				}
+			}
+		}
+		return "", len(w)
+	case c == '{':
+		j := strings.IndexByte(w, '}')
+		if j < 0 {
+			return "", len(w)
+		}
+		expr := w[2:j]
+		name, def, mode := expr, "", ""
+		for _, m := range []string{":-", ":=", ":+", "-", "="} {
+			if k := strings.Index(expr, m); k > 0 {
+				name, def, mode = expr[:k], expr[k+len(m):], m
+				break
+			}
+		}
+		if strings.HasPrefix(name, "#") {
+			v, _ := s.param(p, name[1:])
+			return strconv.Itoa(len(v)), j + 1
+		}
+		v, set := s.param(p, name)
+		switch mode {
+		case ":-":
+			if v == "" {
+				v = def
+			}
+		case "-":
+			if !set {
+				v = def
+			}
+		case ":=", "=":
+			if v == "" {
+				v = def
+				p.vars.set(name, v)
+			}
+		case ":+":
+			if v != "" {
+				v = def
+			}
+		}
+		return v, j + 1
+	case c == '?' || c == '$' || c == '#' || c == '!' || c == '@' || c == '*' || c == '-' || (c >= '0' && c <= '9'):
+		if c == '@' {
+			return "\x00@", 2
+		}
+		v, _ := s.param(p, string(c))
+		return v, 2
+	case isLetter(c) || c == '_':
+		j := 1
+		for j < len(w) && (isLetter(w[j]) || w[j] == '_' || (w[j] >= '0' && w[j] <= '9')) {
+			j++
+		}
+		v, _ := s.param(p, w[1:j])
+		return v, j
+	}
+	return "$", 1
+}
+
+func (s *shell) param(p *proc, name string) (string, bool) {
+	switch name {
+	case "?":
+		return strconv.Itoa(p.lastExit), true
+	case "$":
+		return "1", true
+	case "!":
+		return "", false
+	case "#":
+		return strconv.Itoa(len(s.args)), true
+	case "*", "@":
+		return strings.Join(s.args, " "), true
+	case "-":
+		return "", true
+	case "0":
+		return s.name, true
+	}
+	if n, err := strconv.Atoi(name); err == nil {
+		if n >= 1 && n <= len(s.args) {
+			return s.args[n-1], true
+		}
+		return "", false
+	}
+	return p.vars.get(name)
+}
+
+// substitute is $(cmd): its output without trailing newlines.
+func (s *shell) substitute(p *proc, script string) string {
+	var b limitedBuffer
+	b.max = 1 << 20
+	sub := s.child(s.name, s.args)
+	c := p.sub(nil, &b, nil)
+	code := sub.runScript(c, script)
+	if sub.exited {
+		code = sub.code
+	}
+	p.lastExit = code
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// ---- builtins ----
+
+func (s *shell) exit(p *proc, a []string) int {
+	code := p.lastExit
+	if len(a) > 1 {
+		n, err := strconv.Atoi(a[1])
+		if err != nil {
+			p.eprintln("sh: exit: Illegal number: " + a[1])
+			n = 2
+		}
+		code = n & 0xff
+	}
+	s.exited, s.code = true, code
+	return code
+}
+
+func (s *shell) export(p *proc, a []string) int {
+	for _, kv := range a[1:] {
+		if strings.HasPrefix(kv, "-") {
+			continue
+		}
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			p.vars.set(k, v)
+		}
+	}
+	if len(a) == 1 {
+		for _, e := range p.vars.sorted() {
+			p.println("export " + e.name + "='" + e.value + "'")
+		}
+	}
+	return 0
+}
+
+// trap records handlers; TERM (the kubelet's stop signal) runs when ctx
+// ends, EXIT when the script ends.
+func (s *shell) trap(p *proc, a []string) int {
+	if len(a) == 1 {
+		for sig, h := range s.traps {
+			p.println(fmt.Sprintf("trap -- '%s' %s", h, sig))
+		}
+		return 0
+	}
+	h := a[1]
+	for _, sig := range a[2:] {
+		sig = strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+		switch sig {
+		case "15":
+			sig = "TERM"
+		case "2":
+			sig = "INT"
+		case "0":
+			sig = "EXIT"
+		}
+		if h == "-" {
+			delete(s.traps, sig)
+		} else {
+			s.traps[sig] = h
+		}
+	}
+	return 0
+}
+
+func (s *shell) set(p *proc, a []string) int {
+	if len(a) == 1 {
+		for _, e := range p.vars.sorted() {
+			p.println(e.name + "='" + e.value + "'")
+		}
+		return 0
+	}
+	for _, o := range a[1:] {
+		on := strings.HasPrefix(o, "-")
+		if o == "--" {
+			s.args = nil
+			continue
+		}
+		if strings.Contains(o, "e") {
+			s.errexit = on
+		}
+		if strings.Contains(o, "x") {
+			s.xtrace = on
+		}
+	}
+	return 0
+}
+
+func (s *shell) read(p *proc, a []string) int {
+	var line []byte
+	b := make([]byte, 1)
+	got := false
+	for {
+		n, err := p.stdin.Read(b)
+		if n > 0 {
+			got = true
+			if b[0] == '\n' {
+				break
+			}
+			line = append(line, b[0])
+		}
+		if err != nil {
+			break
+		}
+	}
+	names := []string{}
+	for _, n := range a[1:] {
+		if !strings.HasPrefix(n, "-") {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		names = []string{"REPLY"}
+	}
+	fields := strings.Fields(string(line))
+	for i, n := range names {
+		v := ""
+		if i == len(names)-1 && i < len(fields) {
+			v = strings.Join(fields[i:], " ")
+		} else if i < len(fields) {
+			v = fields[i]
+		}
+		p.vars.set(n, v)
+	}
+	if !got {
+		return 1
+	}
+	return 0
+}
+
+func (s *shell) source(p *proc, a []string) int {
+	if len(a) < 2 {
+		p.eprintln("sh: .: filename argument required")
+		return 2
+	}
+	data, err := p.readFile(a[1])
+	if err != nil {
+		p.eprintln("sh: .: can't open '" + a[1] + "'")
+		return 2
+	}
+	return s.runScript(p, string(data))
+}
+
+// shTest is test / [: files, strings, integers, !, -a, -o.
+func shTest(p *proc, a []string) int {
+	b := func(v bool) int {
+		if v {
+			return 0
+		}
+		return 1
+	}
+	if len(a) > 0 && a[0] == "!" {
+		return 1 - shTest(p, a[1:])
+	}
+	for i, t := range a {
+		if t == "-a" && i > 0 {
+			return b(shTest(p, a[:i]) == 0 && shTest(p, a[i+1:]) == 0)
+		}
+		if t == "-o" && i > 0 {
+			return b(shTest(p, a[:i]) == 0 || shTest(p, a[i+1:]) == 0)
+		}
+	}
+	switch len(a) {
+	case 0:
+		return 1
+	case 1:
+		return b(a[0] != "")
+	case 2:
+		switch a[0] {
+		case "-z":
+			return b(a[1] == "")
+		case "-n":
+			return b(a[1] != "")
+		case "-f", "-r", "-s":
+			data, err := p.readFile(a[1])
+			return b(err == nil && (a[0] != "-s" || len(data) > 0))
+		case "-d":
+			_, err := p.readDir(a[1])
+			return b(err == nil)
+		case "-e":
+			_, e1 := p.readFile(a[1])
+			_, e2 := p.readDir(a[1])
+			return b(e1 == nil || e2 == nil)
+		}
+		return 2
+	case 3:
+		x, y := a[0], a[2]
+		xi, e1 := strconv.Atoi(x)
+		yi, e2 := strconv.Atoi(y)
+		num := e1 == nil && e2 == nil
+		switch a[1] {
+		case "=", "==":
+			return b(x == y)
+		case "!=":
+			return b(x != y)
+		case "-eq":
+			return b(num && xi == yi)
+		case "-ne":
+			return b(num && xi != yi)
+		case "-lt":
+			return b(num && xi < yi)
+		case "-le":
+			return b(num && xi <= yi)
+		case "-gt":
+			return b(num && xi > yi)
+		case "-ge":
+			return b(num && xi >= yi)
+		}
+	}
+	p.eprintln("sh: test: syntax error")
+	return 2
+}
