@@ -10,49 +10,18 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
 	"wink.dev/wink/harness"
 	"wink.dev/wink/suites/suite"
 )
 
-// windowsPod is a pod that the docs' practice puts on a Windows Server 2022
-// node: the OS selector, the build selector and the os=windows toleration
-// (rows S2, S3).
-func windowsPod(name string, command ...string) *corev1.Pod {
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: corev1.PodSpec{
-			OS: &corev1.PodOS{Name: corev1.Windows},
-			NodeSelector: map[string]string{
-				"kubernetes.io/os":                 "windows",
-				"node.kubernetes.io/windows-build": "10.0.20348",
-			},
-			Tolerations: []corev1.Toleration{{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
-			Containers: []corev1.Container{{
-				Name:    "main",
-				Image:   "mcr.microsoft.com/windows/nanoserver:ltsc2022",
-				Command: command,
-			}},
-		},
-	}
-}
-
-func createRunning(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string, pod *corev1.Pod) *corev1.Pod {
-	t.Helper()
-	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return suite.WaitPod(ctx, t, cs, ns, pod.Name, time.Minute, "Running", suite.Running)
-}
-
 func TestLogs(t *testing.T) {
 	f := suite.Feature("kubectl logs reaches the simulated kubelet through the apiserver", "lifecycle", "any", "B16").
 		Assess("a container's output is its log", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "logs")
-			createRunning(ctx, t, cs, ns, windowsPod("echo", "cmd", "/c", "echo hello from windows"))
+			suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("echo", suite.Build2022, "cmd", "/c", "echo hello from windows"))
 			var logs string
 			deadline := time.Now().Add(20 * time.Second)
 			for {
@@ -97,7 +66,7 @@ func TestSimnodeRestartLosesNothing(t *testing.T) {
 			ns := suite.Namespace(ctx, t, cs, "restart")
 			before := map[string]snapshot{}
 			for i := range 3 {
-				p := createRunning(ctx, t, cs, ns, windowsPod(fmt.Sprintf("server-%d", i), "ping", "-t", "localhost"))
+				p := suite.RunPod(ctx, t, cs, ns, suite.WindowsPod(fmt.Sprintf("server-%d", i), suite.Build2022, "ping", "-t", "localhost"))
 				before[p.Name] = snap(p)
 			}
 			pid, err := harness.ComponentPID(cluster.Options, "simnode")
@@ -143,7 +112,7 @@ func TestDownAndUpKeepsTheCluster(t *testing.T) {
 			cluster.SkipUnlessSimulated(t)
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "down-up")
-			before := createRunning(ctx, t, cs, ns, windowsPod("survivor", "ping", "-t", "localhost"))
+			before := suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("survivor", suite.Build2022, "ping", "-t", "localhost"))
 			if err := harness.Down(ctx, cluster.Options); err != nil {
 				t.Fatal(err)
 			}
