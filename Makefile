@@ -5,13 +5,18 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build up down test unit bench fmt vet clean
+.PHONY: all build suites up down test unit bench fmt vet clean
 
 all: build
 
 ## build: the wink binary (control plane, simnode and CLI in one), bin/wink
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wink
+
+## suites: the e2e suites as test binaries, bin/suites/<area>.test, for `wink test`
+## without a Go toolchain (go test -c -o DIR/ names each binary after its package)
+suites:
+	$(GO) test -c -o bin/suites/ ./suites/...
 
 ## up: build, then bring up the default cluster (two Windows Server 2022 nodes, one 2019, one Linux)
 up: build

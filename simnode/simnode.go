@@ -16,6 +16,7 @@ import (
 	vkslog "github.com/virtual-kubelet/virtual-kubelet/log/slog"
 	"github.com/virtual-kubelet/virtual-kubelet/node"
 	"golang.org/x/sync/errgroup"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -31,10 +32,14 @@ import (
 
 	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/internal/events"
+	"wink.dev/wink/simnode/internal/images"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
+	"wink.dev/wink/simnode/internal/pods/wire"
+	"wink.dev/wink/simnode/internal/volumes"
+	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -205,8 +210,12 @@ type shared struct {
 	routes *egress.Routes
 	// providers maps node name to its *pods.Provider.
 	providers sync.Map
-	log       *slog.Logger
-	vkLog     *slog.Logger
+	// network is the process's one HNS model (H1-H9), over the shared
+	// informers; its Listens and HTTP answers come from the providers.
+	network *network.Model
+	images  *images.Catalog
+	log     *slog.Logger
+	vkLog   *slog.Logger
 }
 
 func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slog.Logger, vkLog *slog.Logger) error {
@@ -223,11 +232,16 @@ func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slo
 	}))
 	s.others = informers.NewSharedInformerFactory(client, 0)
 	podInformer := s.pods.Core().V1().Pods()
-	podInformer.Informer()
+	// resources (stats, metrics, eviction): per-node pod index, see resources.go.
+	if err := addPodIndex(podInformer.Informer()); err != nil {
+		return err
+	}
 	s.others.Core().V1().Nodes().Informer()
 	s.others.Core().V1().ConfigMaps().Informer()
 	s.others.Core().V1().Secrets().Informer()
 	s.others.Core().V1().Services().Informer()
+	s.others.Discovery().V1().EndpointSlices().Informer()
+	s.others.Node().V1().RuntimeClasses().Informer()
 	s.pods.Start(ctx.Done())
 	s.others.Start(ctx.Done())
 	defer s.pods.Shutdown()
@@ -274,6 +288,19 @@ func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slo
 	}); err != nil {
 		return fmt.Errorf("pod informer: %w", err)
 	}
+
+	s.images = images.Default()
+	s.network = network.New(&network.Listers{
+		PodLister:           s.pods.Core().V1().Pods().Lister(),
+		ServiceLister:       s.others.Core().V1().Services().Lister(),
+		EndpointSliceLister: s.others.Discovery().V1().EndpointSlices().Lister(),
+		NodeLister:          s.others.Core().V1().Nodes().Lister(),
+	}, wire.NetworkOptions(network.Options{}, func(node string) *pods.Provider {
+		if p, ok := s.providers.Load(node); ok {
+			return p.(*pods.Provider)
+		}
+		return nil
+	}))
 
 	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs))
 	g, gctx := errgroup.WithContext(ctx)
@@ -338,6 +365,11 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 	recorder := events.Filtered{EventRecorder: s.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "kubelet", Host: name})}
 	podInformer := s.pods.Core().V1().Pods()
 	store := logs.NewStore()
+	volNode := volumes.NewNode(info.OS)
+	volNode.SetHostname(name)
+	volNode.SetAllocatable(nodeObj.Status.Allocatable)
+	cmLister := s.others.Core().V1().ConfigMaps().Lister()
+	secretLister := s.others.Core().V1().Secrets().Lister()
 	podProvider := pods.NewProvider(pods.Config{
 		Node:   info,
 		Rules:  s.rules,
@@ -354,6 +386,19 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		StartDelay: s.cfg.PodStartDelay.Duration,
 		StopDelay:  s.cfg.PodStopDelay.Duration,
 		Log:        log,
+		// The simulated runtime (issue: containers run their commands).
+		Shell:  wire.Shell{},
+		Images: wire.Images{Catalog: s.images},
+		Volumes: wire.Volumes{Node: volNode, Source: wire.Source{
+			ConfigMaps: cmLister, Secrets: secretLister, Token: s.serviceAccountToken,
+		}},
+		Network: wire.Network{Model: s.network},
+		Objects: pods.Objects{
+			ConfigMaps: cmLister, Secrets: secretLister,
+			Services: s.others.Core().V1().Services().Lister(),
+		},
+		RuntimeClasses: wire.RuntimeClasses(s.others.Node().V1().RuntimeClasses().Lister()),
+		PullBandwidth:  pullBandwidth,
 	})
 	s.providers.Store(name, podProvider)
 	defer s.providers.Delete(name)
@@ -386,8 +431,9 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 			return p.Spec.NodeName == name
 		},
 		// Environment variables are resolved by the simulated runtime
-		// itself (a later issue); virtual-kubelet's resolution would mark a
-		// pod ProviderFailed on a missing ConfigMap, which no kubelet does.
+		// itself (pods/env.go, as makeEnvironmentVariables); virtual-
+		// kubelet's resolution would mark a pod ProviderFailed on a missing
+		// ConfigMap, which no kubelet does.
 		SkipDownwardAPIResolution: true,
 	})
 	if err != nil {
@@ -402,10 +448,13 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 	if err != nil {
 		return err
 	}
-	srv := kubeletapi.NewServer(listener, cert, auth, kubeletapi.Handler(podProvider), log)
+	// resources (stats, metrics, eviction): see resources.go.
+	nodeRes := s.newNodeResources(name, spec, info, nodeProvider, podProvider, recorder, log)
+	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.Handler(podProvider)), log)
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return srv.Serve(gctx) })
+	g.Go(func() error { return nodeRes.run(gctx) })
 	g.Go(func() error {
 		if err := nc.Run(gctx); err != nil && gctx.Err() == nil {
 			return fmt.Errorf("node %s: node controller: %w", name, err)
@@ -432,6 +481,27 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		return nil
 	})
 	return g.Wait()
+}
+
+// pullBandwidth turns image sizes into pull times: 1 GB/s, so that a
+// servercore image takes seconds and nanoserver a fraction of one.
+const pullBandwidth = 1 << 30
+
+// serviceAccountToken is the kubelet's TokenRequest for projected
+// serviceAccountToken volumes, bound to the pod.
+func (s *shared) serviceAccountToken(ctx context.Context, ns, sa, audience string, exp int64, pod *corev1.Pod) (string, error) {
+	req := &authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{
+		ExpirationSeconds: &exp,
+		BoundObjectRef:    &authenticationv1.BoundObjectReference{Kind: "Pod", APIVersion: "v1", Name: pod.Name, UID: pod.UID},
+	}}
+	if audience != "" {
+		req.Spec.Audiences = []string{audience}
+	}
+	tr, err := s.client.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa, req, metav1.CreateOptions{})
+	if err != nil {
+		return "", err
+	}
+	return tr.Status.Token, nil
 }
 
 // keepTransitionTimes keeps the lastTransitionTime of conditions whose

@@ -28,6 +28,7 @@ var upstream = map[string]func() *cobra.Command{
 	"kube-apiserver":          apiserver.NewAPIServerCommand,
 	"kube-controller-manager": controllermanager.NewControllerManagerCommand,
 	"kube-scheduler":          func() *cobra.Command { return scheduler.NewSchedulerCommand() },
+	"metrics-server":          newMetricsServerCommand, // metricsserver.go
 }
 
 // Names lists the components this binary can run.

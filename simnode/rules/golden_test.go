@@ -10,6 +10,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/simnode/internal/pods"
@@ -23,10 +24,12 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden.yaml from the
 type goldenInput struct {
 	// Cites are the spec rows the case checks.
 	Cites []string `json:"cites"`
-	// Delete deletes the pod once it runs.
-	Delete bool        `json:"delete,omitempty"`
-	Node   corev1.Node `json:"node"`
-	Pod    corev1.Pod  `json:"pod"`
+	// Delete deletes the pod once it ran For.
+	Delete bool `json:"delete,omitempty"`
+	// For is how long the pod runs before the final status (default 3s).
+	For  metav1.Duration `json:"for,omitempty"`
+	Node corev1.Node     `json:"node"`
+	Pod  corev1.Pod      `json:"pod"`
 }
 
 // TestGolden runs every testdata/*.input.yaml through the simulated
@@ -56,7 +59,7 @@ func TestGolden(t *testing.T) {
 			if len(gi.Cites) == 0 {
 				t.Fatalf("%s: cites no spec row", in)
 			}
-			res, err := pods.Simulate(rules.Default(), &gi.Node, &gi.Pod, pods.SimulateOptions{Now: start, Step: time.Second, Delete: gi.Delete})
+			res, err := pods.Simulate(rules.Default(), &gi.Node, &gi.Pod, pods.SimulateOptions{Now: start, Step: time.Second, Delete: gi.Delete, For: gi.For.Duration})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-//go:embed nodes.yaml conditions.yaml admission.yaml events.yaml
+//go:embed nodes.yaml conditions.yaml admission.yaml events.yaml runtime.yaml http.yaml
 var files embed.FS
 
 // MinKubeletVersion is the oldest kubelet version the tables describe.
@@ -130,6 +130,9 @@ type Rules struct {
 	DefaultCapacity map[string]corev1.ResourceList `json:"defaultCapacity"`
 
 	ConditionSets []ConditionSet `json:"conditionSets"`
+	// MemoryPressureTrue is the MemoryPressure condition of a node under
+	// memory pressure (N7, B6); the False form is in each condition set.
+	MemoryPressureTrue corev1.NodeCondition `json:"memoryPressureTrue"`
 
 	Admission           []AdmissionRule `json:"rules"`
 	StatusMessagePrefix string          `json:"statusMessagePrefix"`
@@ -138,6 +141,9 @@ type Rules struct {
 	KilledExitCode map[string]int32 `json:"killedExitCode"`
 	PodStatus      PodStatusRules   `json:"podStatus"`
 	NodeEvents     []NodeEvent      `json:"nodeEvents"`
+
+	Runtime       RuntimeRules   `json:"runtime"`
+	HTTPResponses []HTTPResponse `json:"httpResponses"`
 }
 
 // NodeEvent is an event the kubelet records about its Node.
@@ -181,11 +187,13 @@ type FS interface {
 	ReadFile(name string) ([]byte, error)
 }
 
-// Load reads nodes.yaml, conditions.yaml, admission.yaml and events.yaml from
-// fsys and validates them.
+// Files are the tables Load reads, in order.
+var Files = []string{"nodes.yaml", "conditions.yaml", "admission.yaml", "events.yaml", "runtime.yaml", "http.yaml"}
+
+// Load reads the tables (Files) from fsys and validates them.
 func Load(fsys FS) (*Rules, error) {
 	r := &Rules{}
-	for _, name := range []string{"nodes.yaml", "conditions.yaml", "admission.yaml", "events.yaml"} {
+	for _, name := range Files {
 		data, err := fsys.ReadFile(name)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)
@@ -370,6 +378,9 @@ func (r *Rules) validate() error {
 			}
 		}
 	}
+	if c := r.MemoryPressureTrue; c.Type != corev1.NodeMemoryPressure || c.Status != corev1.ConditionTrue || c.Reason == "" || c.Message == "" {
+		return fmt.Errorf("conditions.yaml: memoryPressureTrue must be a MemoryPressure condition with status True, reason and message")
+	}
 	// Admission.
 	for i := range r.Admission {
 		a := &r.Admission[i]
@@ -392,7 +403,7 @@ func (r *Rules) validate() error {
 	}
 	// Events.
 	evIDs := map[string]bool{}
-	sampleEv := EventData{Container: "c", Image: "i", PullDuration: "1s", TotalDuration: "1s", ImageSize: 1}
+	sampleEv := EventData{Container: "c", Image: "i", PullDuration: "1s", TotalDuration: "1s", ImageSize: 1, Message: "m", Pod: "p_ns(u)", Probe: "Liveness"}
 	for i := range r.Events {
 		e := &r.Events[i]
 		what := fmt.Sprintf("events[%d] %s", i, e.ID)
@@ -424,7 +435,9 @@ func (r *Rules) validate() error {
 			v.tmpl = t
 		}
 	}
-	for _, id := range []string{EventPulling, EventPulled, EventAlreadyPresent, EventCreated, EventStarted, EventKilling} {
+	for _, id := range []string{EventPulling, EventPulled, EventAlreadyPresent, EventCreated, EventStarted, EventKilling,
+		EventFailedPull, EventError, EventPullBackOff, EventNeverPull, EventBackOff, EventSandboxFailed, EventFailedMount,
+		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed} {
 		if !evIDs[id] {
 			return fmt.Errorf("events.yaml: missing event %q", id)
 		}
@@ -471,6 +484,13 @@ func (r *Rules) validate() error {
 		if _, ok := r.KilledExitCode[os]; !ok {
 			return fmt.Errorf("events.yaml: killedExitCode.%s missing", os)
 		}
+	}
+
+	if err := r.Runtime.compile(); err != nil {
+		return fmt.Errorf("runtime.yaml: %w", err)
+	}
+	if err := compileHTTP(r.HTTPResponses); err != nil {
+		return fmt.Errorf("http.yaml: %w", err)
 	}
 
 	// Coverage: every versioned table answers exactly once for every
@@ -575,6 +595,18 @@ const (
 	EventCreated        = "created"
 	EventStarted        = "started"
 	EventKilling        = "killing"
+
+	EventFailedPull      = "failed-pull"
+	EventError           = "error"
+	EventPullBackOff     = "pull-backoff"
+	EventNeverPull       = "never-pull"
+	EventBackOff         = "backoff"
+	EventSandboxFailed   = "sandbox-failed"
+	EventFailedMount     = "failed-mount"
+	EventUnhealthy       = "unhealthy"
+	EventKillingBecause  = "killing-because"
+	EventPostStartFailed = "post-start-failed"
+	EventPreStopFailed   = "pre-stop-failed"
 )
 
 // EventData is what event message templates see.
@@ -584,6 +616,11 @@ type EventData struct {
 	PullDuration  string
 	TotalDuration string
 	ImageSize     int64
+	// Message is an error or a reason text; Pod is format.Pod
+	// (<name>_<namespace>(<uid>)); Probe is Liveness, Readiness or Startup.
+	Message string
+	Pod     string
+	Probe   string
 }
 
 // Event renders event id for kubelet version v: its type, reason and message.
@@ -639,7 +676,10 @@ func ParseThreshold(v string, capacity resource.Quantity) (resource.Quantity, er
 		if pct < 0 || pct > 100 {
 			return resource.Quantity{}, fmt.Errorf("threshold %q: percentage out of range", v)
 		}
-		return *resource.NewQuantity(int64(float64(capacity.Value())*pct/100), resource.BinarySI), nil
+		// The kubelet parses the percentage as a float32 fraction
+		// (eviction/helpers.go parsePercentage), hence the float32 here.
+		frac := float32(pct) / 100
+		return *resource.NewQuantity(int64(float64(capacity.Value())*float64(frac)), resource.BinarySI), nil
 	}
 	q, err := resource.ParseQuantity(v)
 	if err != nil {

@@ -20,7 +20,7 @@ func TestDefaultRulesLoad(t *testing.T) {
 // TestMalformedTables checks that Load rejects broken tables.
 func TestMalformedTables(t *testing.T) {
 	base := map[string]string{}
-	for _, n := range []string{"nodes.yaml", "conditions.yaml", "admission.yaml", "events.yaml"} {
+	for _, n := range Files {
 		data, err := files.ReadFile(n)
 		if err != nil {
 			t.Fatal(err)

@@ -21,7 +21,7 @@ func TestLogs(t *testing.T) {
 		Assess("a container's output is its log", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "logs")
-			suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("echo", suite.Build2022, "cmd", "/c", "echo hello from windows"))
+			suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("echo", suite.Build2022, "cmd", "/c", "echo hello from windows && ping -t localhost"))
 			var logs string
 			deadline := time.Now().Add(20 * time.Second)
 			for {

@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,6 +72,7 @@ func TestNodeIdentity(t *testing.T) {
 					want["node.kubernetes.io/windows-build"] = pool.WindowsBuild // N2
 				}
 				maps.Copy(want, pool.Labels)
+				suite.Evidence(t, suite.EvidenceObject, "node "+name+" labels (N1, N2)", labelsYAML(nodes[name].Labels))
 				if got := nodes[name].Labels; !maps.Equal(got, want) {
 					t.Errorf("[N1,N2] node %s labels:\n got %v\nwant %v", name, got, want)
 				}
@@ -81,6 +83,7 @@ func TestNodeIdentity(t *testing.T) {
 			pools, nodes := poolNodes(ctx, t, cfg)
 			for name, pool := range pools {
 				info := nodes[name].Status.NodeInfo
+				suite.ObjectEvidence(t, "node "+name+" status.nodeInfo (N3)", info)
 				if info.OperatingSystem != string(pool.OS) || info.Architecture != "amd64" {
 					t.Errorf("[N3] node %s: operatingSystem/architecture %s/%s", name, info.OperatingSystem, info.Architecture)
 				}
@@ -190,4 +193,15 @@ func isDecimal(s string) bool {
 		}
 	}
 	return true
+}
+
+// labelsYAML shows a node's labels as the metadata.labels block of its YAML.
+func labelsYAML(labels map[string]string) string {
+	keys := slices.Sorted(maps.Keys(labels))
+	var b strings.Builder
+	b.WriteString("metadata:\n  labels:\n")
+	for _, k := range keys {
+		b.WriteString("    " + k + ": " + strconv.Quote(labels[k]) + "\n")
+	}
+	return b.String()
 }

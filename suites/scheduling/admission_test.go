@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -60,12 +61,14 @@ func TestKubeletAdmission(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := suite.WaitPod(ctx, t, cs, ns, tt.name, 30*time.Second, "Failed", suite.Failed)
+			suite.ObjectEvidence(t, fmt.Sprintf("pod %s/%s status (%s): phase %s, reason %s", ns, tt.name, tt.row, got.Status.Phase, got.Status.Reason), got.Status)
 			if got.Status.Reason != tt.reason || got.Status.Message != tt.message {
 				t.Errorf("[%s] status reason %q message %q\nwant reason %q message %q", tt.row, got.Status.Reason, got.Status.Message, tt.reason, tt.message)
 			}
 			// The kubelet's event carries the message without the status'
 			// "Pod was rejected: " prefix (pkg/kubelet/kubelet.go rejectPod).
 			ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", tt.name, tt.reason, strings.TrimPrefix(tt.message, "Pod was rejected: "), 10*time.Second)
+			suite.EventEvidence(t, ev)
 			if ev.Type != corev1.EventTypeWarning {
 				t.Errorf("[%s] event type %s, want Warning", tt.row, ev.Type)
 			}

@@ -46,7 +46,8 @@ func TestWinWebserver(t *testing.T) {
 			want := fmt.Sprintf("0/%d nodes are available: %d node(s) didn't match Pod's node affinity/selector, %d node(s) had untolerated taint(s).",
 				len(nodes.Items), len(nodes.Items)-windows, windows)
 			for _, p := range pods {
-				suite.WaitEvent(ctx, t, cs, ns, "Pod", p.Name, "FailedScheduling", want, 30*time.Second)
+				ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", p.Name, "FailedScheduling", want, 30*time.Second)
+				suite.EventEvidence(t, ev) // A17
 				got, _ := cs.CoreV1().Pods(ns).Get(ctx, p.Name, metav1.GetOptions{})
 				if got.Spec.NodeName != "" || got.Status.Phase != corev1.PodPending {
 					t.Errorf("[S2] pod %s: node %q phase %s, want Pending and unbound", p.Name, got.Spec.NodeName, got.Status.Phase)

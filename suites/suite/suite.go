@@ -10,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/e2e-framework/pkg/env"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 	"sigs.k8s.io/e2e-framework/pkg/features"
@@ -36,7 +40,12 @@ func Feature(name, area, needs string, rows ...string) *features.FeatureBuilder 
 	for _, r := range rows {
 		b = b.WithLabel(LabelRow, r)
 	}
-	return b
+	// The first step logs the labels for reports (see evidence.go).
+	labels := LabelsLine{Feature: name, Rows: rows, Area: area, Needs: needs}
+	return b.Setup(func(ctx context.Context, t *testing.T, _ *envconf.Config) context.Context {
+		logLabels(t, labels)
+		return ctx
+	})
 }
 
 // Cluster is what a suite knows of the cluster it runs against.
@@ -81,7 +90,7 @@ func Setup(area, configPath string) (env.Environment, *Cluster) {
 			return ctx, err
 		}
 		cfg.WithKubeconfigFile(up.Kubeconfig)
-		return ctx, nil
+		return ctx, waitClusterDNS(ctx, up.Kubeconfig)
 	})
 	testenv.Finish(func(ctx context.Context, _ *envconf.Config) (context.Context, error) {
 		if os.Getenv("WINK_KEEP") != "" {
@@ -142,4 +151,35 @@ func (c *Cluster) SkipUnlessSimulated(t *testing.T) {
 	if !c.Simulated {
 		t.Skip("needs wink's simulated nodes: the cluster was given by --kubeconfig")
 	}
+}
+
+// waitClusterDNS waits until kube-dns has a ready endpoint, so that the first
+// feature's lookups do not race CoreDNS's start (as on any new cluster).
+func waitClusterDNS(ctx context.Context, kubeconfig string) error {
+	rc, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return err
+	}
+	cs, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		return err
+	}
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
+		slices, err := cs.DiscoveryV1().EndpointSlices("kube-system").List(ctx, metav1.ListOptions{LabelSelector: "kubernetes.io/service-name=kube-dns"})
+		if err != nil {
+			return false, nil
+		}
+		for _, s := range slices.Items {
+			for _, e := range s.Endpoints {
+				if e.Conditions.Ready != nil && *e.Conditions.Ready {
+					return true, nil
+				}
+			}
+		}
+		return false, nil
+	})
+	if err != nil {
+		return fmt.Errorf("kube-dns has no ready endpoint: %w", err)
+	}
+	return nil
 }

@@ -94,6 +94,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 		newUp(stderr), newDown(stderr), newDelete(stderr), newStatus(stdout),
 		newKubeconfig(stdout), newVersion(stdout), newSupervise(), newSimnode(),
 	)
+	root.AddCommand(newTest(stdout, stderr))
 	return root
 }
 

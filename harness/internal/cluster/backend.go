@@ -46,4 +46,7 @@ type Ports struct {
 	ControllerManager int    `json:"controllerManager"`
 	Scheduler         int    `json:"scheduler"`
 	NodeAddressBase   string `json:"nodeAddressBase"`
+	// MetricsServer is metrics-server's secure port (embedded backend;
+	// chosen by Prepare when zero, so older state files keep working).
+	MetricsServer int `json:"metricsServer,omitempty"`
 }

@@ -34,6 +34,8 @@ type addonValues struct {
 	PodSubnet     string
 	APIServerHost string
 	Version       string
+	// MetricsServerPort is metrics-server's port on 127.0.0.1.
+	MetricsServerPort int
 }
 
 // resources maps the kinds the addons use to their API resources.
@@ -45,6 +47,8 @@ var resources = map[string]schema.GroupVersionResource{
 	"ClusterRoleBinding": {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings"},
 	"Deployment":         {Group: "apps", Version: "v1", Resource: "deployments"},
 	"DaemonSet":          {Group: "apps", Version: "v1", Resource: "daemonsets"},
+	"RoleBinding":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"},
+	"APIService":         {Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
 }
 
 // Bootstrap applies the objects a kubeadm cluster starts with (RBAC for the
@@ -90,11 +94,12 @@ func Addons(st *cluster.State) ([]*unstructured.Unstructured, error) {
 		return nil, err
 	}
 	values := addonValues{
-		DNSDomain:     n.DNSDomain,
-		DNSServiceIP:  dnsIP,
-		PodSubnet:     n.PodSubnet,
-		APIServerHost: net.JoinHostPort(advertiseAddress(st), strconv.Itoa(443)),
-		Version:       Version,
+		DNSDomain:         n.DNSDomain,
+		DNSServiceIP:      dnsIP,
+		PodSubnet:         n.PodSubnet,
+		APIServerHost:     net.JoinHostPort(advertiseAddress(st), strconv.Itoa(443)),
+		Version:           Version,
+		MetricsServerPort: st.Ports.MetricsServer,
 	}
 	files, err := addons.ReadDir("addons")
 	if err != nil {

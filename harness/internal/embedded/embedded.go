@@ -44,6 +44,7 @@ type paths struct {
 	kcm        string
 	scheduler  string
 	simnode    string // kubeconfig of simnode
+	metrics    string // kubeconfig of metrics-server
 	simnodeCfg string
 	egress     string
 	egressSock string
@@ -58,6 +59,7 @@ func layout(st *cluster.State) paths {
 		kcm:        filepath.Join(st.Dir, "kubeconfigs", "controller-manager.conf"),
 		scheduler:  filepath.Join(st.Dir, "kubeconfigs", "scheduler.conf"),
 		simnode:    filepath.Join(st.Dir, "kubeconfigs", "simnode.conf"),
+		metrics:    filepath.Join(st.Dir, "kubeconfigs", "metrics-server.conf"),
 		simnodeCfg: filepath.Join(st.Dir, "simnode.yaml"),
 		egress:     filepath.Join(st.Dir, "egress-selector.yaml"),
 		egressSock: filepath.Join(st.Dir, "run", "egress.sock"),
@@ -71,6 +73,13 @@ func layout(st *cluster.State) paths {
 func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer) (string, error) {
 	if st.Ports.NodeAddressBase == "" {
 		st.Ports.NodeAddressBase = DefaultNodeAddressBase
+	}
+	if st.Ports.MetricsServer == 0 {
+		port, err := freePort()
+		if err != nil {
+			return "", err
+		}
+		st.Ports.MetricsServer = port
 	}
 	net := st.Config.Networking
 	opts, err := pki.DefaultOptions(net.ServiceSubnet, net.DNSDomain)
@@ -92,6 +101,7 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 		{p.kcm, "system:kube-controller-manager", files.ControllerManager},
 		{p.scheduler, "system:kube-scheduler", files.Scheduler},
 		{p.simnode, "wink:simnode", files.Simnode},
+		{p.metrics, pki.MetricsServerCommonName, files.MetricsServer},
 	} {
 		if err := os.MkdirAll(filepath.Dir(kc.path), 0o700); err != nil {
 			return "", err
@@ -283,6 +293,7 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 			Name: "simnode",
 			Args: []string{"simnode", "--config", p.simnodeCfg},
 		},
+		metricsServer(st, p, selfSigned),
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -20,6 +21,7 @@ func state(t *testing.T) *cluster.State {
 	v1alpha1.Default(cfg)
 	return &cluster.State{Dir: t.TempDir(), Config: cfg, Binary: "/bin/wink", Ports: cluster.Ports{
 		APIServer: 6443, EtcdClient: 2379, EtcdPeer: 2380, ControllerManager: 10257, Scheduler: 10259, NodeAddressBase: DefaultNodeAddressBase,
+		MetricsServer: 10350,
 	}}
 }
 
@@ -43,6 +45,10 @@ func TestAddons(t *testing.T) {
 		"DaemonSet/kube-system/kube-proxy",
 		"ConfigMap/kube-system/kube-proxy",
 		"ServiceAccount/kube-system/kube-proxy",
+		"APIService//v1beta1.metrics.k8s.io",
+		"Service/kube-system/metrics-server",
+		"ClusterRoleBinding//system:metrics-server",
+		"RoleBinding/kube-system/metrics-server-auth-reader",
 	} {
 		if !slices.Contains(names, want) {
 			t.Errorf("addons lack %s; have %v", want, names)
@@ -53,6 +59,15 @@ func TestAddons(t *testing.T) {
 		case "Service/kube-dns":
 			if ip := nested(o.Object, "spec", "clusterIP"); ip != "10.96.0.10" {
 				t.Errorf("kube-dns clusterIP %q, want 10.96.0.10", ip)
+			}
+		case "APIService/v1beta1.metrics.k8s.io":
+			// ResolveCluster answers https://<externalName>:<this port>.
+			if port, _, _ := unstructured.NestedFieldNoCopy(o.Object, "spec", "service", "port"); fmt.Sprint(port) != "10350" {
+				t.Errorf("APIService port %v, want metrics-server's 10350", port)
+			}
+		case "Service/metrics-server":
+			if typ, name := nested(o.Object, "spec", "type"), nested(o.Object, "spec", "externalName"); typ != "ExternalName" || name != "127.0.0.1" {
+				t.Errorf("metrics-server Service %s %q, want ExternalName 127.0.0.1", typ, name)
 			}
 		case "Deployment/coredns", "DaemonSet/kube-proxy":
 			if os := nested(o.Object, "spec", "template", "spec", "nodeSelector", "kubernetes.io/os"); os != "linux" {
@@ -92,7 +107,7 @@ func TestComponentsFlags(t *testing.T) {
 		order = append(order, c.Name)
 		args[c.Name] = strings.Join(c.Args, " ")
 	}
-	if want := []string{"etcd", "kube-apiserver", "bootstrap", "kube-controller-manager", "kube-scheduler", "simnode"}; !slices.Equal(order, want) {
+	if want := []string{"etcd", "kube-apiserver", "bootstrap", "kube-controller-manager", "kube-scheduler", "simnode", "metrics-server"}; !slices.Equal(order, want) {
 		t.Errorf("component order %v, want %v", order, want)
 	}
 	tests := []struct{ component, flag string }{
@@ -106,6 +121,10 @@ func TestComponentsFlags(t *testing.T) {
 		{"kube-scheduler", "--bind-address=127.0.0.1"},
 		{"etcd", "--listen-client-urls=https://127.0.0.1:2379"},
 		{"etcd", "--client-cert-auth=true"},
+		{"metrics-server", "--secure-port=10350"},
+		{"metrics-server", "--egress-socket="},
+		{"metrics-server", "--kubelet-certificate-authority="},
+		{"metrics-server", "--kubelet-use-node-status-port"},
 	}
 	for _, tt := range tests {
 		if !strings.Contains(args[tt.component], tt.flag) {

@@ -48,6 +48,9 @@ const (
 	ControllerManagerCommonName = "system:kube-controller-manager"
 	SchedulerCommonName         = "system:kube-scheduler"
 	SimnodeCommonName           = "wink:simnode"
+	// MetricsServerCommonName is metrics-server's identity towards the
+	// apiserver and the kubelets.
+	MetricsServerCommonName = "wink:metrics-server"
 	// APIServerKubeletClientCommonName is the apiserver's identity towards
 	// kubelets; it has no organisation and must be bound to the
 	// system:kubelet-api-admin ClusterRole.
@@ -165,6 +168,9 @@ type Files struct {
 	Scheduler KeyPair
 	// Simnode is the simulated kubelet's client certificate (CN wink:simnode).
 	Simnode KeyPair
+	// MetricsServer is metrics-server's client certificate
+	// (CN wink:metrics-server).
+	MetricsServer KeyPair
 }
 
 // pair returns the KeyPair of dir/<name>.crt and dir/<name>.key.
@@ -195,6 +201,7 @@ func Layout(dir string) *Files {
 		ControllerManager:      pair(dir, "kube-controller-manager"),
 		Scheduler:              pair(dir, "kube-scheduler"),
 		Simnode:                pair(dir, "simnode"),
+		MetricsServer:          pair(dir, "metrics-server"),
 	}
 }
 
@@ -255,6 +262,7 @@ func Ensure(dir string, opts Options) (*Files, error) {
 		{ca, certSpec{pair: f.ControllerManager, cn: ControllerManagerCommonName, usages: client}},
 		{ca, certSpec{pair: f.Scheduler, cn: SchedulerCommonName, usages: client}},
 		{ca, certSpec{pair: f.Simnode, cn: SimnodeCommonName, usages: client}},
+		{ca, certSpec{pair: f.MetricsServer, cn: MetricsServerCommonName, usages: client}},
 		{etcdCA, certSpec{pair: f.EtcdServer, cn: "etcd-server", usages: both, ips: etcdIPs, dns: []string{"localhost"}}},
 		{etcdCA, certSpec{pair: f.EtcdPeer, cn: "etcd-peer", usages: both, ips: etcdIPs, dns: []string{"localhost"}}},
 		{etcdCA, certSpec{pair: f.APIServerEtcdClient, cn: "kube-apiserver-etcd-client", usages: client}},

@@ -69,6 +69,7 @@ func keyPairs(f *Files) map[string]KeyPair {
 		"apiserver-etcd-client": f.APIServerEtcdClient, "front-proxy-ca": f.FrontProxyCA,
 		"front-proxy-client": f.FrontProxyClient, "kubelet-ca": f.KubeletCA, "admin": f.Admin,
 		"kube-controller-manager": f.ControllerManager, "kube-scheduler": f.Scheduler, "simnode": f.Simnode,
+		"metrics-server": f.MetricsServer,
 	}
 }
 
@@ -146,6 +147,7 @@ func TestEnsureCertificates(t *testing.T) {
 		{name: "kube-controller-manager", pair: f.ControllerManager, ca: f.CA, cn: "system:kube-controller-manager", usages: client},
 		{name: "kube-scheduler", pair: f.Scheduler, ca: f.CA, cn: "system:kube-scheduler", usages: client},
 		{name: "simnode", pair: f.Simnode, ca: f.CA, cn: "wink:simnode", usages: client},
+		{name: "metrics-server", pair: f.MetricsServer, ca: f.CA, cn: "wink:metrics-server", usages: client},
 		{name: "etcd-server", pair: f.EtcdServer, ca: f.EtcdCA, cn: "etcd-server", usages: both,
 			ips: []string{"127.0.0.1", "::1", "192.0.2.7"}, dns: []string{"localhost"},
 			notIPs: []string{"10.96.0.1"}, notDNS: []string{"kubernetes"}, dnsName: "localhost"},
@@ -341,7 +343,7 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 }
 
 func TestEnsureIdempotentAndRegenerates(t *testing.T) {
-	allLeaves := []string{"apiserver", "apiserver-kubelet-client", "admin", "kube-controller-manager", "kube-scheduler", "simnode"}
+	allLeaves := []string{"apiserver", "apiserver-kubelet-client", "admin", "kube-controller-manager", "kube-scheduler", "simnode", "metrics-server"}
 	tests := []struct {
 		name string
 		// change modifies the first call's files and returns the options of

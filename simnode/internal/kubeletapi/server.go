@@ -30,9 +30,6 @@ const (
 	StreamCreationTimeout = 30 * time.Second
 )
 
-// ErrNotImplemented is what exec, attach and port-forward answer for now.
-var ErrNotImplemented = errors.New("not implemented yet by wink's simulated kubelet")
-
 // Backend is what the API needs from a node's runtime.
 type Backend interface {
 	// ContainerLogs returns a container's log buffer (previous: the
@@ -43,6 +40,25 @@ type Backend interface {
 	// Now is the node's clock (sinceSeconds).
 	Now() time.Time
 }
+
+// Streams is what exec, attach and port-forward need from a node's
+// runtime (B16). A Backend that does not implement it answers them with
+// an error.
+type Streams interface {
+	// Exec runs cmd in a running container; a non-zero exit is an error
+	// implementing k8s.io/utils/exec.ExitError (CodeExitError), which
+	// virtual-kubelet reports as NonZeroExitCode with the code, so that
+	// kubectl exec exits with it.
+	Exec(ctx context.Context, namespace, pod, container string, cmd []string, stdin io.Reader, stdout, stderr io.Writer) error
+	// Attach streams the container's output until it exits.
+	Attach(ctx context.Context, namespace, pod, container string, stdout, stderr io.Writer) error
+	// PortForward serves one forwarded connection to port.
+	PortForward(ctx context.Context, namespace, pod string, port int32, stream io.ReadWriteCloser) error
+}
+
+// ErrNoStreams is what exec, attach and port-forward answer for a backend
+// without Streams.
+var ErrNoStreams = errors.New("streaming is not supported by this node")
 
 // Handler returns the kubelet API routes of one node, without auth. The
 // routes are registered one by one with node/api's handlers instead of
@@ -73,21 +89,37 @@ func Handler(b Backend) http.Handler {
 				SinceTime:    opts.SinceTime,
 			}, b.Now()), nil
 		})).Methods(http.MethodGet)
-	notImpl := func(what string) error {
-		return errdefs.AsInvalidInput(fmt.Errorf("%s: %w", what, ErrNotImplemented))
+	streams, _ := b.(Streams)
+	noStreams := func(what string) error {
+		return errdefs.AsInvalidInput(fmt.Errorf("%s: %w", what, ErrNoStreams))
 	}
 	r.HandleFunc("/exec/{namespace}/{pod}/{container}", api.HandleContainerExec(
-		func(context.Context, string, string, string, []string, api.AttachIO) error { return notImpl("exec") },
+		func(ctx context.Context, namespace, pod, container string, cmd []string, attach api.AttachIO) error {
+			if streams == nil {
+				return noStreams("exec")
+			}
+			return streams.Exec(ctx, namespace, pod, container, cmd, attach.Stdin(), writerOrNil(attach.Stdout()), writerOrNil(attach.Stderr()))
+		},
 		api.WithExecStreamCreationTimeout(StreamCreationTimeout),
 		api.WithExecStreamIdleTimeout(StreamIdleTimeout),
 	)).Methods(http.MethodPost, http.MethodGet)
 	r.HandleFunc("/attach/{namespace}/{pod}/{container}", api.HandleContainerAttach(
-		func(context.Context, string, string, string, api.AttachIO) error { return notImpl("attach") },
+		func(ctx context.Context, namespace, pod, container string, attach api.AttachIO) error {
+			if streams == nil {
+				return noStreams("attach")
+			}
+			return streams.Attach(ctx, namespace, pod, container, writerOrNil(attach.Stdout()), writerOrNil(attach.Stderr()))
+		},
 		api.WithExecStreamCreationTimeout(StreamCreationTimeout),
 		api.WithExecStreamIdleTimeout(StreamIdleTimeout),
 	)).Methods(http.MethodPost, http.MethodGet)
 	r.HandleFunc("/portForward/{namespace}/{pod}", api.HandlePortForward(
-		func(context.Context, string, string, int32, io.ReadWriteCloser) error { return notImpl("port-forward") },
+		func(ctx context.Context, namespace, pod string, port int32, stream io.ReadWriteCloser) error {
+			if streams == nil {
+				return noStreams("port-forward")
+			}
+			return streams.PortForward(ctx, namespace, pod, port, stream)
+		},
 		api.WithPortForwardStreamIdleTimeout(StreamIdleTimeout),
 		api.WithPortForwardCreationTimeout(StreamCreationTimeout),
 	)).Methods(http.MethodPost, http.MethodGet)
@@ -181,4 +213,13 @@ func (s *Server) Serve(ctx context.Context) error {
 		}
 		return fmt.Errorf("kubelet API: %w", err)
 	}
+}
+
+// writerOrNil turns a nil stream (the client did not ask for it) into a nil
+// io.Writer (an interface holding a nil pointer is not nil).
+func writerOrNil(w io.WriteCloser) io.Writer {
+	if w == nil {
+		return nil
+	}
+	return w
 }

@@ -10,6 +10,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -30,6 +31,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
+	utilexec "k8s.io/utils/exec"
 
 	"wink.dev/wink/simnode/internal/logs"
 )
@@ -44,6 +46,23 @@ func (b *fakeBackend) ContainerLogs(ns, pod, c string, previous bool) (*logs.Buf
 }
 func (b *fakeBackend) GetPods(context.Context) ([]*corev1.Pod, error) { return nil, nil }
 func (b *fakeBackend) Now() time.Time                                 { return time.Now() }
+
+// Exec: `whoami` prints the user, `exit N` exits with N.
+func (b *fakeBackend) Exec(_ context.Context, ns, pod, c string, cmd []string, _ io.Reader, stdout, _ io.Writer) error {
+	if len(cmd) == 2 && cmd[0] == "exit" {
+		n := 0
+		fmt.Sscanf(cmd[1], "%d", &n)
+		return utilexec.CodeExitError{Err: fmt.Errorf("command '%s' exited with %d", strings.Join(cmd, " "), n), Code: n}
+	}
+	fmt.Fprint(stdout, "user manager\\containeruser\r\n")
+	return nil
+}
+func (b *fakeBackend) Attach(context.Context, string, string, string, io.Writer, io.Writer) error {
+	return nil
+}
+func (b *fakeBackend) PortForward(context.Context, string, string, int32, io.ReadWriteCloser) error {
+	return nil
+}
 
 // fakeAPIServer is an HTTP server answering TokenReview (token
 // "alice-token" is alice, "bob-token" is bob) and SubjectAccessReview
@@ -222,22 +241,43 @@ func TestKubeletAPIAuth(t *testing.T) {
 			}
 		})
 	}
-	// kubectl exec's view: the SPDY stream opens, the error says why.
-	t.Run("exec over SPDY", func(t *testing.T) {
-		cfg := &rest.Config{Host: base, BearerToken: "alice-token", TLSClientConfig: rest.TLSClientConfig{
-			CAData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.Cert.Raw}), ServerName: "n1",
-		}}
-		u, _ := url.Parse(base + "/exec/default/web/c?command=whoami&output=1&error=1")
-		ex, err := remotecommand.NewSPDYExecutor(cfg, http.MethodPost, u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out, errOut strings.Builder
-		err = ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &errOut})
-		if err == nil || !strings.Contains(err.Error(), "not implemented yet") {
-			t.Fatalf("exec error %v", err)
-		}
-	})
+	// kubectl exec's view (B16): output, and a non-zero exit code as an
+	// exec.ExitError carrying the code (kubectl exits with it). Only SPDY
+	// reaches a kubelet: kubectl's websocket (v5) streams are translated to
+	// SPDY by kube-apiserver (pkg/registry/core/pod/rest/subresources.go,
+	// TranslateStreamCloseWebsocketRequests beta on since v1.30,
+	// PortForwardWebsockets beta on since v1.31).
+	restCfg := &rest.Config{Host: base, BearerToken: "alice-token", TLSClientConfig: rest.TLSClientConfig{
+		CAData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.Cert.Raw}), ServerName: "n1",
+	}}
+	for _, transport := range []string{"spdy"} {
+		t.Run("exec over "+transport, func(t *testing.T) {
+			newExec := func(q string) remotecommand.Executor {
+				u, _ := url.Parse(base + "/exec/default/web/c?" + q)
+				var ex remotecommand.Executor
+				var err error
+				if transport == "spdy" {
+					ex, err = remotecommand.NewSPDYExecutor(restCfg, http.MethodPost, u)
+				} else {
+					ex, err = remotecommand.NewWebSocketExecutor(restCfg, http.MethodGet, u.String())
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				return ex
+			}
+			var out, errOut strings.Builder
+			err := newExec("command=whoami&output=1&error=1").StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &errOut})
+			if err != nil || out.String() != "user manager\\containeruser\r\n" {
+				t.Fatalf("whoami: %q, %v", out.String(), err)
+			}
+			err = newExec("command=exit&command=3&output=1&error=1").StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &errOut})
+			var exitErr utilexec.ExitError
+			if !errors.As(err, &exitErr) || exitErr.ExitStatus() != 3 {
+				t.Fatalf("exit 3: %v (%T)", err, err)
+			}
+		})
+	}
 	for _, ra := range seen() {
 		if ra.Resource != "nodes" || ra.Name != "n1" || ra.Subresource != "proxy" || (ra.Verb != "get" && ra.Verb != "create") {
 			t.Errorf("SubjectAccessReview attributes %+v", ra)

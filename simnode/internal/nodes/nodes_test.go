@@ -203,7 +203,9 @@ func TestAllocatable(t *testing.T) {
 			capacity: corev1.ResourceList{"memory": q("4Gi"), "ephemeral-storage": q("100Gi"), "pods": q("110")},
 			system:   corev1.ResourceList{"memory": q("2Gi")},
 			eviction: map[string]string{"memory.available": "500Mi", "nodefs.available": "10%"},
-			want:     corev1.ResourceList{"memory": q("1548Mi"), "ephemeral-storage": q("90Gi"), "pods": q("110")},
+			// 10% is a float32 fraction in the kubelet (parsePercentage):
+			// 100Gi × float32(0.1) = 10737418400, not 10Gi.
+			want: corev1.ResourceList{"memory": q("1548Mi"), "ephemeral-storage": q("96636764000"), "pods": q("110")},
 		},
 		{
 			name:     "never below zero",

@@ -44,3 +44,9 @@ func imageSize(imageRef, os string) int64 {
 	}
 	return 2_000_000 + n%80_000_000
 }
+
+// sandboxID is the runtime ID of a pod's sandbox, stable for the pod.
+func sandboxID(podUID string) string {
+	sum := sha256.Sum256([]byte("sandbox/" + podUID))
+	return "containerd://" + hex.EncodeToString(sum[:])
+}

@@ -1,6 +1,7 @@
 package pods
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -39,7 +40,9 @@ func (s stage) String() string {
 	return [...]string{"rejected", "pending", "running", "terminating", "terminated"}[s]
 }
 
-// container is the single source of truth for one container of a pod.
+// container is the single source of truth for one container of a pod:
+// its status fields, and the runtime state behind them (pull, back-offs,
+// process, probes). Status is derived from it (buildStatus).
 type container struct {
 	name    string
 	init    bool // a regular init container: runs to completion first
@@ -55,6 +58,36 @@ type container struct {
 	lastState    corev1.ContainerState
 	ready        bool
 	started      bool
+
+	// img is the pulled image; pulled says the image is there for the
+	// current start attempt; pullUntil is when a pull in progress ends.
+	img       Image
+	pulled    bool
+	pullUntil time.Time
+	pullStart time.Time
+	// notBefore gates the next start attempt (config error retry, image
+	// pull and crash loop back-off).
+	notBefore   time.Time
+	pullBackoff backoff
+	crash       backoff
+	// finishedAt is when the last instance exited (crash back-off key time).
+	finishedAt time.Time
+	// backoffFor is the finishedAt whose back-off was already announced.
+	backoffFor time.Time
+
+	// instance numbers the processes of the container; a callback of an
+	// older instance is ignored.
+	instance int
+	env      *Env
+	argv     []string
+	listens  []int
+	cancel   context.CancelFunc
+	// killing: the kubelet is stopping the current instance (liveness,
+	// startup probe, postStart hook): its exit restarts per policy.
+	killing bool
+	// stopped: stopped for the pod's deletion; a late exit is ignored.
+	stopped bool
+	probes  map[string]*probeState
 }
 
 func (c *container) running() bool { return c.state.Running != nil }
@@ -80,6 +113,10 @@ type record struct {
 	preferredIP string
 	// waitingForCIDR is set once the "no podCIDR" state has been logged.
 	waitingForCIDR bool
+	// volumes are the pod's mounted volumes (B11, B12); mountBackoff the
+	// retry delay of a failed mount.
+	volumes      PodVolumes
+	mountBackoff time.Duration
 }
 
 // machine applies the kubelet's behaviour (the rule tables) to records.
@@ -90,8 +127,17 @@ type machine struct {
 	logs     *logs.Store
 	// images already present on the node, by containerd reference.
 	images map[string]bool
-	// pullDuration is how long a simulated image pull takes.
-	pullDuration time.Duration
+	// pullDuration is how long a simulated image pull takes when the
+	// catalog gives no size (or pullBandwidth is 0).
+	pullDuration  time.Duration
+	pullBandwidth int64 // bytes per second
+	// imageInfo is what the catalog said of the images on the node.
+	imageInfo map[string]Image
+	stopDelay time.Duration
+	http      *httpState
+
+	rt *runtimeDeps
+	fx effects
 }
 
 func podKey(pod *corev1.Pod) string { return pod.Namespace + "/" + pod.Name }
@@ -189,17 +235,6 @@ func (m *machine) pending(rec *record, now time.Time) {
 	m.refreshConditions(rec, now)
 }
 
-func (m *machine) pullPolicy(rec *record, c *container) corev1.PullPolicy {
-	for _, list := range [][]corev1.Container{rec.pod.Spec.InitContainers, rec.pod.Spec.Containers} {
-		for _, s := range list {
-			if s.Name == c.name {
-				return s.ImagePullPolicy
-			}
-		}
-	}
-	return corev1.PullIfNotPresent
-}
-
 func (m *machine) spec(rec *record, c *container) *corev1.Container {
 	for _, list := range [][]corev1.Container{rec.pod.Spec.InitContainers, rec.pod.Spec.Containers} {
 		for i := range list {
@@ -211,67 +246,6 @@ func (m *machine) spec(rec *record, c *container) *corev1.Container {
 	return &corev1.Container{Name: c.name, Image: c.image}
 }
 
-// startContainer pulls (or finds) the image, creates and starts c, with the
-// kubelet's events (image_manager.go, kuberuntime_container.go).
-func (m *machine) startContainer(rec *record, c *container, now time.Time) {
-	ref, id := imageRefs(c.image)
-	pull := m.pullPolicy(rec, c) == corev1.PullAlways || !m.images[ref]
-	if pull {
-		m.event(rec.pod, c, rules.EventPulling, rules.EventData{Container: c.name, Image: c.image})
-		d := m.pullDuration.Truncate(time.Millisecond).String()
-		m.event(rec.pod, c, rules.EventPulled, rules.EventData{
-			Container: c.name, Image: c.image, PullDuration: d, TotalDuration: d,
-			ImageSize: imageSize(ref, m.node.OS),
-		})
-		m.images[ref] = true
-	} else {
-		m.event(rec.pod, c, rules.EventAlreadyPresent, rules.EventData{Container: c.name, Image: c.image})
-	}
-	c.created = true
-	c.imageRef, c.imageID = ref, id
-	c.id = containerID(rec.uid, c.name, c.restartCount)
-	m.event(rec.pod, c, rules.EventCreated, rules.EventData{Container: c.name, Image: c.image})
-	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})
-	started := metav1.NewTime(now)
-	c.state = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}}
-	c.started = true
-	c.ready = true
-	s := m.spec(rec, c)
-	buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
-	for _, line := range logs.StartupOutput(s.Command, s.Args) {
-		buf.Append("stdout", now, line)
-	}
-}
-
-// start brings the sandbox up with podIP, runs the init containers to
-// completion and starts the regular containers: the pod is Running and
-// Ready (no probes are simulated yet).
-func (m *machine) start(rec *record, podIP string, now time.Time) {
-	rec.sandboxReady = true
-	rec.podIP = podIP
-	for _, c := range rec.containers {
-		if !c.init {
-			continue
-		}
-		m.startContainer(rec, c, now)
-		c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-			ExitCode: 0, Reason: "Completed", StartedAt: c.state.Running.StartedAt,
-			FinishedAt: metav1.NewTime(now), ContainerID: c.id,
-		}}
-		c.started = false
-		c.ready = true // a completed regular init container reports ready
-		m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}).Close()
-	}
-	for _, c := range rec.containers {
-		if !c.init {
-			m.startContainer(rec, c, now)
-		}
-	}
-	rec.stage = stageRunning
-	rec.phase = corev1.PodRunning
-	m.refreshConditions(rec, now)
-}
-
 // gracePeriod is the time a container that ignores SIGTERM gets.
 func gracePeriod(pod *corev1.Pod) time.Duration {
 	if pod.DeletionGracePeriodSeconds != nil {
@@ -281,78 +255,6 @@ func gracePeriod(pod *corev1.Pod) time.Duration {
 		return time.Duration(*pod.Spec.TerminationGracePeriodSeconds) * time.Second
 	}
 	return DefaultTerminationGracePeriod
-}
-
-// stopPlan says when each running container exits after SIGTERM.
-type stopPlan struct {
-	container *container
-	after     time.Duration
-	killed    bool
-}
-
-// beginStop starts the graceful termination of a running pod (B13): a
-// Killing event per running container; containers exit after stopDelay,
-// or, with IgnoreSigtermAnnotation, at the end of the grace period.
-func (m *machine) beginStop(rec *record, stopDelay time.Duration, now time.Time) []stopPlan {
-	rec.stage = stageTerminating
-	ignore := rec.pod.Annotations[IgnoreSigtermAnnotation] == "true"
-	grace := gracePeriod(rec.pod)
-	var plans []stopPlan
-	// The kubelet stops regular containers, then sidecars.
-	for _, c := range rec.containers {
-		if !c.running() || c.sidecar {
-			continue
-		}
-		plans = append(plans, m.planStop(rec, c, ignore, grace, stopDelay))
-	}
-	for _, c := range rec.containers {
-		if c.running() && c.sidecar {
-			plans = append(plans, m.planStop(rec, c, ignore, grace, stopDelay))
-		}
-	}
-	return plans
-}
-
-func (m *machine) planStop(rec *record, c *container, ignore bool, grace, stopDelay time.Duration) stopPlan {
-	m.event(rec.pod, c, rules.EventKilling, rules.EventData{Container: c.name, Image: c.image})
-	if ignore {
-		return stopPlan{container: c, after: grace, killed: true}
-	}
-	d := stopDelay
-	if d > grace {
-		d = grace
-	}
-	return stopPlan{container: c, after: d}
-}
-
-// stopContainer makes c exit: 0/Completed after SIGTERM, or killed at the
-// end of the grace period (137 on Linux, 1 on Windows, reason Error). It
-// reports whether every container of the pod has now stopped, in which case
-// the pod gets its terminal phase.
-func (m *machine) stopContainer(rec *record, c *container, killed bool, now time.Time) bool {
-	if c.running() {
-		code, reason := int32(0), "Completed"
-		if killed {
-			code, reason = m.rules.KilledExitCode[m.node.OS], "Error"
-		}
-		c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-			ExitCode: code, Reason: reason, StartedAt: c.state.Running.StartedAt,
-			FinishedAt: metav1.NewTime(now), ContainerID: c.id,
-		}}
-		c.ready = false
-		c.started = false
-		if b, err := m.logs.Get(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}); err == nil {
-			b.Close()
-		}
-	}
-	for _, o := range rec.containers {
-		if o.running() {
-			m.refreshConditions(rec, now)
-			return false
-		}
-	}
-	m.terminated(rec, now)
-	return true
 }
 
 // terminated finishes a deleted pod: sandbox gone, and (kubelet >= v1.27)
@@ -621,15 +523,6 @@ func (m *machine) adopt(pod *corev1.Pod, now time.Time) *record {
 			c.imageID = cs.ImageID
 			m.images[cs.Image] = true
 		}
-		if c.running() {
-			s := m.spec(rec, c)
-			buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
-			if len(buf.Lines()) == 0 {
-				for _, line := range logs.StartupOutput(s.Command, s.Args) {
-					buf.Append("stdout", c.state.Running.StartedAt.Time, line)
-				}
-			}
-		}
 	}
 	for _, c := range pod.Status.Conditions {
 		if kubeletConditions[c.Type] {
@@ -666,4 +559,35 @@ func sortedKeys(m map[string]*record) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// resume restarts the processes of an adopted pod's running containers
+// (simnode restarted; the containers kept running): no events, same
+// container IDs and restart counts.
+func (m *machine) resume(rec *record) {
+	var allocatable corev1.ResourceList
+	if n := m.rt.nodeObject(); n != nil {
+		allocatable = n.Status.Allocatable
+	}
+	for _, c := range rec.containers {
+		if !c.running() {
+			continue
+		}
+		spec := m.spec(rec, c)
+		ref, _ := imageRefs(c.image)
+		c.img = m.imageInfo[ref]
+		vars, err := resolveEnv(&envInput{pod: rec.pod, container: spec, podIP: rec.podIP, hostIP: rec.hostIP, allocatable: allocatable, objects: m.rt.objects})
+		if err != nil {
+			vars = map[string]string{}
+		}
+		c.env = m.containerEnv(rec, spec, c, vars)
+		if isHostProcess(rec.pod) {
+			c.env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = SandboxMountPoint(c.id)
+		}
+		c.argv = argvOf(spec, c.img, vars)
+		c.listens = m.listens(spec, c, c.argv)
+		buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
+		m.runProcess(rec, c, buf)
+		m.startProbes(rec, c, spec)
+	}
 }

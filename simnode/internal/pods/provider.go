@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/virtual-kubelet/virtual-kubelet/errdefs"
@@ -45,6 +46,21 @@ type Config struct {
 	StopDelay  time.Duration
 	Clock      clock.WithDelayedExecution
 	Log        *slog.Logger
+
+	// The runtime's collaborators (runtime.go). Shell defaults to
+	// MiniShell; a nil Images, Volumes or Network is a node without a
+	// catalog (every image pulls), without volumes, without network.
+	Shell   Shell
+	Images  Images
+	Volumes Volumes
+	Network Network
+	// Objects are the ConfigMaps, Secrets and Services containers refer to.
+	Objects Objects
+	// RuntimeClasses resolves spec.runtimeClassName to its handler.
+	RuntimeClasses RuntimeClasses
+	// PullBandwidth (bytes/s) turns an image's size into its pull time;
+	// 0 means StartDelay/2 for every pull.
+	PullBandwidth int64
 }
 
 // killLead is how much before the end of the grace period a container that
@@ -69,6 +85,10 @@ type Provider struct {
 
 	queue  workqueue.TypedInterface[string]
 	notify func(*corev1.Pod)
+
+	// busy counts the jobs (commands) that are computing rather than
+	// waiting for the clock or their context; Simulate waits for zero.
+	busy atomic.Int64
 }
 
 var (
@@ -87,16 +107,26 @@ func NewProvider(cfg Config) *Provider {
 	if cfg.Logs == nil {
 		cfg.Logs = logs.NewStore()
 	}
-	return &Provider{
-		cfg: cfg,
-		m: &machine{
-			node: cfg.Node, rules: cfg.Rules, recorder: cfg.Recorder, logs: cfg.Logs,
-			images: map[string]bool{}, pullDuration: cfg.StartDelay / 2,
-		},
+	if cfg.Shell == nil {
+		cfg.Shell = MiniShell{}
+	}
+	p := &Provider{
+		cfg:   cfg,
 		ipam:  NewIPAM(),
 		pods:  map[string]*record{},
 		queue: workqueue.NewTyped[string](),
 	}
+	p.m = &machine{
+		node: cfg.Node, rules: cfg.Rules, recorder: cfg.Recorder, logs: cfg.Logs,
+		images: map[string]bool{}, imageInfo: map[string]Image{}, pullDuration: cfg.StartDelay / 2,
+		pullBandwidth: cfg.PullBandwidth, stopDelay: cfg.StopDelay,
+		rt: &runtimeDeps{
+			shell: cfg.Shell, images: cfg.Images, volumes: cfg.Volumes, network: cfg.Network,
+			objects: cfg.Objects, runtimeClasses: cfg.RuntimeClasses, nodeObject: p.nodeObject,
+		},
+		fx: p,
+	}
+	return p
 }
 
 // IPAM exposes the node's pod IP allocator.
@@ -215,6 +245,7 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 			}
 		}
 		p.pods[key] = rec
+		p.m.resume(rec)
 		p.cfg.Log.Info("adopted running pod", "node", p.cfg.Node.Name, "pod", key, "podIP", rec.podIP)
 		// No status notification: the API already has this status.
 		return nil
@@ -240,6 +271,12 @@ func (p *Provider) tryStart(key, uid string) {
 	defer p.mu.Unlock()
 	rec, ok := p.pods[key]
 	if !ok || rec.uid != uid || rec.stage != stagePending {
+		return
+	}
+	if !p.m.prepareSandbox(rec, func(d time.Duration) {
+		p.cfg.Clock.AfterFunc(d, func() { p.tryStart(key, uid) })
+	}) {
+		p.enqueue(key)
 		return
 	}
 	ip := p.cfg.Node.InternalIP
@@ -332,6 +369,7 @@ func (p *Provider) DeletePod(_ context.Context, pod *corev1.Pod) error {
 			_ = p.ipam.MarkUsed(rec.podIP, rec.uid)
 		}
 		p.pods[key] = rec
+		p.m.resume(rec)
 	}
 	if rec.uid != string(pod.UID) {
 		return errdefs.NotFoundf("pod %s (uid %s) not found", key, pod.UID)
@@ -351,29 +389,9 @@ func (p *Provider) DeletePod(_ context.Context, pod *corev1.Pod) error {
 		p.finish(rec)
 		return nil
 	}
-	for _, plan := range p.m.beginStop(rec, p.cfg.StopDelay, now) {
-		c, killed, uid := plan.container, plan.killed, rec.uid
-		after := plan.after
-		if killed && after >= 4*killLead {
-			after -= killLead
-		}
-		p.cfg.Clock.AfterFunc(after, func() { p.stopContainer(key, uid, c, killed) })
-	}
+	p.m.beginStop(rec, p.cfg.StopDelay, func() { p.finish(rec) })
+	p.enqueue(key)
 	return nil
-}
-
-func (p *Provider) stopContainer(key, uid string, c *container, killed bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	rec, ok := p.pods[key]
-	if !ok || rec.uid != uid || rec.stage != stageTerminating {
-		return
-	}
-	if p.m.stopContainer(rec, c, killed, p.cfg.Clock.Now()) {
-		p.finish(rec)
-	} else {
-		p.enqueue(key)
-	}
 }
 
 // finish writes the terminal status and deletes the pod from the API

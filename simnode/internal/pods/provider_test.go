@@ -136,7 +136,7 @@ func simplePod(name string, cmd ...string) *corev1.Pod {
 
 func TestLifecycle(t *testing.T) {
 	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
-	pod := f.addPod(simplePod("web", "cmd", "/c", "echo hello"))
+	pod := f.addPod(simplePod("web", "cmd", "/c", "echo hello && ping -t localhost"))
 	if err := f.p.CreatePod(context.Background(), pod); err != nil {
 		t.Fatal(err)
 	}

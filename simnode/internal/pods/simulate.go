@@ -1,11 +1,16 @@
 package pods
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
@@ -56,11 +61,20 @@ type Result struct {
 
 // SimulateOptions drive Simulate.
 type SimulateOptions struct {
-	// Now is the time of admission; each step adds Step.
-	Now  time.Time
+	// Now is the time of admission.
+	Now time.Time
+	// Step is the start delay (admission to sandbox) and the stop delay.
 	Step time.Duration
-	// Delete deletes the pod once it runs.
+	// For is how long the pod runs before the final status (and the
+	// deletion, with Delete); default 3 steps.
+	For time.Duration
+	// Delete deletes the pod once it ran For.
 	Delete bool
+	// Shell, Images, Objects: the runtime's collaborators (MiniShell,
+	// none, none by default).
+	Shell   Shell
+	Images  Images
+	Objects Objects
 }
 
 // NodeInfoFromNode rebuilds the Info of a node object (golden inputs).
@@ -82,10 +96,13 @@ func NodeInfoFromNode(node *corev1.Node) (*nodes.Info, error) {
 	return info, nil
 }
 
-// Simulate runs pod through the same state machine the Provider uses, on
-// node, synchronously: admission, the Pending status, the start, and with
-// opts.Delete a graceful deletion. It is what the golden tests of the rule
-// tables run.
+// simTick is the time resolution of Simulate.
+const simTick = 100 * time.Millisecond
+
+// Simulate runs pod on node through a Provider on a manual clock, with the
+// pod's commands in opts.Shell: admission, the Pending status, opts.For of
+// running, and with opts.Delete a graceful deletion. It is what the golden
+// tests of the rule tables run.
 func Simulate(r *rules.Rules, node *corev1.Node, pod *corev1.Pod, opts SimulateOptions) (*Result, error) {
 	info, err := NodeInfoFromNode(node)
 	if err != nil {
@@ -94,37 +111,57 @@ func Simulate(r *rules.Rules, node *corev1.Node, pod *corev1.Pod, opts SimulateO
 	if opts.Step == 0 {
 		opts.Step = time.Second
 	}
+	if opts.For == 0 {
+		opts.For = 3 * opts.Step
+	}
 	rec := &Recorder{}
 	store := logs.NewStore()
-	m := &machine{node: info, rules: r, recorder: rec, logs: store, images: map[string]bool{}, pullDuration: opts.Step / 2}
-	now := opts.Now
+	clk := newManualClock(opts.Now)
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	if err := indexer.Add(pod); err != nil {
+		return nil, err
+	}
+	p := NewProvider(Config{
+		Node: info, Rules: r, Pods: corev1listers.NewPodLister(indexer),
+		NodeObject: func() *corev1.Node { return node },
+		Recorder:   rec, Logs: store, StartDelay: opts.Step, StopDelay: opts.Step, Clock: clk,
+		Shell: opts.Shell, Images: opts.Images, Objects: opts.Objects,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	run := func(d time.Duration) {
+		for t := time.Duration(0); t < d; t += simTick {
+			waitIdle(p)
+			clk.Step(simTick)
+		}
+		waitIdle(p)
+	}
+	if err := p.CreatePod(context.Background(), pod); err != nil {
+		return nil, err
+	}
 	res := &Result{}
-	record := newRecord(pod)
-	if !m.admit(record, node, now) {
-		res.Final = m.buildStatus(record, pod)
-		res.Events = rec.Events
-		return res, nil
+	cur, err := p.GetPod(context.Background(), pod.Namespace, pod.Name)
+	if err != nil {
+		return nil, err
 	}
-	m.pending(record, now)
-	st := m.buildStatus(record, pod)
-	res.Pending = &st
-	now = now.Add(opts.Step)
-	ip := info.InternalIP
-	if !pod.Spec.HostNetwork {
-		ip, err = NewIPAM().Allocate(node.Spec.PodCIDR, string(pod.UID))
-		if err != nil {
-			return nil, fmt.Errorf("pod IP: %w", err)
-		}
+	if cur.Status.Phase != corev1.PodFailed || cur.Status.Reason == "" {
+		st := cur.Status
+		res.Pending = &st
 	}
-	m.start(record, ip, now)
+	run(opts.For)
 	if opts.Delete {
-		now = now.Add(opts.Step)
-		for _, plan := range m.beginStop(record, opts.Step, now) {
-			m.stopContainer(record, plan.container, plan.killed, now.Add(plan.after))
+		if err := p.DeletePod(context.Background(), pod); err != nil {
+			return nil, err
 		}
+		run(gracePeriod(pod) + 2*opts.Step)
 	}
-	res.Final = m.buildStatus(record, pod)
+	cur, err = p.GetPod(context.Background(), pod.Namespace, pod.Name)
+	if err != nil {
+		return nil, err
+	}
+	res.Final = cur.Status
 	res.Events = rec.Events
+	p.mu.Lock()
+	record := p.pods[podKey(pod)]
 	for _, c := range record.containers {
 		if b, err := store.Get(logs.Key{PodUID: record.uid, Container: c.name, Restart: c.restartCount}); err == nil {
 			for _, l := range b.Lines() {
@@ -134,6 +171,18 @@ func Simulate(r *rules.Rules, node *corev1.Node, pod *corev1.Pod, opts SimulateO
 				res.Logs[c.name] = append(res.Logs[c.name], l.Text)
 			}
 		}
+		if c.cancel != nil {
+			c.cancel()
+		}
 	}
+	p.mu.Unlock()
 	return res, nil
+}
+
+// waitIdle waits (in real time, at most 2 s) until no command computes.
+func waitIdle(p *Provider) {
+	deadline := time.Now().Add(2 * time.Second)
+	for !p.Idle() && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Microsecond)
+	}
 }

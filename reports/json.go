@@ -1,0 +1,26 @@
+package reports
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// WriteJSON writes the report as results.json: totals, the packages, one
+// result per feature (its rows, area, needs, status, duration, failure,
+// evidence and assessments) and every catalog row with the tests that
+// check it.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// ReadJSON reads a report written by WriteJSON.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

@@ -1,0 +1,143 @@
+package pods
+
+import (
+	"context"
+	"io"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The ports below are what the simulated runtime needs from the packages
+// around it: the shell (simnode/shell), the image catalog
+// (simnode/internal/images), the volumes (simnode/internal/volumes) and the
+// network model (simnode/network). This package does not import them, so
+// that it builds and is tested on its own; simnode/internal/pods/wire
+// adapts the real packages to these interfaces. Values the runtime only
+// passes through (a container's file system and network) are opaque here.
+
+// Env is everything a command of a container can observe (shell.Env).
+type Env struct {
+	OS       string // "windows" or "linux"
+	Hostname string
+	User     string
+	Vars     map[string]string
+	// Files, Net and Interfaces are the shell's FS, Network and NetConfig,
+	// opaque to this package.
+	Files      any
+	Net        any
+	Interfaces any
+	GMSADomain string
+	// Server is the image's own main program (its catalog entrypoint, e.g.
+	// /coredns or ServiceMonitor.exe) when the shell does not simulate it:
+	// run as that program, it serves until the container stops.
+	Server    string
+	Dir       string
+	OSVersion string
+	Now       func() time.Time
+	Sleep     func(ctx context.Context, d time.Duration) error
+}
+
+// Shell runs commands in a simulated container (shell.Run, shell.Found,
+// shell.Listens).
+type Shell interface {
+	// Run runs argv and returns its exit code; it returns when the command
+	// ends or ctx is done.
+	Run(ctx context.Context, env *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// Found reports whether the image has the program argv[0].
+	Found(os string, argv []string) bool
+	// Listens returns the TCP ports argv listens on.
+	Listens(argv []string) []int
+}
+
+// ImageHost is what an image pull depends on (images.Host).
+type ImageHost struct {
+	OS      string
+	Build   string // node.kubernetes.io/windows-build, e.g. 10.0.20348
+	Handler string // RuntimeClass handler, "" for the default
+}
+
+// Image is what the runtime uses of a pulled image (images.Image).
+type Image struct {
+	// Ref and ID are the containerd reference and imageID; empty: derived
+	// from the image name.
+	Ref, ID    string
+	Entrypoint []string
+	Cmd        []string
+	User       string
+	WorkingDir string
+	Env        map[string]string
+	Ports      []int
+	Size       int64
+}
+
+// PullError is a failed pull (images.PullError): Reason is the waiting
+// reason (ErrImagePull unless the catalog says otherwise).
+type PullError struct {
+	Reason, Message string
+}
+
+func (e *PullError) Error() string { return e.Message }
+
+// Images is the image catalog.
+type Images interface {
+	// Pull resolves image ref for container's host; a failure is a
+	// *PullError whose Message is the CRI's error text.
+	Pull(ref string, host ImageHost, annotations map[string]string, container string) (Image, error)
+	// Sandbox checks that a sandbox can be created for host (RuntimeClass
+	// handler); the error text goes into FailedCreatePodSandBox.
+	Sandbox(host ImageHost) error
+}
+
+// Volumes mounts a pod's volumes at sandbox time (volumes.NewPod).
+type Volumes interface {
+	// Mount returns the pod's volumes; an error (errors.Join of one error
+	// per volume) is one FailedMount event each, and the pod stays
+	// ContainerCreating.
+	Mount(ctx context.Context, pod *corev1.Pod) (PodVolumes, error)
+}
+
+// ContainerMountError is why a container cannot get its mounts: Reason is
+// CreateContainerConfigError, CreateContainerError or StartError.
+type ContainerMountError struct {
+	Reason  string
+	Message string
+}
+
+func (e *ContainerMountError) Error() string { return e.Message }
+
+// PodVolumes are one pod's mounted volumes (*volumes.Pod).
+type PodVolumes interface {
+	// FS is the file system container sees (image files plus mounts),
+	// opaque here (a shell.FS).
+	FS(container string) any
+	SetPodIPs(ips []string)
+	// SetContainerID starts a new writable layer for a new instance.
+	SetContainerID(container, id string)
+	SetEnv(container string, env map[string]string)
+	// SandboxMountPoint is CONTAINER_SANDBOX_MOUNT_POINT of a HostProcess
+	// container (B10).
+	SandboxMountPoint(container string) string
+	// ContainerError is nil or a *ContainerMountError.
+	ContainerError(container string) error
+}
+
+// Network gives a container its view of the cluster network
+// (network.Model).
+type Network interface {
+	// From is the network as pod's containers see it (a shell.Network).
+	From(pod *corev1.Pod) any
+	// NetConfig is the pod's network configuration (a shell.NetConfig).
+	NetConfig(pod *corev1.Pod) any
+}
+
+// RuntimeClasses returns the handler of a RuntimeClass (a lister); ok is
+// false when it does not exist.
+type RuntimeClasses func(name string) (handler string, ok bool)
+
+// HTTPResponse is a simulated HTTP answer of a listening container.
+type HTTPResponse struct {
+	Status  int
+	Headers map[string]string
+	Body    []byte
+}

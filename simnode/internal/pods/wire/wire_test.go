@@ -1,0 +1,77 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/internal/pods"
+	"wink.dev/wink/simnode/rules"
+)
+
+func windowsNode() *corev1.Node {
+	return &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: "win-0", Labels: map[string]string{
+			"kubernetes.io/os": "windows", "node.kubernetes.io/windows-build": "10.0.20348",
+		}},
+		Spec: corev1.NodeSpec{PodCIDR: "10.244.1.0/24"},
+		Status: corev1.NodeStatus{
+			Addresses: []corev1.NodeAddress{{Type: corev1.NodeInternalIP, Address: "127.10.0.3"}},
+			NodeInfo:  corev1.NodeSystemInfo{OperatingSystem: "windows", KubeletVersion: "v1.35.4", KernelVersion: "10.0.20348.1607"},
+		},
+	}
+}
+
+func pod(name string, policy corev1.RestartPolicy, image string, cmd ...string) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("uid-" + name)},
+		Spec: corev1.PodSpec{NodeName: "win-0", RestartPolicy: policy, Containers: []corev1.Container{{
+			Name: "c", Image: image, ImagePullPolicy: corev1.PullIfNotPresent, Command: cmd,
+		}}},
+		Status: corev1.PodStatus{Phase: corev1.PodPending},
+	}
+}
+
+func simulate(t *testing.T, p *corev1.Pod, d time.Duration) *pods.Result {
+	t.Helper()
+	res, err := pods.Simulate(rules.Default(), windowsNode(), p, pods.SimulateOptions{
+		Now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC), For: d,
+		Shell: Shell{}, Images: Images{Catalog: images.Default()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// With the real shell and image catalog: a Job's `cmd /c exit 3` fails
+// with 3; `cmd /S /C "echo %username%"` succeeds printing ContainerUser;
+// a Linux-only image does not pull on Windows (B4).
+func TestRealShellAndCatalog(t *testing.T) {
+	nano := "mcr.microsoft.com/windows/nanoserver:ltsc2022"
+	res := simulate(t, pod("job", corev1.RestartPolicyNever, nano, "cmd", "/c", "exit 3"), 3*time.Second)
+	if term := res.Final.ContainerStatuses[0].State.Terminated; res.Final.Phase != corev1.PodFailed || term == nil || term.ExitCode != 3 {
+		t.Fatalf("job: %+v", res.Final)
+	}
+	res = simulate(t, pod("who", corev1.RestartPolicyNever, nano, "cmd", "/S", "/C", "echo %username%"), 3*time.Second)
+	if res.Final.Phase != corev1.PodSucceeded || len(res.Logs["c"]) != 1 || res.Logs["c"][0] != "ContainerUser" {
+		t.Fatalf("who: %s %q", res.Final.Phase, res.Logs)
+	}
+	res = simulate(t, pod("nginx", corev1.RestartPolicyAlways, "nginx:1.27", "nginx"), 5*time.Second)
+	w := res.Final.ContainerStatuses[0].State.Waiting
+	if w == nil || (w.Reason != "ErrImagePull" && w.Reason != "ImagePullBackOff") {
+		t.Fatalf("nginx on windows: %+v", res.Final.ContainerStatuses[0])
+	}
+	found := false
+	for _, e := range res.Events {
+		found = found || strings.HasPrefix(e.Message, `Failed to pull image "nginx:1.27": `)
+	}
+	if !found {
+		t.Fatalf("events %+v", res.Events)
+	}
+}

@@ -1,0 +1,322 @@
+package resources
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	resourcehelper "k8s.io/component-helpers/resource"
+	"k8s.io/utils/clock"
+
+	"wink.dev/wink/simnode/rules"
+)
+
+// Evictor kills an evicted pod: the runtime stops its containers and sets
+// the pod's status to phase Failed, reason Evicted and message (and the
+// DisruptionTarget condition), as the kubelet's killPodFunc does for the
+// eviction manager.
+type Evictor interface {
+	Evict(pod *corev1.Pod, message string) error
+}
+
+// Eviction strings of pkg/kubelet/eviction (eviction_manager.go, helpers.go).
+const (
+	// EvictedReason is the pod status reason and the event reason.
+	EvictedReason = "Evicted"
+	// TerminationByKubelet is the DisruptionTarget condition's reason
+	// (v1.PodReasonTerminationByKubelet).
+	TerminationByKubelet = "TerminationByKubelet"
+
+	nodeLowMessageFmt      = "The node was low on resource: %v. "
+	thresholdMetMessageFmt = "Threshold quantity: %v, available: %v. "
+	containerMessageFmt    = "Container %s was using %s, request is %s, has larger consumption of %v. "
+
+	// Event annotations (AnnotatedEventf).
+	OffendingContainersKey      = "offending_containers"
+	OffendingContainersUsageKey = "offending_containers_usage"
+	StarvedResourceKey          = "starved_resource"
+)
+
+// Kubelet defaults.
+const (
+	// MonitoringInterval is the eviction manager's housekeeping interval.
+	MonitoringInterval = 10 * time.Second
+	// PressureTransitionPeriod is --eviction-pressure-transition-period.
+	PressureTransitionPeriod = 5 * time.Minute
+	// systemCriticalPriority is scheduling.SystemCriticalPriority: pods at
+	// or above it are critical and never evicted.
+	systemCriticalPriority = 2000000000
+)
+
+// EventRecorder is the part of record.EventRecorder the manager uses.
+type EventRecorder interface {
+	AnnotatedEventf(object runtime.Object, annotations map[string]string, eventtype, reason, messageFmt string, args ...interface{})
+}
+
+// ManagerConfig configures one node's eviction manager.
+type ManagerConfig struct {
+	Resources *Resources
+	// ConditionSet is the node's row of conditions.yaml: whether
+	// MemoryPressure can become True and whether the kubelet evicts.
+	ConditionSet *rules.ConditionSet
+	// EvictionHard are the node's hard thresholds (the pool's, else the
+	// condition set's defaults); only memory.available is simulated.
+	EvictionHard map[string]string
+	// ActivePods are the node's pods that are not terminal (the kubelet's
+	// GetActivePods): the eviction candidates.
+	ActivePods func() []*corev1.Pod
+	Evictor    Evictor
+	Recorder   EventRecorder
+	// SetMemoryPressure updates the node's MemoryPressure condition.
+	SetMemoryPressure func(pressure bool)
+	// Interval and TransitionPeriod default to the kubelet's.
+	Interval         time.Duration
+	TransitionPeriod time.Duration
+	Clock            clock.PassiveClock
+	Log              *slog.Logger
+}
+
+// Manager is one node's eviction manager for memory.available.
+type Manager struct {
+	cfg ManagerConfig
+
+	mu       sync.Mutex
+	lastMet  time.Time
+	pressure bool
+}
+
+// NewManager returns an eviction manager; Run starts it.
+func NewManager(cfg ManagerConfig) *Manager {
+	if cfg.Interval == 0 {
+		cfg.Interval = MonitoringInterval
+	}
+	if cfg.TransitionPeriod == 0 {
+		cfg.TransitionPeriod = PressureTransitionPeriod
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{cfg: cfg}
+}
+
+// Enabled reports whether the node can have memory pressure at all (N6:
+// not a Windows kubelet before v1.31).
+func (m *Manager) Enabled() bool {
+	return m.cfg.ConditionSet != nil && m.cfg.ConditionSet.PressureCanBecomeTrue
+}
+
+// Run synchronizes every interval until ctx is done.
+func (m *Manager) Run(ctx context.Context) {
+	if !m.Enabled() {
+		return
+	}
+	t := time.NewTicker(m.cfg.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := m.Synchronize(); err != nil {
+				m.cfg.Log.Warn("eviction", "err", err)
+			}
+		}
+	}
+}
+
+// Observation is memory.available against its threshold.
+type Observation struct {
+	Available, Capacity, Threshold resource.Quantity
+	// Met: available is below the threshold.
+	Met bool
+}
+
+// Observe evaluates memory.available in snap against the node's threshold.
+// ok is false when the node has no memory.available threshold.
+func (m *Manager) Observe(snap *Snapshot) (Observation, bool, error) {
+	v, ok := m.cfg.EvictionHard["memory.available"]
+	if !ok || v == "" {
+		return Observation{}, false, nil
+	}
+	available, capacity := snap.MemoryAvailable()
+	o := Observation{
+		Available: *resource.NewQuantity(available, resource.BinarySI),
+		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),
+	}
+	q, err := rules.ParseThreshold(v, o.Capacity)
+	if err != nil {
+		return Observation{}, false, err
+	}
+	o.Threshold = q
+	o.Met = q.Cmp(o.Available) > 0
+	return o, true, nil
+}
+
+// Synchronize is one pass of the kubelet's eviction manager: observe,
+// update MemoryPressure, and evict at most one pod. It returns the evicted
+// pod, if any.
+func (m *Manager) Synchronize() (*corev1.Pod, error) {
+	if !m.Enabled() {
+		return nil, nil
+	}
+	snap := m.cfg.Resources.Sample()
+	obs, ok, err := m.Observe(snap)
+	if err != nil {
+		return nil, err
+	}
+	now := m.cfg.Clock.Now()
+	m.mu.Lock()
+	if ok && obs.Met {
+		m.lastMet = now
+	}
+	pressure := !m.lastMet.IsZero() && now.Sub(m.lastMet) < m.cfg.TransitionPeriod
+	changed := pressure != m.pressure
+	m.pressure = pressure
+	m.mu.Unlock()
+	if changed && m.cfg.SetMemoryPressure != nil {
+		m.cfg.SetMemoryPressure(pressure)
+	}
+	if !ok || !obs.Met || !m.cfg.ConditionSet.Evicts {
+		return nil, nil
+	}
+	m.cfg.Log.Info("eviction manager: attempting to reclaim", "resourceName", "memory", "available", obs.Available.String(), "threshold", obs.Threshold.String())
+
+	candidates := m.cfg.ActivePods()
+	RankMemoryPressure(candidates, snap)
+	for _, pod := range candidates {
+		if isCritical(pod) {
+			continue
+		}
+		msg, annotations := EvictionMessage(pod, snap, obs)
+		if m.cfg.Recorder != nil {
+			m.cfg.Recorder.AnnotatedEventf(pod, annotations, corev1.EventTypeWarning, EvictedReason, "%s", msg)
+		}
+		if err := m.cfg.Evictor.Evict(pod, msg); err != nil {
+			m.cfg.Log.Warn("eviction manager: pod failed to evict", "pod", pod.Namespace+"/"+pod.Name, "err", err)
+		} else {
+			m.cfg.Log.Info("eviction manager: pod is evicted successfully", "pod", pod.Namespace+"/"+pod.Name)
+		}
+		return pod, nil
+	}
+	m.cfg.Log.Info("eviction manager: unable to evict any pods from the node")
+	return nil, nil
+}
+
+// isCritical is kubelettypes.IsCriticalPod: static and mirror pods, and
+// pods at system-critical priority or above.
+func isCritical(pod *corev1.Pod) bool {
+	if src, ok := pod.Annotations["kubernetes.io/config.source"]; ok && src != "api" {
+		return true
+	}
+	if _, ok := pod.Annotations[corev1.MirrorPodAnnotationKey]; ok {
+		return true
+	}
+	return pod.Spec.Priority != nil && *pod.Spec.Priority >= systemCriticalPriority
+}
+
+func memoryRequest(pod *corev1.Pod) resource.Quantity {
+	reqs := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
+	if q, ok := reqs[corev1.ResourceMemory]; ok {
+		return q
+	}
+	return resource.Quantity{Format: resource.BinarySI}
+}
+
+func podPriority(pod *corev1.Pod) int32 {
+	if pod.Spec.Priority != nil {
+		return *pod.Spec.Priority
+	}
+	return 0
+}
+
+func cmpBool(a, b bool) int {
+	if a == b {
+		return 0
+	}
+	if !b {
+		return -1
+	}
+	return 1
+}
+
+// RankMemoryPressure orders pods for eviction as the kubelet's
+// rankMemoryPressure (pkg/kubelet/eviction/helpers.go): pods without stats
+// first, then pods whose working set exceeds their memory request (so
+// BestEffort pods, whose request is 0, come before pods within their
+// requests), then lower priority first, then larger working set above the
+// request first. The sort is stable.
+func RankMemoryPressure(pods []*corev1.Pod, snap *Snapshot) {
+	type key struct {
+		found   bool
+		exceeds bool
+		prio    int32
+		above   resource.Quantity
+	}
+	keys := map[*corev1.Pod]key{}
+	for _, p := range pods {
+		ws, found := snap.PodWorkingSet(p)
+		req := memoryRequest(p)
+		usage := resource.NewQuantity(ws, resource.BinarySI)
+		k := key{found: found, prio: podPriority(p)}
+		k.exceeds = usage.Cmp(req) == 1
+		usage.Sub(req)
+		k.above = *usage
+		keys[p] = k
+	}
+	sort.SliceStable(pods, func(i, j int) bool {
+		a, b := keys[pods[i]], keys[pods[j]]
+		if !a.found || !b.found {
+			return cmpBool(!a.found, !b.found) < 0
+		}
+		if c := cmpBool(a.exceeds, b.exceeds); c != 0 {
+			return c < 0
+		}
+		if a.prio != b.prio {
+			return a.prio < b.prio
+		}
+		return b.above.Cmp(a.above) < 0
+	})
+}
+
+// EvictionMessage is the kubelet's evictionMessage for memory: "The node
+// was low on resource: memory. Threshold quantity: <q>, available: <a>. "
+// followed by "Container <c> was using <usage>, request is <req>, has larger
+// consumption of memory. " for every container above its request (in spec
+// order: containers, then init containers), and the event annotations.
+func EvictionMessage(pod *corev1.Pod, snap *Snapshot, obs Observation) (string, map[string]string) {
+	const res = corev1.ResourceMemory
+	msg := fmt.Sprintf(nodeLowMessageFmt, res)
+	msg += fmt.Sprintf(thresholdMetMessageFmt, &obs.Threshold, &obs.Available)
+	annotations := map[string]string{}
+	var names, usages []string
+	specs := append(append([]corev1.Container(nil), pod.Spec.Containers...), pod.Spec.InitContainers...)
+	for _, c := range specs {
+		for _, u := range snap.Containers {
+			if u.Pod.UID != pod.UID || u.Name != c.Name {
+				continue
+			}
+			req := c.Resources.Requests[res]
+			usage := resource.NewQuantity(u.WorkingSet, resource.BinarySI)
+			if usage.Cmp(req) > 0 {
+				msg += fmt.Sprintf(containerMessageFmt, c.Name, usage.String(), req.String(), res)
+				names = append(names, c.Name)
+				usages = append(usages, usage.String())
+			}
+			break
+		}
+	}
+	annotations[OffendingContainersKey] = strings.Join(names, ",")
+	annotations[OffendingContainersUsageKey] = strings.Join(usages, ",")
+	annotations[StarvedResourceKey] = string(res)
+	return msg, annotations
+}

@@ -1,0 +1,290 @@
+package volumes
+
+import (
+	"io/fs"
+	"sort"
+	"sync"
+	"time"
+)
+
+// fileKind is what an entry is; sockets and devices exist only so that
+// hostPath type checks (Socket, CharDevice, BlockDevice) have something to
+// find on a simulated Linux host.
+type fileKind uint8
+
+const (
+	kindFile fileKind = iota
+	kindDir
+	kindSocket
+	kindCharDev
+	kindBlockDev
+)
+
+type entry struct {
+	name  string // as created (case preserved)
+	kind  fileKind
+	data  []byte
+	mode  fs.FileMode // permission bits as the kubelet would set them (recorded; Windows ignores them)
+	mtime time.Time
+	kids  map[string]*entry // folded name -> child
+}
+
+func newDir(name string, now time.Time) *entry {
+	return &entry{name: name, kind: kindDir, mode: 0o755, mtime: now, kids: map[string]*entry{}}
+}
+
+func (e *entry) clone() *entry {
+	c := *e
+	c.data = append([]byte(nil), e.data...)
+	if e.kids != nil {
+		c.kids = make(map[string]*entry, len(e.kids))
+		for k, v := range e.kids {
+			c.kids[k] = v.clone()
+		}
+	}
+	return &c
+}
+
+// store is one file tree with its own lock: the node's host disk, one
+// volume, or one container's writable layer.
+type store struct {
+	mu   sync.RWMutex
+	win  bool
+	root *entry
+	now  func() time.Time
+}
+
+func newStore(win bool, now func() time.Time) *store {
+	return &store{win: win, root: newDir("", now()), now: now}
+}
+
+// walk returns the entry at parts, or nil. Caller holds the lock.
+func (s *store) walk(parts []string) *entry {
+	e := s.root
+	for _, p := range parts {
+		if e.kind != kindDir {
+			return nil
+		}
+		e = e.kids[fold(s.win, p)]
+		if e == nil {
+			return nil
+		}
+	}
+	return e
+}
+
+// mkdirAll creates the directories of parts. Caller holds the write lock.
+func (s *store) mkdirAllLocked(parts []string) (*entry, error) {
+	e := s.root
+	for _, p := range parts {
+		if e.kind != kindDir {
+			return nil, errNotDir(s.win)
+		}
+		k := fold(s.win, p)
+		c := e.kids[k]
+		if c == nil {
+			c = newDir(p, s.now())
+			e.kids[k] = c
+		}
+		e = c
+	}
+	if e.kind != kindDir {
+		return nil, errNotDir(s.win)
+	}
+	return e, nil
+}
+
+func (s *store) mkdirAll(parts []string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.mkdirAllLocked(parts)
+	return err
+}
+
+// put creates or replaces a file (any kind but dir), creating parents.
+func (s *store) put(parts []string, kind fileKind, data []byte, mode fs.FileMode) error {
+	if len(parts) == 0 {
+		return errIsDir(s.win)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	dir, err := s.mkdirAllLocked(parts[:len(parts)-1])
+	if err != nil {
+		return err
+	}
+	return s.setLocked(dir, parts[len(parts)-1], kind, data, mode)
+}
+
+func (s *store) setLocked(dir *entry, name string, kind fileKind, data []byte, mode fs.FileMode) error {
+	k := fold(s.win, name)
+	if old := dir.kids[k]; old != nil {
+		if old.kind == kindDir {
+			return errIsDir(s.win)
+		}
+		old.data = append([]byte(nil), data...)
+		old.mtime = s.now()
+		return nil
+	}
+	dir.kids[k] = &entry{name: name, kind: kind, data: append([]byte(nil), data...), mode: mode, mtime: s.now()}
+	return nil
+}
+
+// writeFile writes a regular file whose parent must exist, unless
+// mkParents (the parent is a directory the mount table implies).
+func (s *store) writeFile(parts []string, data []byte, mkParents bool) error {
+	if len(parts) == 0 {
+		return errIsDir(s.win)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var dir *entry
+	if mkParents {
+		d, err := s.mkdirAllLocked(parts[:len(parts)-1])
+		if err != nil {
+			return err
+		}
+		dir = d
+	} else {
+		dir = s.walk(parts[:len(parts)-1])
+		if dir == nil {
+			return fs.ErrNotExist
+		}
+		if dir.kind != kindDir {
+			return errNotDir(s.win)
+		}
+	}
+	return s.setLocked(dir, parts[len(parts)-1], kindFile, data, 0o644)
+}
+
+// stat returns a copy of the entry's metadata (no children, no data copy).
+func (s *store) stat(parts []string) (info, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e := s.walk(parts)
+	if e == nil {
+		return info{}, false
+	}
+	return infoOf(e), true
+}
+
+func (s *store) readFile(parts []string) ([]byte, fileKind, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e := s.walk(parts)
+	if e == nil {
+		return nil, 0, fs.ErrNotExist
+	}
+	return append([]byte(nil), e.data...), e.kind, nil
+}
+
+// list returns the directory's entries, or ok=false if there is no
+// directory there (exists reports whether anything is there).
+func (s *store) list(parts []string) (ents []info, exists, isDir bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e := s.walk(parts)
+	if e == nil {
+		return nil, false, false
+	}
+	if e.kind != kindDir {
+		return nil, true, false
+	}
+	for _, c := range e.kids {
+		ents = append(ents, infoOf(c))
+	}
+	return ents, true, true
+}
+
+// subtree returns a deep copy of the tree at parts (nil if absent).
+func (s *store) subtree(parts []string) *entry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e := s.walk(parts)
+	if e == nil {
+		return nil
+	}
+	return e.clone()
+}
+
+// replace swaps the whole tree (atomic update of configMap, secret,
+// downwardAPI and projected volumes, like the kubelet's AtomicWriter).
+func (s *store) replace(root *entry) {
+	s.mu.Lock()
+	s.root = root
+	s.mu.Unlock()
+}
+
+// info is an immutable description of an entry: fs.DirEntry and fs.FileInfo.
+type info struct {
+	name  string
+	kind  fileKind
+	size  int64
+	mode  fs.FileMode
+	mtime time.Time
+}
+
+func infoOf(e *entry) info {
+	return info{name: e.name, kind: e.kind, size: int64(len(e.data)), mode: e.mode, mtime: e.mtime}
+}
+
+func (i info) Name() string       { return i.name }
+func (i info) IsDir() bool        { return i.kind == kindDir }
+func (i info) Size() int64        { return i.size }
+func (i info) ModTime() time.Time { return i.mtime }
+func (i info) Sys() any           { return nil }
+func (i info) Info() (fs.FileInfo, error) {
+	return i, nil
+}
+func (i info) Type() fs.FileMode { return i.Mode().Type() }
+func (i info) Mode() fs.FileMode {
+	m := i.mode.Perm()
+	switch i.kind {
+	case kindDir:
+		m |= fs.ModeDir
+	case kindSocket:
+		m |= fs.ModeSocket
+	case kindCharDev:
+		m |= fs.ModeDevice | fs.ModeCharDevice
+	case kindBlockDev:
+		m |= fs.ModeDevice
+	}
+	return m
+}
+
+func sortInfos(win bool, ents []info) {
+	sort.Slice(ents, func(a, b int) bool {
+		x, y := fold(win, ents[a].name), fold(win, ents[b].name)
+		if x != y {
+			return x < y
+		}
+		return ents[a].name < ents[b].name
+	})
+}
+
+// payloadTree builds a volume tree from kubelet payload paths (item paths
+// may contain `/`, making subdirectories, like the kubelet's AtomicWriter).
+// On Windows the files are plain files in the volume directory: no `..data`
+// symlink indirection (that is a Linux detail of AtomicWriter; row B12).
+func payloadTree(win bool, now time.Time, files map[string]payloadFile) *entry {
+	root := newDir("", now)
+	st := &store{win: win, root: root, now: func() time.Time { return now }}
+	keys := make([]string, 0, len(files))
+	for k := range files {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		f := files[k]
+		parts := clean(relParts(win, k))
+		if len(parts) == 0 {
+			continue
+		}
+		_ = st.put(parts, kindFile, f.data, fs.FileMode(f.mode))
+	}
+	return root
+}
+
+type payloadFile struct {
+	data []byte
+	mode int32
+}

@@ -1,0 +1,157 @@
+package simnode
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	"wink.dev/wink/simnode/internal/kubeletapi"
+	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/resources"
+)
+
+// podsByNodeIndex indexes the shared pod informer by spec.nodeName, so that
+// each node lists its own pods without scanning everyone's.
+const podsByNodeIndex = "wink.dev/nodeName"
+
+// oomSampleInterval is how often a Linux node looks for containers above
+// their memory limit.
+const oomSampleInterval = 2 * time.Second
+
+func podsByNode(obj interface{}) ([]string, error) {
+	pod, ok := obj.(*corev1.Pod)
+	if !ok || pod.Spec.NodeName == "" {
+		return nil, nil
+	}
+	return []string{pod.Spec.NodeName}, nil
+}
+
+// nodePods returns the pods bound to node name.
+func (s *shared) nodePods(name string) []*corev1.Pod {
+	objs, err := s.pods.Core().V1().Pods().Informer().GetIndexer().ByIndex(podsByNodeIndex, name)
+	if err != nil {
+		return nil
+	}
+	out := make([]*corev1.Pod, 0, len(objs))
+	for _, o := range objs {
+		if p, ok := o.(*corev1.Pod); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nodeResources is one node's usage simulation and eviction manager.
+type nodeResources struct {
+	res      *resources.Resources
+	eviction *resources.Manager
+	os       string
+	oom      resources.OOMHandler
+	log      *slog.Logger
+}
+
+// newNodeResources wires simnode/internal/resources for one node, with
+// MemoryPressure through the node provider. The runtime (the node's pod
+// provider) is used where it implements the package's interfaces:
+// resources.Pods for the running containers (else the informer's view,
+// resources.FromLister), resources.Evictor for evictions (else the stand-in
+// StatusEvictor) and resources.OOMHandler for Linux OOM kills (else they are
+// only logged).
+func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info, np *nodes.Provider, runtime any, recorder record.EventRecorder, log *slog.Logger) *nodeResources {
+	var running resources.Pods = resources.FromLister(func() []*corev1.Pod { return s.nodePods(name) })
+	if p, ok := runtime.(resources.Pods); ok {
+		running = p
+	}
+	var evictor resources.Evictor = &resources.StatusEvictor{Client: s.client, KilledExitCode: s.rules.KilledExitCode[info.OS]}
+	if e, ok := runtime.(resources.Evictor); ok {
+		evictor = e
+	}
+	oom, _ := runtime.(resources.OOMHandler)
+	res := resources.New(resources.Config{
+		OS:                        info.OS,
+		Node:                      np.Node,
+		Pods:                      running,
+		BootTime:                  time.Now(),
+		WindowsGlobalCommitMemory: info.Conditions.PressureCanBecomeTrue,
+		KubeletVersion:            info.KubeletVersion,
+		Log:                       log,
+	})
+	evictionHard := spec.Pool.EvictionHard
+	if evictionHard == nil {
+		evictionHard = info.Conditions.EvictionHardDefault
+	}
+	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
+	mgr := resources.NewManager(resources.ManagerConfig{
+		Resources:    res,
+		ConditionSet: info.Conditions,
+		EvictionHard: evictionHard,
+		ActivePods: func() []*corev1.Pod {
+			var out []*corev1.Pod
+			for _, p := range s.nodePods(name) {
+				if p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
+					out = append(out, p)
+				}
+			}
+			return out
+		},
+		Evictor:  evictor,
+		Recorder: recorder,
+		SetMemoryPressure: func(pressure bool) {
+			var event string
+			np.Update(func(n *corev1.Node) {
+				event = nodes.SetMemoryPressure(n, s.rules, info.Conditions, pressure, time.Now())
+			})
+			if event != "" {
+				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
+			}
+			log.Info("memory pressure", "pressure", pressure)
+		},
+		Log: log.With("part", "eviction"),
+	})
+	return &nodeResources{res: res, eviction: mgr, os: info.OS, oom: oom, log: log}
+}
+
+// handler adds /stats/summary and /metrics/resource to the node's API.
+func (r *nodeResources) handler(next http.Handler) http.Handler {
+	return kubeletapi.WithStats(next, r.res)
+}
+
+// run samples for OOM kills (Linux) and runs the eviction manager until
+// ctx is done.
+func (r *nodeResources) run(ctx context.Context) error {
+	if r.os != "windows" {
+		go r.res.Run(ctx, oomSampleInterval)
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case k := <-r.res.OOMKills():
+					if r.oom == nil {
+						r.log.Info("container over its memory limit: OOM kill not simulated yet", "pod", k.Pod.Namespace+"/"+k.Pod.Name, "container", k.Container)
+						continue
+					}
+					r.oom.HandleOOMKill(k)
+				}
+			}
+		}()
+	}
+	r.eviction.Run(ctx)
+	<-ctx.Done()
+	return nil
+}
+
+// addPodIndex registers podsByNodeIndex; it must run before the informer
+// starts.
+func addPodIndex(inf cache.SharedIndexInformer) error {
+	if err := inf.AddIndexers(cache.Indexers{podsByNodeIndex: podsByNode}); err != nil {
+		return fmt.Errorf("pod informer index: %w", err)
+	}
+	return nil
+}
