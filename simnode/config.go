@@ -45,6 +45,9 @@ type Config struct {
 	EgressSocket string `json:"egressSocket,omitempty"`
 	// StateDir holds simnode's own files (generated CA, certificates).
 	StateDir string `json:"stateDir"`
+	// StrictImages makes images the catalog does not know fail to pull
+	// (wink.yaml images.strict, row B4).
+	StrictImages bool `json:"strictImages,omitempty"`
 
 	// PodStartDelay is the time from admission to Running and Ready (image
 	// pull, container start). Default 200ms.

@@ -388,7 +388,7 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		Log:        log,
 		// The simulated runtime (issue: containers run their commands).
 		Shell:  wire.Shell{},
-		Images: wire.Images{Catalog: s.images},
+		Images: wire.Images{Catalog: s.images, Strict: s.cfg.StrictImages},
 		Volumes: wire.Volumes{Node: volNode, Source: wire.Source{
 			ConfigMaps: cmLister, Secrets: secretLister, Token: s.serviceAccountToken,
 		}},

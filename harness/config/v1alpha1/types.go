@@ -42,6 +42,10 @@ type Cluster struct {
 	// (linux). An explicit empty list (nodePools: []) means no nodes; omitzero
 	// keeps that distinction when the config is written back.
 	NodePools []NodePool `json:"nodePools,omitzero"`
+
+	// Images sets how simulated nodes treat images the catalog
+	// (fixtures/images.yaml) does not know.
+	Images Images `json:"images,omitzero"`
 }
 
 // Backend names a cluster backend.
@@ -72,8 +76,10 @@ type Networking struct {
 	// DNSDomain is the cluster DNS domain. Default cluster.local.
 	DNSDomain string `json:"dnsDomain,omitempty"`
 	// NodeAddressBase is the first address given to simulated nodes as their
-	// InternalIP; each next node gets the next address. Default: a loopback
-	// /24 of its own for each cluster (127.10.N.2 onwards).
+	// InternalIP; each next node gets the next address. Default: 172.18.0.2
+	// for the embedded backend (simulated addresses, reached through
+	// simnode's egress proxy); for kind and existing clusters, an address
+	// of this machine that the cluster reaches, shared by every node.
 	NodeAddressBase string `json:"nodeAddressBase,omitempty"`
 }
 
@@ -141,4 +147,15 @@ type NodePool struct {
 	// ContainerRuntimeVersion, <runtime>://<version> (N3). Default
 	// containerd://1.7.27 on Windows and containerd://2.1.4 on Linux.
 	ContainerRuntimeVersion string `json:"containerRuntimeVersion,omitempty"`
+}
+
+// Images is the image policy of the simulated nodes (row B4).
+type Images struct {
+	// Strict makes images the catalog does not know fail to pull
+	// (ErrImagePull, "not found"), as on a node whose registry lacks them.
+	// Default false: an unknown image is taken as a Windows image of the
+	// host's build on Windows nodes and a Linux image on Linux nodes, and a
+	// pod can declare an unknown image's OS and build with the annotations
+	// wink.dev/image-os.<container> and wink.dev/image-build.<container>.
+	Strict bool `json:"strict,omitempty"`
 }

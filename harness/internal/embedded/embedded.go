@@ -129,6 +129,7 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 		ClientCAFile:        files.CA.Cert,
 		EgressSocket:        p.egressSock,
 		StateDir:            filepath.Join(st.Dir, "simnode"),
+		StrictImages:        st.Config.Images.Strict,
 	}
 	data, err := yaml.Marshal(cfg)
 	if err != nil {

@@ -132,6 +132,7 @@ func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion
 		NodeAddressBase:     st.Ports.NodeAddressBase,
 		ListenAddress:       listenAddress,
 		StateDir:            StateDir(st),
+		StrictImages:        st.Config.Images.Strict,
 	}
 }
 
