@@ -3,36 +3,9 @@ package logs
 import (
 	"context"
 	"io"
-	"strings"
 	"testing"
 	"time"
 )
-
-func TestStartupOutput(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		command []string
-		args    []string
-		want    string
-	}{
-		{"cmd /c echo", []string{"cmd", "/c", "echo hello"}, nil, "hello"},
-		{"cmd.exe /S /C quoted", []string{"cmd.exe", "/S", "/C", `"echo %username%"`}, nil, "%username%"},
-		{"cmd with &&", []string{"cmd", "/c", "echo one && ping -t localhost"}, nil, "one"},
-		{"sh -c", []string{"sh", "-c", "echo X"}, nil, "X"},
-		{"/bin/sh -c in args", []string{"/bin/sh"}, []string{"-c", "echo 'a b'; sleep 10"}, "a b"},
-		{"powershell", []string{"powershell.exe", "-Command", "Write-Output hi"}, nil, "hi"},
-		{"bare echo", []string{"echo"}, []string{"x", "y"}, "x y"},
-		{"server", []string{"nginx", "-g", "daemon off;"}, nil, ""},
-		{"no command", nil, nil, ""},
-		{"sh script not echo", []string{"sh", "-c", "sleep 3600"}, nil, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := strings.Join(StartupOutput(tc.command, tc.args), "\n"); got != tc.want {
-				t.Fatalf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
 
 func read(t *testing.T, r io.ReadCloser) string {
 	t.Helper()
