@@ -73,6 +73,9 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		evictor = e
 	}
 	oom, _ := runtime.(resources.OOMHandler)
+	if k, ok := runtime.(oomKiller); ok {
+		oom = oomAdapter{k}
+	}
 	res := resources.New(resources.Config{
 		OS:                        info.OS,
 		Node:                      np.Node,
@@ -154,4 +157,16 @@ func addPodIndex(inf cache.SharedIndexInformer) error {
 		return fmt.Errorf("pod informer index: %w", err)
 	}
 	return nil
+}
+
+// oomKiller is what the pods runtime offers for Linux OOM kills (B5).
+type oomKiller interface {
+	OOMKill(namespace, pod, container, containerID string) bool
+}
+
+// oomAdapter hands the resource model's OOM kills to the runtime.
+type oomAdapter struct{ k oomKiller }
+
+func (a oomAdapter) HandleOOMKill(k resources.Kill) {
+	a.k.OOMKill(k.Pod.Namespace, k.Pod.Name, k.Container, k.ContainerID)
 }

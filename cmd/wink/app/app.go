@@ -95,6 +95,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 		newKubeconfig(stdout), newVersion(stdout), newSupervise(), newSimnode(),
 	)
 	root.AddCommand(newTest(stdout, stderr))
+	root.AddCommand(newWebhook(stdout, stderr))
 	return root
 }
 

@@ -25,8 +25,9 @@ import (
 // suitePackage is the import path of the suite of an area.
 const suitePackage = "wink.dev/wink/suites/"
 
-// notSuites are the packages under suites/ that `wink test` does not run.
-var notSuites = []string{"suite", "bench"}
+// notSuites are the packages under suites/ that `wink test` does not run: shared
+// helpers, benchmarks and the reference webhook (the webhooks suite tests it).
+var notSuites = []string{"suite", "bench", "reference"}
 
 // testFlags are the flags of `wink test`.
 type testFlags struct {

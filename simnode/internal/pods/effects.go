@@ -374,3 +374,33 @@ func (p *Provider) PortForward(ctx context.Context, namespace, name string, port
 		return p.HTTP(pod, int(port), method, path, "127.0.0.1")
 	})
 }
+
+// OOMKill kills a container that went over its memory limit on a Linux node
+// (row B5, Linux side): terminated with exit code 137 and reason OOMKilled,
+// then restarted as its restartPolicy says. It reports whether the
+// container (of that containerID, when given) was running.
+func (p *Provider) OOMKill(namespace, name, container, containerID string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	rec, ok := p.pods[namespace+"/"+name]
+	if !ok {
+		return false
+	}
+	for _, c := range rec.containers {
+		if c.name != container || !c.running() || (containerID != "" && c.id != containerID) {
+			continue
+		}
+		p.m.finishContainer(rec, c, oomExitCode, true, p.m.now())
+		c.state.Terminated.Reason = oomReason
+		p.m.sync(rec)
+		p.enqueue(rec.key)
+		return true
+	}
+	return false
+}
+
+// How containerd reports an OOM-killed container (SIGKILL).
+const (
+	oomExitCode = 137
+	oomReason   = "OOMKilled"
+)

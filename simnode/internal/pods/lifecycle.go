@@ -808,13 +808,14 @@ func (m *machine) beginStop(rec *record, stopDelay time.Duration, done func()) {
 		}
 	}
 	for _, c := range order {
-		c := c
 		m.event(rec.pod, c, rules.EventKilling, rules.EventData{Container: c.name, Image: c.image})
 		spec := m.spec(rec, c)
+		// A container that ignores SIGTERM is killed when the grace period
+		// is over (B13), not a moment sooner. virtual-kubelet force-deletes
+		// the pod from the API at that same instant, so the terminal status
+		// may not be seen: a user watching a real kubelet rarely sees it
+		// either.
 		kill := grace
-		if kill >= 4*killLead {
-			kill -= killLead
-		}
 		if ignore {
 			m.fx.after(rec, kill, func() { stop(c, true) })
 			continue

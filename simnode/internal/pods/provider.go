@@ -63,14 +63,6 @@ type Config struct {
 	PullBandwidth int64
 }
 
-// killLead is how much before the end of the grace period a container that
-// ignores SIGTERM is killed. virtual-kubelet force-deletes the pod from the
-// API exactly when the grace period ends (node/podcontroller.go,
-// deletePodsFromKubernetes); killing a little earlier lets the kubelet's
-// terminal status (exit 137 or 1) reach the API first, as it does with a
-// real kubelet.
-const killLead = 250 * time.Millisecond
-
 // cidrRetry is how often a pod waiting for the node's podCIDR retries.
 const cidrRetry = 250 * time.Millisecond
 
