@@ -20,6 +20,11 @@ import (
 // KubernetesVersion is the version of the embedded control plane.
 const KubernetesVersion = embedded.Version
 
+// ClusterEnv names the wink cluster a kubeconfig given to the suites belongs
+// to (`wink test --name` sets it), so that features needing wink's simulated
+// nodes run against it instead of skipping.
+const ClusterEnv = "WINK_CLUSTER"
+
 // DefaultName is the cluster name when neither --name nor the config gives one.
 const DefaultName = "wink"
 

@@ -70,6 +70,12 @@ func Setup(area, configPath string) (env.Environment, *Cluster) {
 	testenv := env.NewWithConfig(cfg)
 	c := &Cluster{}
 	if cfg.KubeconfigFile() != "" {
+		// A wink cluster given by kubeconfig (`wink test --name`): its
+		// simulated nodes can be inspected through the harness.
+		if name := os.Getenv(harness.ClusterEnv); name != "" {
+			c.Name, c.Simulated = name, true
+			c.Options = harness.Options{Name: name, Home: os.Getenv("WINK_HOME")}
+		}
 		return testenv, c
 	}
 	c.Name, c.Simulated = "wink-"+area, true

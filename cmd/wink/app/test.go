@@ -661,6 +661,14 @@ func testEnv(f testFlags, kubeconfig string) ([]string, func(), error) {
 		}
 		env = append(env, "WINK_BINARY="+exe)
 	}
+	if f.name != "" {
+		// The suites run the simnode-only features too: they are told
+		// which wink cluster the kubeconfig belongs to (suite.Setup).
+		env = append(env, harness.ClusterEnv+"="+f.name)
+		if f.home != "" {
+			env = append(env, "WINK_HOME="+f.home)
+		}
+	}
 	if kubeconfig != "" {
 		return env, func() {}, nil
 	}
