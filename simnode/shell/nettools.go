@@ -824,12 +824,7 @@ func (p *proc) dnsServer(args []string) string {
 // cluster DNS has no PTR record for itself), then Name/Address, or
 // `*** UnKnown can't find x: Non-existent domain`.
 func progNslookupWindows(p *proc, argv []string) int {
-	var args []string
-	for _, a := range argv[1:] {
-		if !strings.HasPrefix(a, "-") {
-			args = append(args, a)
-		}
-	}
+	args := operands(argv[1:])
 	if len(args) == 0 {
 		p.eprintln("*** nslookup: interactive mode needs a console")
 		return 1
@@ -874,12 +869,7 @@ func progNslookupWindows(p *proc, argv []string) int {
 
 // progNslookupLinux is busybox nslookup.
 func progNslookupLinux(p *proc, argv []string) int {
-	var args []string
-	for _, a := range argv[1:] {
-		if !strings.HasPrefix(a, "-") {
-			args = append(args, a)
-		}
-	}
+	args := operands(argv[1:])
 	if len(args) == 0 {
 		p.eprintln("Usage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]")
 		return 1
@@ -1227,4 +1217,15 @@ func progWget(p *proc, argv []string) int {
 		p.eprintln("'" + output + "' saved")
 	}
 	return 0
+}
+
+// operands are the arguments that are not options (-x, -type=A).
+func operands(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -686,8 +686,11 @@ func (ps *psParser) commandArgs(cmd *psNode) {
 }
 
 // argument is a command argument in argument mode, with a,b lists.
-func (ps *psParser) argument() *psNode {
-	first := ps.singleArgument()
+func (ps *psParser) argument() *psNode { return ps.commaList(ps.singleArgument) }
+
+// commaList parses elem, and when commas follow, an array of elems.
+func (ps *psParser) commaList(elem func() *psNode) *psNode {
+	first := elem()
 	ps.skip()
 	if ps.peek() != ',' {
 		return first
@@ -696,7 +699,7 @@ func (ps *psParser) argument() *psNode {
 	for ps.peek() == ',' {
 		ps.i++
 		ps.skipAll()
-		n.kids = append(n.kids, ps.singleArgument())
+		n.kids = append(n.kids, elem())
 		ps.skip()
 	}
 	n.end = ps.i
@@ -912,22 +915,7 @@ func (ps *psParser) format() *psNode {
 	}
 }
 
-func (ps *psParser) comma() *psNode {
-	first := ps.rangeExpr()
-	ps.skip()
-	if ps.peek() != ',' {
-		return first
-	}
-	n := &psNode{kind: "array", pos: first.pos, kids: []*psNode{first}}
-	for ps.peek() == ',' {
-		ps.i++
-		ps.skipAll()
-		n.kids = append(n.kids, ps.rangeExpr())
-		ps.skip()
-	}
-	n.end = ps.i
-	return n
-}
+func (ps *psParser) comma() *psNode { return ps.commaList(ps.rangeExpr) }
 
 func (ps *psParser) rangeExpr() *psNode {
 	left := ps.unary()
