@@ -23,6 +23,7 @@ import (
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/supervisor"
+	"wink.dev/wink/simnode"
 	"wink.dev/wink/simnode/egress"
 )
 
@@ -136,19 +137,9 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 }
 
 // NodeNames are the names of a configuration's simulated nodes, in order:
-// <cluster>-<pool>-<index>.
+// <cluster>-<pool>-<index>, as simnode names them.
 func NodeNames(cfg *v1alpha1.Cluster) []string {
-	var names []string
-	for _, p := range cfg.NodePools {
-		count := 1
-		if p.Count != nil {
-			count = *p.Count
-		}
-		for i := range count {
-			names = append(names, fmt.Sprintf("%s-%s-%d", cfg.Name, p.Name, i))
-		}
-	}
-	return names
+	return (&simnode.Config{ClusterName: cfg.Name, Pools: cfg.NodePools}).NodeNames()
 }
 
 func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State, error) {
