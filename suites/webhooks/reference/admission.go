@@ -49,6 +49,8 @@ type Webhook struct {
 	// RuntimeClass's scheduling into the pod, so a RuntimeClass with a
 	// nodeSelector is seen without a lookup.
 	RuntimeClasses RuntimeClassGetter
+	// GMSA, when set, is served too: the GMSA webhook of row A20.
+	GMSA *GMSA
 }
 
 // WindowsReason says why a pod is a Windows pod ("" if it is not): the

@@ -106,6 +106,19 @@ var podRules = []admissionregv1.RuleWithOperations{{
 // None, admissionReviewVersions v1, matchPolicy Equivalent; the mutating
 // webhook is reinvoked IfNeeded (it is idempotent).
 func Configurations(o ConfigOptions) (*admissionregv1.MutatingWebhookConfiguration, *admissionregv1.ValidatingWebhookConfiguration) {
+	return configurations(o, MutatePath, ValidatePath)
+}
+
+// GMSAConfigurations register the same server's GMSA webhook (row A20, see
+// GMSA) on /gmsa/mutate and /gmsa/validate; Name defaults to wink-gmsa.
+func GMSAConfigurations(o ConfigOptions) (*admissionregv1.MutatingWebhookConfiguration, *admissionregv1.ValidatingWebhookConfiguration) {
+	if o.Name == "" {
+		o.Name = "wink-gmsa"
+	}
+	return configurations(o, GMSAMutatePath, GMSAValidatePath)
+}
+
+func configurations(o ConfigOptions, mutatePath, validatePath string) (*admissionregv1.MutatingWebhookConfiguration, *admissionregv1.ValidatingWebhookConfiguration) {
 	o = o.withDefaults()
 	meta := metav1.ObjectMeta{Name: o.Name, Labels: map[string]string{"app.kubernetes.io/name": "wink-reference-webhook"}}
 	none := admissionregv1.SideEffectClassNone
@@ -114,7 +127,7 @@ func Configurations(o ConfigOptions) (*admissionregv1.MutatingWebhookConfigurati
 		ObjectMeta: meta,
 		Webhooks: []admissionregv1.MutatingWebhook{{
 			Name:                    o.MutatingName(),
-			ClientConfig:            o.clientConfig(MutatePath),
+			ClientConfig:            o.clientConfig(mutatePath),
 			Rules:                   podRules,
 			FailurePolicy:           ptr.To(o.FailurePolicy),
 			MatchPolicy:             ptr.To(admissionregv1.Equivalent),
@@ -130,7 +143,7 @@ func Configurations(o ConfigOptions) (*admissionregv1.MutatingWebhookConfigurati
 		ObjectMeta: *meta.DeepCopy(),
 		Webhooks: []admissionregv1.ValidatingWebhook{{
 			Name:                    o.ValidatingName(),
-			ClientConfig:            o.clientConfig(ValidatePath),
+			ClientConfig:            o.clientConfig(validatePath),
 			Rules:                   podRules,
 			FailurePolicy:           ptr.To(o.FailurePolicy),
 			MatchPolicy:             ptr.To(admissionregv1.Equivalent),

@@ -37,8 +37,8 @@ type Options struct {
 	// the Listen host (127.0.0.1 when it is empty or unspecified) and
 	// localhost.
 	Hosts []string
-	// Client, when set, looks RuntimeClasses up (see Webhook.RuntimeClasses)
-	// and injects the CA into the configurations named InjectCABundle.
+	// Client, when set, looks RuntimeClasses up (see Webhook.RuntimeClasses),
+	// serves the GMSA webhook (see GMSA) and injects the CA into the configurations named InjectCABundle.
 	Client kubernetes.Interface
 	// InjectCABundle names the Mutating- and ValidatingWebhookConfiguration
 	// whose webhooks' clientConfig.caBundle the server sets to its CA once it
@@ -97,6 +97,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		wh.RuntimeClasses = func(ctx context.Context, name string) (*nodev1.RuntimeClass, error) {
 			return cs.NodeV1().RuntimeClasses().Get(ctx, name, metav1.GetOptions{})
 		}
+		wh.GMSA = NewGMSA(cs)
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
@@ -161,18 +162,22 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Handler serves /mutate, /validate (AdmissionReview admission.k8s.io/v1)
-// and /healthz.
+// Handler serves /mutate, /validate (AdmissionReview admission.k8s.io/v1),
+// /gmsa/mutate and /gmsa/validate when wh.GMSA is set, and /healthz.
 func Handler(wh *Webhook, delay time.Duration, logf func(string, ...any)) http.Handler {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(HealthPath, func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
-	for path, answer := range map[string]func(context.Context, *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse{
+	routes := map[string]func(context.Context, *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse{
 		MutatePath:   wh.Mutate,
 		ValidatePath: wh.Validate,
-	} {
+	}
+	if wh.GMSA != nil {
+		routes[GMSAMutatePath], routes[GMSAValidatePath] = wh.GMSA.Mutate, wh.GMSA.Validate
+	}
+	for path, answer := range routes {
 		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodPost {
 				http.Error(w, "POST an AdmissionReview", http.StatusMethodNotAllowed)
