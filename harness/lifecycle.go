@@ -22,6 +22,7 @@ import (
 	"wink.dev/wink/harness/config"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/simnodeplan"
 	"wink.dev/wink/harness/internal/supervisor"
 	"wink.dev/wink/simnode"
 	"wink.dev/wink/simnode/egress"
@@ -242,7 +243,7 @@ func readyNodes(items []corev1.Node, want []string, schedulable bool) int {
 	}
 	ready := 0
 	for _, n := range items {
-		if wanted[n.Name] && nodeReady(&n) && (!schedulable || !notReadyTainted(&n)) {
+		if wanted[n.Name] && simnodeplan.NodeReady(&n) && (!schedulable || !notReadyTainted(&n)) {
 			ready++
 		}
 	}
@@ -253,15 +254,6 @@ func notReadyTainted(n *corev1.Node) bool {
 	for _, t := range n.Spec.Taints {
 		if t.Key == corev1.TaintNodeNotReady || t.Key == corev1.TaintNodeUnreachable {
 			return true
-		}
-	}
-	return false
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
 		}
 	}
 	return false

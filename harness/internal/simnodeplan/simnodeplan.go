@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -310,35 +309,31 @@ func NodesReady(kubeconfig, clusterName string, pools []v1alpha1.NodePool) func(
 	}
 }
 
-// CheckNodesReady says which pools of clusterName do not yet have as many
-// Ready nodes as they should; nil when all do.
+// CheckNodesReady says which pools of clusterName do not yet have all their
+// nodes (as simnode names them) Ready; nil when all do.
 func CheckNodesReady(nodes []corev1.Node, clusterName string, pools []v1alpha1.NodePool) error {
+	byName := make(map[string]*corev1.Node, len(nodes))
+	for i := range nodes {
+		byName[nodes[i].Name] = &nodes[i]
+	}
 	var errs []error
 	for _, pool := range pools {
-		want := 1
-		if pool.Count != nil {
-			want = *pool.Count
-		}
-		prefix := clusterName + "-" + pool.Name + "-"
+		names := (&simnode.Config{ClusterName: clusterName, Pools: []v1alpha1.NodePool{pool}}).NodeNames()
 		ready := 0
-		for i := range nodes {
-			index, ok := strings.CutPrefix(nodes[i].Name, prefix)
-			if !ok || index == "" || strings.Trim(index, "0123456789") != "" {
-				continue
-			}
-			if nodeReady(&nodes[i]) {
+		for _, name := range names {
+			if n := byName[name]; n != nil && NodeReady(n) {
 				ready++
 			}
 		}
-		if ready < want {
-			errs = append(errs, fmt.Errorf("pool %s: %d of %d nodes Ready", pool.Name, ready, want))
+		if ready < len(names) {
+			errs = append(errs, fmt.Errorf("pool %s: %d of %d nodes Ready", pool.Name, ready, len(names)))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// nodeReady reports whether the node's Ready condition is True.
-func nodeReady(n *corev1.Node) bool {
+// NodeReady reports whether the node's Ready condition is True.
+func NodeReady(n *corev1.Node) bool {
 	for _, c := range n.Status.Conditions {
 		if c.Type == corev1.NodeReady {
 			return c.Status == corev1.ConditionTrue

@@ -197,13 +197,15 @@ func TestCheckNodesReady(t *testing.T) {
 		{name: "all ready", nodes: []corev1.Node{node("demo-win-0", "True"), node("demo-win-1", "True"), node("demo-win-2019-0", "True")}},
 		{name: "one not ready", nodes: []corev1.Node{node("demo-win-0", "True"), node("demo-win-1", "False"), node("demo-win-2019-0", "True")},
 			wantErr: []string{"pool win: 1 of 2"}},
-		{name: "no condition yet", nodes: []corev1.Node{node("demo-win-0", "True"), node("demo-win-1", ""), node("demo-win-2019-1", "True")},
+		{name: "no condition yet", nodes: []corev1.Node{node("demo-win-0", "True"), node("demo-win-1", ""), node("demo-win-2019-0", "True")},
+			wantErr: []string{"pool win: 1 of 2"}},
+		{name: "an index beyond the pool's count does not count", nodes: []corev1.Node{node("demo-win-0", "True"), node("demo-win-2", "True"), node("demo-win-2019-0", "True")},
 			wantErr: []string{"pool win: 1 of 2"}},
 		{name: "other pool's nodes do not count", nodes: []corev1.Node{node("demo-win-2019-0", "True"), node("demo-win-2019-1", "True")},
 			wantErr: []string{"pool win: 0 of 2"}},
 		{name: "other cluster's nodes do not count", nodes: []corev1.Node{node("other-win-0", "True"), node("other-win-1", "True"), node("demo-win-2019-0", "True")},
 			wantErr: []string{"pool win: 0 of 2"}},
-		{name: "kind's own node ignored", nodes: []corev1.Node{node("wink-demo-control-plane", "True"), node("demo-win-1", "True"), node("demo-win-2", "True"), node("demo-win-2019-7", "True")}},
+		{name: "kind's own node ignored", nodes: []corev1.Node{node("wink-demo-control-plane", "True"), node("demo-win-0", "True"), node("demo-win-1", "True"), node("demo-win-2019-0", "True")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
