@@ -26,14 +26,19 @@ func TestReadOnlyMount(t *testing.T) {
 				{Name: "data", MountPath: `C:\test-volume`},
 			}
 			suite.RunPod(ctx, t, cs, ns, pod)
-			res := suite.Exec(ctx, t, cfg, ns, pod.Name, "main", "cmd", "/c", `echo windows-volume-test > C:\test-volume-ro\file.txt`)
+			run := func(argv ...string) suite.ExecResult {
+				res := suite.Exec(ctx, t, cfg, ns, pod.Name, "main", argv...)
+				suite.ExecEvidence(t, pod.Name, argv, res)
+				return res
+			}
+			res := run("cmd", "/c", `echo windows-volume-test > C:\test-volume-ro\file.txt`)
 			if strings.TrimSpace(res.Stderr) != "Access is denied." || res.ExitCode == 0 {
 				t.Errorf("[B11] write to read-only mount: exit %d stderr %q, want a failure with %q", res.ExitCode, res.Stderr, "Access is denied.")
 			}
-			if res := suite.Exec(ctx, t, cfg, ns, pod.Name, "main", "cmd", "/c", `echo windows-volume-test> C:\test-volume\file.txt`); res.ExitCode != 0 {
+			if res := run("cmd", "/c", `echo windows-volume-test> C:\test-volume\file.txt`); res.ExitCode != 0 {
 				t.Errorf("[B11] write to writable mount: exit %d stderr %q", res.ExitCode, res.Stderr)
 			}
-			res = suite.Exec(ctx, t, cfg, ns, pod.Name, "main", "cmd", "/c", `type C:\test-volume-ro\file.txt`)
+			res = run("cmd", "/c", `type C:\test-volume-ro\file.txt`)
 			if strings.TrimSpace(res.Stdout) != "windows-volume-test" {
 				t.Errorf("[B11] the read-only view of the same volume reads %q, want windows-volume-test", res.Stdout)
 			}
@@ -78,6 +83,7 @@ func TestConfigMapsAndSecrets(t *testing.T) {
 			}
 			for _, c := range checks {
 				res := suite.Exec(ctx, t, cfg, ns, pod.Name, "main", c.argv...)
+				suite.ExecEvidence(t, pod.Name, c.argv, res)
 				if strings.TrimSpace(res.Stdout) != c.want {
 					t.Errorf("[B12] %v: %q (exit %d, stderr %q), want %q", c.argv, res.Stdout, res.ExitCode, res.Stderr, c.want)
 				}

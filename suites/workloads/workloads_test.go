@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,9 @@ import (
 	"wink.dev/wink/suites/suite"
 )
 
+// TestContainersRunTheirCommands checks rows A22 and E: a Job's Windows
+// container exits with its command's code and the Job fails; a
+// long-running entrypoint keeps running.
 func TestContainersRunTheirCommands(t *testing.T) {
 	f := suite.Feature("containers run their commands: output is the log, exit code the container's", "workloads", "any", "A22", "E").
 		Assess("a Job whose container runs `cmd /c exit 3` fails with exit code 3", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
@@ -36,14 +40,15 @@ func TestContainersRunTheirCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			var exit int32 = -1
-			err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+			var terminated corev1.ContainerStatus
+			err := wait.PollUntilContextTimeout(ctx, poll, time.Minute, true, func(ctx context.Context) (bool, error) {
 				pods, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "job=exit3"})
 				if err != nil || len(pods.Items) == 0 {
 					return false, nil
 				}
 				for _, c := range pods.Items[0].Status.ContainerStatuses {
 					if c.State.Terminated != nil {
-						exit = c.State.Terminated.ExitCode
+						exit, terminated = c.State.Terminated.ExitCode, c
 						return pods.Items[0].Status.Phase == corev1.PodFailed, nil
 					}
 				}
@@ -52,11 +57,14 @@ func TestContainersRunTheirCommands(t *testing.T) {
 			if err != nil || exit != 3 {
 				t.Fatalf("job pod: exit code %d, phase Failed not reached (%v); want exit code 3", exit, err)
 			}
-			err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+			suite.ObjectEvidence(t, fmt.Sprintf("[A22] Job exit3's pod Failed: container main terminated, exit code %d, reason %s", exit, terminated.State.Terminated.Reason), terminated)
+			var failed *batchv1.Job
+			err = wait.PollUntilContextTimeout(ctx, poll, time.Minute, true, func(ctx context.Context) (bool, error) {
 				j, err := cs.BatchV1().Jobs(ns).Get(ctx, "exit3", metav1.GetOptions{})
 				if err != nil {
 					return false, nil
 				}
+				failed = j
 				for _, c := range j.Status.Conditions {
 					if c.Type == batchv1.JobFailed && c.Status == corev1.ConditionTrue {
 						return true, nil
@@ -66,6 +74,8 @@ func TestContainersRunTheirCommands(t *testing.T) {
 			})
 			if err != nil {
 				t.Errorf("[A22] job exit3 never Failed: %v", err)
+			} else {
+				suite.ObjectEvidence(t, "[A22] Job exit3: Failed", failed.Status)
 			}
 			return ctx
 		}).
@@ -75,8 +85,10 @@ func TestContainersRunTheirCommands(t *testing.T) {
 			suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("pinger", suite.Build2022, "ping", "-t", "localhost"))
 			time.Sleep(3 * time.Second)
 			p := suite.WaitPod(ctx, t, cs, ns, "pinger", 5*time.Second, "still Running", suite.Running)
-			if n := p.Status.ContainerStatuses[0].RestartCount; n != 0 {
-				t.Errorf("ping -t restarted %d times", n)
+			n := p.Status.ContainerStatuses[0].RestartCount
+			suite.ObjectEvidence(t, fmt.Sprintf("[A22] pod pinger (ping -t localhost) after 3s: %s, restartCount %d", p.Status.Phase, n), p.Status.ContainerStatuses[0])
+			if n != 0 {
+				t.Errorf("[A22] ping -t restarted %d times", n)
 			}
 			return ctx
 		}).Feature()
@@ -93,8 +105,10 @@ func TestImageCompatibility(t *testing.T) {
 			pod := suite.WindowsPod("mismatch", suite.Build2022, "ping", "-t", "localhost")
 			pod.Spec.Containers[0].Image = "mcr.microsoft.com/windows/nanoserver:ltsc2019"
 			suite.CreatePod(ctx, t, cs, ns, pod)
-			suite.WaitPod(ctx, t, cs, ns, pod.Name, time.Minute, "ImagePullBackOff", suite.Waiting("ImagePullBackOff"))
-			suite.WaitEvent(ctx, t, cs, ns, "Pod", pod.Name, "Failed", `Failed to pull image "mcr.microsoft.com/windows/nanoserver:ltsc2019"`, 10*time.Second)
+			p := suite.WaitPod(ctx, t, cs, ns, pod.Name, time.Minute, "ImagePullBackOff", suite.Waiting("ImagePullBackOff"))
+			suite.ObjectEvidence(t, "[B4] pod mismatch: container main waiting ImagePullBackOff", p.Status.ContainerStatuses)
+			ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", pod.Name, "Failed", `Failed to pull image "mcr.microsoft.com/windows/nanoserver:ltsc2019"`, 10*time.Second)
+			suite.EventEvidence(t, ev)
 			return ctx
 		}).
 		Assess("a Linux-only image on a Windows node cannot be pulled", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
@@ -103,9 +117,10 @@ func TestImageCompatibility(t *testing.T) {
 			pod := suite.WindowsPod("nginx", suite.Build2022)
 			pod.Spec.Containers[0].Image = "nginx:1.27"
 			suite.CreatePod(ctx, t, cs, ns, pod)
-			suite.WaitPod(ctx, t, cs, ns, pod.Name, time.Minute, "ErrImagePull or ImagePullBackOff", func(p *corev1.Pod) bool {
+			p := suite.WaitPod(ctx, t, cs, ns, pod.Name, time.Minute, "ErrImagePull or ImagePullBackOff", func(p *corev1.Pod) bool {
 				return suite.Waiting("ErrImagePull")(p) || suite.Waiting("ImagePullBackOff")(p)
 			})
+			suite.ObjectEvidence(t, "[B4] pod nginx (nginx:1.27) on a Windows node: "+p.Status.ContainerStatuses[0].State.Waiting.Reason, p.Status.ContainerStatuses)
 			return ctx
 		}).
 		Assess("with the runhcs-wcow-hypervisor handler the ltsc2019 image runs on 2022", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
@@ -115,7 +130,8 @@ func TestImageCompatibility(t *testing.T) {
 			pod := suite.WindowsPod("hyperv", suite.Build2022, "ping", "-t", "localhost")
 			pod.Spec.Containers[0].Image = "mcr.microsoft.com/windows/nanoserver:ltsc2019"
 			pod.Spec.RuntimeClassName = &rc
-			suite.RunPod(ctx, t, cs, ns, pod)
+			p := suite.RunPod(ctx, t, cs, ns, pod)
+			suite.ObjectEvidence(t, fmt.Sprintf("[N8] pod hyperv (ltsc2019 image, handler runhcs-wcow-hypervisor) Running on %s", p.Spec.NodeName), p.Status)
 			return ctx
 		}).
 		Assess("a handler containerd does not know fails sandbox creation", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
@@ -125,7 +141,8 @@ func TestImageCompatibility(t *testing.T) {
 			pod := suite.WindowsPod("sandbox", suite.Build2022, "ping", "-t", "localhost")
 			pod.Spec.RuntimeClassName = &rc
 			suite.CreatePod(ctx, t, cs, ns, pod)
-			suite.WaitEvent(ctx, t, cs, ns, "Pod", pod.Name, "FailedCreatePodSandBox", `no runtime for "no-such-handler" is configured`, time.Minute)
+			ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", pod.Name, "FailedCreatePodSandBox", `no runtime for "no-such-handler" is configured`, time.Minute)
+			suite.EventEvidence(t, ev)
 			got, err := cs.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
 			if err != nil {
 				t.Fatal(err)
