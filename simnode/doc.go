@@ -4,6 +4,9 @@
 // TLS kubelet API per node authenticated and authorised like the kubelet's.
 //
 // The public API is small: LoadConfig reads the YAML Config the harness
-// writes, Run serves the nodes until its context is done. Behaviour lives in
+// writes, Run serves the nodes until its context is done. A node's machine
+// is switched off and on through the API with the node annotation
+// ShutdownAnnotation (power.go): graceful node shutdown (B15) and reboots
+// with the next bootID (N3). Behaviour lives in
 // the rule tables of simnode/rules; the implementation in simnode/internal.
 package simnode

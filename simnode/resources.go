@@ -13,7 +13,9 @@ import (
 
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/resources"
+	"wink.dev/wink/simnode/rules"
 )
 
 // podsByNodeIndex indexes the shared pod informer by spec.nodeName, so that
@@ -60,9 +62,9 @@ type nodeResources struct {
 // MemoryPressure through the node provider. The runtime (the node's pod
 // provider) is used where it implements the package's interfaces:
 // resources.Pods for the running containers (else the informer's view,
-// resources.FromLister), resources.Evictor for evictions (else the stand-in
-// StatusEvictor) and resources.OOMHandler for Linux OOM kills (else they are
-// only logged).
+// resources.FromLister), Terminate for evictions (runtimeEvictor; else a
+// resources.Evictor, else the stand-in StatusEvictor) and
+// resources.OOMHandler for Linux OOM kills (else they are only logged).
 func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info, np *nodes.Provider, runtime any, recorder record.EventRecorder, log *slog.Logger) *nodeResources {
 	var running resources.Pods = resources.FromLister(func() []*corev1.Pod { return s.nodePods(name) })
 	if p, ok := runtime.(resources.Pods); ok {
@@ -71,6 +73,9 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 	var evictor resources.Evictor = &resources.StatusEvictor{Client: s.client, KilledExitCode: s.rules.KilledExitCode[info.OS]}
 	if e, ok := runtime.(resources.Evictor); ok {
 		evictor = e
+	}
+	if t, ok := runtime.(terminator); ok {
+		evictor = runtimeEvictor{t: t, rules: s.rules}
 	}
 	oom, _ := runtime.(resources.OOMHandler)
 	if k, ok := runtime.(oomKiller); ok {
@@ -169,4 +174,33 @@ type oomAdapter struct{ k oomKiller }
 
 func (a oomAdapter) HandleOOMKill(k resources.Kill) {
 	a.k.OOMKill(k.Pod.Namespace, k.Pod.Name, k.Container, k.ContainerID)
+}
+
+// terminator is the pods runtime's way to end a pod the kubelet kills on
+// its own (pods.Provider.Terminate), shared by eviction and node shutdown.
+type terminator interface {
+	Terminate(pod *corev1.Pod, t pods.Termination) <-chan error
+}
+
+// evictionTimeout bounds the wait for an evicted pod's end, as killPodNow
+// gives up after max(10s, 1.5 x the grace period); the runtime's own
+// bound is its grace period plus an API write.
+const evictionTimeout = 30 * time.Second
+
+// runtimeEvictor evicts through the runtime (B6, pods.Evicted): the
+// containers stop and, like the kubelet's killPodNow, Evict returns once
+// the pod is killed and its status written.
+type runtimeEvictor struct {
+	t     terminator
+	rules *rules.Rules
+}
+
+// Evict implements resources.Evictor.
+func (e runtimeEvictor) Evict(pod *corev1.Pod, message string) error {
+	select {
+	case err := <-e.t.Terminate(pod, pods.Evicted(e.rules, message)):
+		return err
+	case <-time.After(evictionTimeout):
+		return fmt.Errorf("pod %s/%s: not killed within %s", pod.Namespace, pod.Name, evictionTimeout)
+	}
 }

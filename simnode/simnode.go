@@ -38,6 +38,7 @@ import (
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/pods/wire"
+	"wink.dev/wink/simnode/internal/shutdown"
 	"wink.dev/wink/simnode/internal/volumes"
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
@@ -210,6 +211,8 @@ type shared struct {
 	routes *egress.Routes
 	// providers maps node name to its *pods.Provider.
 	providers sync.Map
+	// powers maps node name to its *power (power.go).
+	powers sync.Map
 	// network is the process's one HNS model (H1-H9), over the shared
 	// informers; its Listens and HTTP answers come from the providers.
 	network *network.Model
@@ -289,6 +292,25 @@ func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slo
 		return fmt.Errorf("pod informer: %w", err)
 	}
 
+	// Node annotations switch the simulated machines (power.go).
+	if _, err := s.others.Core().V1().Nodes().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj interface{}) { s.notifyPower(obj) },
+		UpdateFunc: func(old, obj interface{}) {
+			o, ok1 := old.(*corev1.Node)
+			n, ok2 := obj.(*corev1.Node)
+			if ok1 && ok2 && o.Annotations[ShutdownAnnotation] == n.Annotations[ShutdownAnnotation] {
+				_, had := o.Annotations[ShutdownAnnotation]
+				_, has := n.Annotations[ShutdownAnnotation]
+				if had == has {
+					return
+				}
+			}
+			s.notifyPower(obj)
+		},
+	}); err != nil {
+		return fmt.Errorf("node informer: %w", err)
+	}
+
 	s.images = images.Default()
 	s.network = network.New(&network.Listers{
 		PodLister:           s.pods.Core().V1().Pods().Lister(),
@@ -314,10 +336,57 @@ func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slo
 	return g.Wait()
 }
 
-// runNode serves one node until ctx is done.
+// runNode serves one node until ctx is done: boot after boot of its
+// simulated machine. A boot ends when the node shuts down
+// (ShutdownAnnotation, power.go); the machine then stays off until it is
+// switched on again, with the next bootID (N3).
 func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 	name := nodes.Name(spec.ClusterName, spec.Pool.Name, spec.Index)
+	stateDir := filepath.Join(s.cfg.StateDir, "nodes", name)
+	nodeLister := s.others.Core().V1().Nodes().Lister()
+	pw := newPower(name, stateDir, func() *corev1.Node {
+		if n, err := nodeLister.Get(name); err == nil {
+			return n
+		}
+		return nil
+	}, s.client, s.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "wink-simnode", Host: name}))
+	s.powers.Store(name, pw)
+	defer s.powers.Delete(name)
+	for boot := 0; ; boot++ {
+		off, err := pw.off()
+		if err != nil {
+			return err
+		}
+		if off {
+			s.log.Info("node is powered off", "node", name, "annotation", ShutdownAnnotation)
+			if err := pw.waitOn(ctx); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			s.log.Info("node is powered on", "node", name)
+		}
+		// After the first boot of this process the shared pod informer
+		// already carries the handler of a pod controller that is gone
+		// (virtual-kubelet never removes it): later boots watch their
+		// node's pods with an informer of their own.
+		if err := s.bootNode(ctx, spec, pw, boot > 0); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// bootNode serves one boot of a node until ctx is done or the node shut
+// down (then the machine is marked off and bootNode returns nil).
+func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPodInformer bool) error {
+	name := nodes.Name(spec.ClusterName, spec.Pool.Name, spec.Index)
 	log := s.log.With("node", name)
+	ctx, endBoot := context.WithCancel(ctx)
+	defer endBoot()
 	ctx = vklog.WithLogger(ctx, vkslog.FromSlog(s.vkLog.With("node", name)))
 
 	stateDir := filepath.Join(s.cfg.StateDir, "nodes", name)
@@ -356,25 +425,61 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 	}
 	nodeLister := s.others.Core().V1().Nodes().Lister()
 	registered := true
+	// rebooted: the Node shows another boot's bootID (setters.go
+	// MachineInfo); its pods' containers did not survive.
+	rebooted, wasReady := false, false
 	if existing, err := nodeLister.Get(name); err == nil {
 		keepTransitionTimes(nodeObj, existing)
 		registered = false
+		old := existing.Status.NodeInfo.BootID
+		rebooted = old != "" && old != bootID
+		wasReady = nodes.Ready(existing)
 	}
 	nodeProvider := nodes.NewProvider(nodeObj)
 
 	recorder := events.Filtered{EventRecorder: s.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "kubelet", Host: name})}
 	podInformer := s.pods.Core().V1().Pods()
+	if ownPodInformer {
+		f := informers.NewSharedInformerFactoryWithOptions(s.client, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
+			o.FieldSelector = "spec.nodeName=" + name
+		}))
+		podInformer = f.Core().V1().Pods()
+		podInformer.Informer()
+		f.Start(ctx.Done())
+		defer func() {
+			endBoot() // Shutdown waits for the informers, which stop with ctx
+			f.Shutdown()
+		}()
+		for typ, ok := range f.WaitForCacheSync(ctx.Done()) {
+			if !ok {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return fmt.Errorf("node %s: informer for %v did not sync", name, typ)
+			}
+		}
+	}
 	store := logs.NewStore()
 	volNode := volumes.NewNode(info.OS)
 	volNode.SetHostname(name)
 	volNode.SetAllocatable(nodeObj.Status.Allocatable)
 	cmLister := s.others.Core().V1().ConfigMaps().Lister()
 	secretLister := s.others.Core().V1().Secrets().Lister()
+	activePods := func() []*corev1.Pod {
+		var out []*corev1.Pod
+		for _, p := range s.nodePods(name) {
+			if p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	var shutdownMgr *shutdown.Manager
 	podProvider := pods.NewProvider(pods.Config{
 		Node:   info,
 		Rules:  s.rules,
 		Client: s.client,
-		Pods:   podInformer.Lister(),
+		Pods:   s.pods.Core().V1().Pods().Lister(),
 		NodeObject: func() *corev1.Node {
 			if n, err := nodeLister.Get(name); err == nil {
 				return n
@@ -399,6 +504,25 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		},
 		RuntimeClasses: wire.RuntimeClasses(s.others.Node().V1().RuntimeClasses().Lister()),
 		PullBandwidth:  pullBandwidth,
+		ShuttingDown:   func() bool { return shutdownMgr.ShuttingDown() },
+		Rebooted:       rebooted,
+	})
+	// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
+	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
+	shutdownMgr = shutdown.New(shutdown.Config{
+		Rules:      s.rules,
+		Node:       info,
+		ActivePods: activePods,
+		Kill:       podProvider.Terminate,
+		NotReady: func() {
+			var changed bool
+			nodeProvider.Update(func(n *corev1.Node) { changed = nodes.SetShuttingDown(n, s.rules, time.Now()) })
+			if changed {
+				recorder.Event(nodeRef, corev1.EventTypeNormal, nodes.EventNodeNotReady, s.rules.NodeShutdown.NotReadyMessage(name))
+			}
+		},
+		Recorder: recorder,
+		Log:      log.With("part", "shutdown"),
 	})
 	s.providers.Store(name, podProvider)
 	defer s.providers.Delete(name)
@@ -469,19 +593,67 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		case <-gctx.Done():
 			return nil
 		}
-		log.Info("node registered", "internalIP", info.InternalIP, "kubeletPort", port, "kubeletVersion", nodeObj.Status.NodeInfo.KubeletVersion, "os", info.OS, "new", registered)
-		// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
-		nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
+		log.Info("node registered", "internalIP", info.InternalIP, "kubeletPort", port, "kubeletVersion", nodeObj.Status.NodeInfo.KubeletVersion, "os", info.OS, "new", registered, "bootID", bootID)
 		for _, e := range s.rules.NodeEventsFor(info.OS, name, registered) {
 			recorder.Event(nodeRef, corev1.EventTypeNormal, e.Reason, e.Message)
+		}
+		if rebooted {
+			// N3: setters.go MachineInfo (bootID) and ReadyCondition (a
+			// NotReady or silent node is Ready again).
+			recorder.Event(nodeRef, corev1.EventTypeWarning, s.rules.Reboot.EventReason, s.rules.Reboot.EventMessage(name, bootID))
+		}
+		if !registered && !wasReady {
+			recorder.Event(nodeRef, corev1.EventTypeNormal, nodes.EventNodeReady, s.rules.Reboot.ReadyMessage(name))
 		}
 		if err := pc.Run(gctx, podSyncWorkers); err != nil && gctx.Err() == nil {
 			return fmt.Errorf("node %s: pod controller: %w", name, err)
 		}
 		return nil
 	})
+	// The machine's power switch (power.go): a shutdown runs the node
+	// shutdown manager (B15), then the boot ends.
+	g.Go(func() error {
+		select {
+		case <-nc.Ready():
+		case <-gctx.Done():
+			return nil
+		}
+		if !pw.waitShutdown(gctx) {
+			return nil
+		}
+		log.Info("node shutting down", "kubeletVersion", info.KubeletVersion, "gracefulShutdown", shutdownMgr.Enabled())
+		shutdownMgr.Shutdown(gctx)
+		if shutdownMgr.Enabled() {
+			s.waitNodeStatus(gctx, name, func(n *corev1.Node) bool { return !nodes.Ready(n) })
+		}
+		if gctx.Err() != nil {
+			return nil
+		}
+		if err := pw.markOff(bootID); err != nil {
+			return err
+		}
+		log.Info("node is down", "bootID", bootID)
+		endBoot()
+		return nil
+	})
 	return g.Wait()
 }
+
+// waitNodeStatus waits (at most nodeStatusWait) until the Node in the
+// informer satisfies ok: a shutting-down kubelet's last status is posted
+// before the machine goes.
+func (s *shared) waitNodeStatus(ctx context.Context, name string, ok func(*corev1.Node) bool) {
+	deadline := time.Now().Add(nodeStatusWait)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if n, err := s.others.Core().V1().Nodes().Lister().Get(name); err == nil && ok(n) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// nodeStatusWait bounds waitNodeStatus.
+const nodeStatusWait = 10 * time.Second
 
 // pullBandwidth turns image sizes into pull times: 1 GB/s, so that a
 // servercore image takes seconds and nanoserver a fraction of one.
@@ -502,6 +674,17 @@ func (s *shared) serviceAccountToken(ctx context.Context, ns, sa, audience strin
 		return "", err
 	}
 	return tr.Status.Token, nil
+}
+
+// notifyPower wakes the power switch of the node obj.
+func (s *shared) notifyPower(obj interface{}) {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return
+	}
+	if pw, ok := s.powers.Load(n.Name); ok {
+		pw.(*power).notify()
+	}
 }
 
 // keepTransitionTimes keeps the lastTransitionTime of conditions whose

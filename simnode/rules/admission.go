@@ -61,3 +61,15 @@ func (r *Rules) Admit(pod *corev1.Pod, node *corev1.Node, nodeOS string, v *vers
 	}
 	return nil
 }
+
+// ShutdownRejection is the rejection of a pod that reaches the kubelet
+// while its node shuts down (B15, shutdown.yaml): the node shutdown
+// manager's admit handler runs after B1-B3, so Admit comes first.
+func (r *Rules) ShutdownRejection() *Rejection {
+	s := &r.NodeShutdown
+	return &Rejection{
+		Reason:        s.AdmissionReason,
+		EventMessage:  s.AdmissionMessage,
+		StatusMessage: r.StatusMessagePrefix + s.AdmissionMessage,
+	}
+}

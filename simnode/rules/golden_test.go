@@ -26,6 +26,12 @@ type goldenInput struct {
 	Cites []string `json:"cites"`
 	// Delete deletes the pod once it ran For.
 	Delete bool `json:"delete,omitempty"`
+	// Shutdown shuts the node down once the pod ran For (B15): the pod is
+	// killed as the node shutdown manager kills it when the node's kubelet
+	// has one, else nothing happens to it.
+	Shutdown bool `json:"shutdown,omitempty"`
+	// Evict evicts the pod with this message once it ran For (B6).
+	Evict string `json:"evict,omitempty"`
 	// For is how long the pod runs before the final status (default 3s).
 	For  metav1.Duration `json:"for,omitempty"`
 	Node corev1.Node     `json:"node"`
@@ -59,7 +65,23 @@ func TestGolden(t *testing.T) {
 			if len(gi.Cites) == 0 {
 				t.Fatalf("%s: cites no spec row", in)
 			}
-			res, err := pods.Simulate(rules.Default(), &gi.Node, &gi.Pod, pods.SimulateOptions{Now: start, Step: time.Second, Delete: gi.Delete, For: gi.For.Duration})
+			r := rules.Default()
+			opts := pods.SimulateOptions{Now: start, Step: time.Second, Delete: gi.Delete, For: gi.For.Duration}
+			switch {
+			case gi.Evict != "":
+				t := pods.Evicted(r, gi.Evict)
+				opts.Terminate = &t
+			case gi.Shutdown:
+				info, err := pods.NodeInfoFromNode(&gi.Node)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.NodeShutdown.Manager(info.OS, info.KubeletVersion) != nil {
+					t := pods.ShutDown(r, &gi.Pod)
+					opts.Terminate = &t
+				}
+			}
+			res, err := pods.Simulate(r, &gi.Node, &gi.Pod, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-//go:embed nodes.yaml conditions.yaml admission.yaml events.yaml runtime.yaml http.yaml
+//go:embed nodes.yaml conditions.yaml admission.yaml events.yaml runtime.yaml http.yaml shutdown.yaml
 var files embed.FS
 
 // MinKubeletVersion is the oldest kubelet version the tables describe.
@@ -144,6 +144,10 @@ type Rules struct {
 
 	Runtime       RuntimeRules   `json:"runtime"`
 	HTTPResponses []HTTPResponse `json:"httpResponses"`
+
+	// NodeShutdown and Reboot are shutdown.yaml (B15, N3).
+	NodeShutdown NodeShutdown `json:"nodeShutdown"`
+	Reboot       Reboot       `json:"reboot"`
 }
 
 // NodeEvent is an event the kubelet records about its Node.
@@ -188,7 +192,7 @@ type FS interface {
 }
 
 // Files are the tables Load reads, in order.
-var Files = []string{"nodes.yaml", "conditions.yaml", "admission.yaml", "events.yaml", "runtime.yaml", "http.yaml"}
+var Files = []string{"nodes.yaml", "conditions.yaml", "admission.yaml", "events.yaml", "runtime.yaml", "http.yaml", "shutdown.yaml"}
 
 // Load reads the tables (Files) from fsys and validates them.
 func Load(fsys FS) (*Rules, error) {
@@ -491,6 +495,12 @@ func (r *Rules) validate() error {
 	}
 	if err := compileHTTP(r.HTTPResponses); err != nil {
 		return fmt.Errorf("http.yaml: %w", err)
+	}
+	if err := r.NodeShutdown.compile(); err != nil {
+		return fmt.Errorf("shutdown.yaml: %w", err)
+	}
+	if err := r.Reboot.compile(); err != nil {
+		return fmt.Errorf("shutdown.yaml: %w", err)
 	}
 
 	// Coverage: every versioned table answers exactly once for every

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -185,6 +186,134 @@ func TestNodeEvents(t *testing.T) {
 			}
 			if got := strings.Join(reasons, ","); got != tc.want {
 				t.Fatalf("got %s", got)
+			}
+		})
+	}
+}
+
+// TestShutdownManagers checks which kubelets have a node shutdown manager
+// (B15): Windows from v1.34 (WindowsGracefulNodeShutdown beta), Linux for
+// every version the tables describe (GracefulNodeShutdown beta in v1.21).
+func TestShutdownManagers(t *testing.T) {
+	r := Default()
+	for _, tc := range []struct {
+		os, kubelet string
+		want        string // the Shutdown event's message, "" for none
+	}{
+		{"windows", "v1.30.2", ""},
+		{"windows", "v1.33.9", ""},
+		{"windows", "v1.34.0", "Shutdown manager detected preshutdown event"},
+		{"windows", "v1.35.4", "Shutdown manager detected preshutdown event"},
+		{"linux", "v1.24.0", "Shutdown manager detected shutdown event"},
+		{"linux", "v1.35.4", "Shutdown manager detected shutdown event"},
+	} {
+		t.Run(tc.os+"-"+tc.kubelet, func(t *testing.T) {
+			got := ""
+			if m := r.NodeShutdown.Manager(tc.os, v(tc.kubelet)); m != nil {
+				got = m.Event
+			}
+			if got != tc.want {
+				t.Fatalf("[B15] manager event %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestShutdownGracePeriods checks migrateConfig and groupByPriority (B15):
+// 30s with 10s for critical pods make a 20s group below priority
+// 2000000000 and a 10s group from it; a shorter terminationGracePeriodSeconds
+// wins.
+func TestShutdownGracePeriods(t *testing.T) {
+	s := &Default().NodeShutdown
+	i64 := func(n int64) *int64 { return &n }
+	i32 := func(n int32) *int32 { return &n }
+	for _, tc := range []struct {
+		name     string
+		priority *int32
+		tgps     *int64
+		want     time.Duration
+	}{
+		{"no priority, default grace", nil, nil, 20 * time.Second},
+		{"no priority, 30s grace", nil, i64(30), 20 * time.Second},
+		{"no priority, 5s grace", nil, i64(5), 5 * time.Second},
+		{"no priority, 0s grace", nil, i64(0), 0},
+		{"negative priority", i32(-5), nil, 20 * time.Second},
+		{"high but not critical", i32(1000000000), nil, 20 * time.Second},
+		{"system-cluster-critical", i32(2000000000), i64(30), 10 * time.Second},
+		{"system-node-critical", i32(2000001000), i64(3), 3 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pod := &corev1.Pod{Spec: corev1.PodSpec{Priority: tc.priority, TerminationGracePeriodSeconds: tc.tgps}}
+			if got := s.GracePeriod(pod); got != tc.want {
+				t.Fatalf("[B15] grace period %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestShutdownStrings checks the B15 and N3 strings against upstream
+// (nodeshutdown_manager.go, setters.go, kubelet.go rejectPod).
+func TestShutdownStrings(t *testing.T) {
+	r := Default()
+	s := r.NodeShutdown
+	rej := r.ShutdownRejection()
+	for _, tc := range []struct{ what, got, want string }{
+		{"pod reason", s.PodReason, "Terminated"},
+		{"pod message", s.PodMessage, "Pod was terminated in response to imminent node shutdown."},
+		{"condition", fmt.Sprintf("%s %s %s %s", s.PodCondition.Type, s.PodCondition.Status, s.PodCondition.Reason, s.PodCondition.Message),
+			"DisruptionTarget True TerminationByKubelet Pod was terminated in response to imminent node shutdown."},
+		{"rejection reason", rej.Reason, "NodeShutdown"},
+		{"rejection status", rej.StatusMessage, "Pod was rejected: Pod was rejected as the node is shutting down."},
+		{"rejection event", rej.EventMessage, "Pod was rejected as the node is shutting down."},
+		{"ready", fmt.Sprintf("%s %s %s %s", s.Ready.Type, s.Ready.Status, s.Ready.Reason, s.Ready.Message), "Ready False KubeletNotReady node is shutting down"},
+		{"not ready event", s.NotReadyMessage("n1"), "Node n1 status is now: NodeNotReady"},
+		{"reboot event", r.Reboot.EventMessage("n1", "3"), "Node n1 has been rebooted, boot id: 3"},
+		{"ready event", r.Reboot.ReadyMessage("n1"), "Node n1 status is now: NodeReady"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("[B15/N3] %s: %q, want %q", tc.what, tc.got, tc.want)
+		}
+	}
+}
+
+// TestMalformedShutdownTables checks that Load rejects broken B15/N3
+// tables with an error that names the field.
+func TestMalformedShutdownTables(t *testing.T) {
+	base := map[string]string{}
+	for _, n := range Files {
+		data, err := files.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base[n] = string(data)
+	}
+	for _, tc := range []struct {
+		name, file, old, new, wantErr string
+	}{
+		{"no cite", "shutdown.yaml", "cites: [B15]", "cites: []", "nodeShutdown: cites no spec row"},
+		{"overlapping managers", "shutdown.yaml", "kubeletVersions: {since: v1.24.0}\n    event: Shutdown manager detected shutdown event",
+			"kubeletVersions: {since: v1.24.0}\n    event: x\n  - os: linux\n    kubeletVersions: {since: v1.30.0}\n    event: Shutdown manager detected shutdown event", "overlaps"},
+		{"unknown os", "shutdown.yaml", "- os: windows", "- os: plan9", `unknown os "plan9"`},
+		{"critical above total", "shutdown.yaml", "shutdownGracePeriodCriticalPods: 10s", "shutdownGracePeriodCriticalPods: 40s", "shutdownGracePeriodCriticalPods <= shutdownGracePeriod"},
+		{"bad duration", "shutdown.yaml", "shutdownGracePeriod: 30s", "shutdownGracePeriod: soon", "soon"},
+		{"condition type", "shutdown.yaml", "type: DisruptionTarget", "type: Ready", "DisruptionTarget"},
+		{"bad template", "shutdown.yaml", "boot id: {{.BootID}}", "boot id: {{.Boot}}", "reboot.event"},
+		{"no stop exit code", "runtime.yaml", "      linux: 143\n", "", "stopExitCode.linux"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{}
+			for n, s := range base {
+				if n == tc.file {
+					if !strings.Contains(s, tc.old) {
+						t.Fatalf("%s does not contain %q", n, tc.old)
+					}
+					s = strings.Replace(s, tc.old, tc.new, 1)
+				}
+				fsys[n] = &fstest.MapFile{Data: []byte(s)}
+			}
+			_, err := Load(fsys)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("Load() error = %v, want it to contain %q", err, tc.wantErr)
 			}
 		})
 	}

@@ -76,8 +76,23 @@ type RuntimeRules struct {
 	ProbeRefused              map[string]string `json:"probeRefused"`
 	HTTPProbeError            string            `json:"httpProbeError"`
 	HTTPProbeStatus           string            `json:"httpProbeStatus"`
+	KillPod                   KillPod           `json:"killPod"`
 
 	tmpl map[string]*template.Template
+}
+
+// KillPod are the grace periods of a pod the kubelet kills on its own
+// (eviction B6, node shutdown B15).
+type KillPod struct {
+	Cites []string `json:"cites"`
+	// MinimumGracePeriod is the least time a container gets between the
+	// stop signal and the kill, whatever the override.
+	MinimumGracePeriod Duration `json:"minimumGracePeriod"`
+	// EvictionGracePeriod is the override of a hard eviction.
+	EvictionGracePeriod Duration `json:"evictionGracePeriod"`
+	// StopExitCode is, per OS, the exit code of a container that ends on
+	// the stop signal of such a kill.
+	StopExitCode map[string]int32 `json:"stopExitCode"`
 }
 
 // MessageData is what runtime.yaml message templates see.
@@ -102,6 +117,17 @@ func (r *RuntimeRules) compile() error {
 	}
 	if r.Users.DefaultUser == "" || r.Users.RootUser == "" {
 		return fmt.Errorf("users: defaultUser and rootUser are required")
+	}
+	if err := checkCites("killPod", r.KillPod.Cites); err != nil {
+		return err
+	}
+	if r.KillPod.MinimumGracePeriod.Duration <= 0 || r.KillPod.EvictionGracePeriod.Duration <= 0 {
+		return fmt.Errorf("killPod: minimumGracePeriod and evictionGracePeriod must be positive")
+	}
+	for os := range knownOS {
+		if _, ok := r.KillPod.StopExitCode[os]; !ok {
+			return fmt.Errorf("killPod: stopExitCode.%s is required", os)
+		}
 	}
 	if err := checkCites("startError", r.StartError.Cites); err != nil {
 		return err

@@ -56,6 +56,18 @@ type Streams interface {
 	PortForward(ctx context.Context, namespace, pod string, port int32, stream io.ReadWriteCloser) error
 }
 
+// ContainerFinder is implemented by a Streams backend that knows, before
+// a stream is upgraded, whether it has the pod and whether the container
+// runs. Exec and attach then answer as the kubelet's server does for a pod
+// it does not have (server.go getExec: 404 "pod does not exist") or a
+// container that does not run, such as one of an evicted pod or a pod its
+// node shut down (kubelet_pods.go GetExec/GetAttach, written as a 500 by
+// streaming.WriteError): kubectl shows "unable to upgrade connection:
+// container not found ("<c>")".
+type ContainerFinder interface {
+	FindContainer(namespace, pod, container string) (podFound, running bool)
+}
+
 // ErrNoStreams is what exec, attach and port-forward answer for a backend
 // without Streams.
 var ErrNoStreams = errors.New("streaming is not supported by this node")
@@ -93,7 +105,10 @@ func Handler(b Backend) http.Handler {
 	noStreams := func(what string) error {
 		return errdefs.AsInvalidInput(fmt.Errorf("%s: %w", what, ErrNoStreams))
 	}
-	r.HandleFunc("/exec/{namespace}/{pod}/{container}", api.HandleContainerExec(
+	finder, _ := b.(ContainerFinder)
+	r.HandleFunc("/exec/{namespace}/{pod}/{container}", beforeUpgrade(finder, func(container, pod, namespace string) string {
+		return fmt.Sprintf("container not found (%q)", container)
+	}, api.HandleContainerExec(
 		func(ctx context.Context, namespace, pod, container string, cmd []string, attach api.AttachIO) error {
 			if streams == nil {
 				return noStreams("exec")
@@ -102,8 +117,11 @@ func Handler(b Backend) http.Handler {
 		},
 		api.WithExecStreamCreationTimeout(StreamCreationTimeout),
 		api.WithExecStreamIdleTimeout(StreamIdleTimeout),
-	)).Methods(http.MethodPost, http.MethodGet)
-	r.HandleFunc("/attach/{namespace}/{pod}/{container}", api.HandleContainerAttach(
+	))).Methods(http.MethodPost, http.MethodGet)
+	r.HandleFunc("/attach/{namespace}/{pod}/{container}", beforeUpgrade(finder, func(container, pod, namespace string) string {
+		// kubecontainer.GetPodFullName: <name>_<namespace>.
+		return fmt.Sprintf("container %s not found in pod %s_%s", container, pod, namespace)
+	}, api.HandleContainerAttach(
 		func(ctx context.Context, namespace, pod, container string, attach api.AttachIO) error {
 			if streams == nil {
 				return noStreams("attach")
@@ -112,7 +130,7 @@ func Handler(b Backend) http.Handler {
 		},
 		api.WithExecStreamCreationTimeout(StreamCreationTimeout),
 		api.WithExecStreamIdleTimeout(StreamIdleTimeout),
-	)).Methods(http.MethodPost, http.MethodGet)
+	))).Methods(http.MethodPost, http.MethodGet)
 	r.HandleFunc("/portForward/{namespace}/{pod}", api.HandlePortForward(
 		func(ctx context.Context, namespace, pod string, port int32, stream io.ReadWriteCloser) error {
 			if streams == nil {
@@ -125,6 +143,36 @@ func Handler(b Backend) http.Handler {
 	)).Methods(http.MethodPost, http.MethodGet)
 	r.NotFoundHandler = http.HandlerFunc(api.NotFound)
 	return r
+}
+
+// beforeUpgrade answers an exec or attach request the kubelet would refuse
+// before the stream upgrade (see ContainerFinder); notRunning is the
+// error text for a container that does not run. Without a finder every
+// request goes to next.
+func beforeUpgrade(finder ContainerFinder, notRunning func(container, pod, namespace string) string, next http.HandlerFunc) http.HandlerFunc {
+	if finder == nil {
+		return next
+	}
+	return func(w http.ResponseWriter, req *http.Request) {
+		v := mux.Vars(req)
+		podFound, running := finder.FindContainer(v["namespace"], v["pod"], v["container"])
+		switch {
+		case !podFound:
+			writeError(w, http.StatusNotFound, "pod does not exist")
+		case !running:
+			writeError(w, http.StatusInternalServerError, notRunning(v["container"], v["pod"], v["namespace"]))
+		default:
+			next(w, req)
+		}
+	}
+}
+
+// writeError writes msg as the kubelet's server does (plain text, no
+// trailing newline).
+func writeError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = io.WriteString(w, msg)
 }
 
 // ClientCA returns the provider of the CA that verifies client

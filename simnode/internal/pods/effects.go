@@ -197,11 +197,11 @@ func (p *Provider) spawn(rec *record, j *job) {
 		p.mu.Unlock()
 		js.mu.Lock()
 		js.exited = true
-		js.mu.Unlock()
 		if js.busy {
 			js.busy = false
 			p.busy.Add(-1)
 		}
+		js.mu.Unlock()
 	}()
 }
 

@@ -753,15 +753,14 @@ func (m *machine) listens(spec *corev1.Container, c *container, argv []string) [
 
 // beginStop starts the graceful termination of a pod (B13): each running
 // container gets a Killing event, runs its preStop hook (which counts
-// against the grace period) and exits after stopDelay, or, with
-// IgnoreSigtermAnnotation, at the end of the grace period (killed).
+// against the grace period) and exits with stopCode after stopDelay, or,
+// with IgnoreSigtermAnnotation, at the end of the grace period (killed).
 // Containers that are not running are done at once. done is called when
 // every container has stopped.
-func (m *machine) beginStop(rec *record, stopDelay time.Duration, done func()) {
+func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCode int32, done func()) {
 	now := m.now()
 	rec.stage = stageTerminating
 	ignore := rec.pod.Annotations[IgnoreSigtermAnnotation] == "true"
-	grace := gracePeriod(rec.pod)
 	var order []*container
 	// The kubelet stops regular containers, then sidecars.
 	for _, c := range rec.containers {
@@ -793,7 +792,7 @@ func (m *machine) beginStop(rec *record, stopDelay time.Duration, done func()) {
 		if !c.running() {
 			return
 		}
-		code := int32(0)
+		code := stopCode
 		if killed {
 			code = m.rules.KilledExitCode[m.node.OS]
 		}

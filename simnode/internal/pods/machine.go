@@ -117,6 +117,18 @@ type record struct {
 	// retry delay of a failed mount.
 	volumes      PodVolumes
 	mountBackoff time.Duration
+	// ending is a kill the kubelet started on its own (eviction, node
+	// shutdown: Terminate); it decides the terminal status once the
+	// containers stopped. shared are the conditions that status adds
+	// (DisruptionTarget), merged over the API's as the status manager's
+	// ReplaceOrAppendPodCondition does.
+	ending *Termination
+	shared []corev1.PodCondition
+	// waiters are told when the pod's terminal status is in the API.
+	waiters []chan error
+	// sandboxChanged: the pod's sandbox went away with the machine (a
+	// reboot, N3) and the next start re-creates it.
+	sandboxChanged bool
 }
 
 // machine applies the kubelet's behaviour (the rule tables) to records.
@@ -138,6 +150,8 @@ type machine struct {
 
 	rt *runtimeDeps
 	fx effects
+	// shuttingDown reports whether the node shuts down (B15); may be nil.
+	shuttingDown func() bool
 }
 
 func podKey(pod *corev1.Pod) string { return pod.Namespace + "/" + pod.Name }
@@ -181,13 +195,17 @@ func (m *machine) event(pod *corev1.Pod, c *container, id string, d rules.EventD
 	m.recorder.Event(containerRef(pod, c), typ, reason, msg)
 }
 
-// admit runs kubelet admission (B1-B3). A rejected pod goes Failed with the
+// admit runs kubelet admission (B1-B3, then, while the node shuts down,
+// the node shutdown manager's B15). A rejected pod goes Failed with the
 // rule's reason and "Pod was rejected: <message>", and gets a Warning event
 // on the pod (kubelet.go rejectPod). Like the kubelet's status manager, the
 // rejected status has a startTime and no conditions.
 func (m *machine) admit(rec *record, node *corev1.Node, now time.Time) bool {
 	rej := m.rules.Admit(rec.pod, node, m.node.OS, m.node.KubeletVersion)
 	if rej == nil {
+		if m.shuttingDown != nil && m.shuttingDown() {
+			return m.shutdownRejection(rec, now)
+		}
 		return true
 	}
 	rec.stage = stageRejected
@@ -257,12 +275,23 @@ func gracePeriod(pod *corev1.Pod) time.Duration {
 	return DefaultTerminationGracePeriod
 }
 
-// terminated finishes a deleted pod: sandbox gone, and (kubelet >= v1.27)
-// phase Succeeded if every container exited 0, else Failed.
+// terminated finishes a deleted or killed pod: sandbox gone, and (kubelet
+// >= v1.27) phase Succeeded if every container exited 0, else Failed.
+//
+// A kill of the kubelet's own (rec.ending: eviction B6, node shutdown B15)
+// is killPodNow with a status function: the status manager keeps its
+// Failed phase, reason and message and its DisruptionTarget condition back
+// until the containers stopped (status_manager.go mergePodStatus), and the
+// final status (kubelet_pods.go generateAPIPodStatus) takes the phase of
+// the stopped containers since v1.27: a pod whose containers all exited 0
+// is Succeeded, which drops reason and message (the phase differs from
+// the status function's); otherwise it stays Failed with them. The
+// DisruptionTarget condition is added either way.
 func (m *machine) terminated(rec *record, now time.Time) {
 	rec.stage = stageTerminated
 	rec.sandboxReady = false
-	if m.feature(m.rules.PodStatus.TerminalPhaseOnDeletion) {
+	terminalPhase := m.feature(m.rules.PodStatus.TerminalPhaseOnDeletion)
+	if terminalPhase {
 		rec.phase = corev1.PodSucceeded
 		for _, c := range rec.containers {
 			if c.init {
@@ -272,6 +301,15 @@ func (m *machine) terminated(rec *record, now time.Time) {
 				rec.phase = corev1.PodFailed
 			}
 		}
+	}
+	if e := rec.ending; e != nil {
+		if !terminalPhase || rec.phase != corev1.PodSucceeded {
+			rec.phase = corev1.PodFailed
+			rec.reason, rec.message = e.Reason, e.Message
+		}
+		c := e.Condition
+		c.LastTransitionTime = metav1.NewTime(now)
+		rec.shared = []corev1.PodCondition{c}
 	}
 	m.refreshConditions(rec, now)
 }
@@ -448,6 +486,10 @@ func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus 
 			s.Conditions = append(s.Conditions, c)
 		}
 	}
+	for _, c := range rec.shared {
+		c.ObservedGeneration = gen
+		s.Conditions = replaceOrAppend(s.Conditions, c)
+	}
 	for _, c := range rec.conditions {
 		c.ObservedGeneration = gen
 		s.Conditions = append(s.Conditions, c)
@@ -485,6 +527,18 @@ func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus 
 }
 
 func ptrBool(b bool) *bool { return &b }
+
+// replaceOrAppend is the status manager's ReplaceOrAppendPodCondition:
+// c replaces the condition of its type, or is appended.
+func replaceOrAppend(conds []corev1.PodCondition, c corev1.PodCondition) []corev1.PodCondition {
+	for i := range conds {
+		if conds[i].Type == c.Type {
+			conds[i] = c
+			return conds
+		}
+	}
+	return append(conds, c)
+}
 
 // adopt rebuilds a record from a pod the API shows as already started on
 // this node (a simnode restart): phase, startTime, podIP, containerIDs,

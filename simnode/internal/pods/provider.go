@@ -61,6 +61,14 @@ type Config struct {
 	// PullBandwidth (bytes/s) turns an image's size into its pull time;
 	// 0 means StartDelay/2 for every pull.
 	PullBandwidth int64
+
+	// ShuttingDown reports whether the node shuts down (B15): pods that
+	// reach it then are rejected (nil: never).
+	ShuttingDown func() bool
+	// Rebooted says the machine rebooted since the pods the API shows on
+	// this node last ran (N3): their containers are gone, so a started pod
+	// is not adopted as it is but gets a new sandbox and restarts.
+	Rebooted bool
 }
 
 // cidrRetry is how often a pod waiting for the node's podCIDR retries.
@@ -116,7 +124,7 @@ func NewProvider(cfg Config) *Provider {
 			shell: cfg.Shell, images: cfg.Images, volumes: cfg.Volumes, network: cfg.Network,
 			objects: cfg.Objects, runtimeClasses: cfg.RuntimeClasses, nodeObject: p.nodeObject,
 		},
-		fx: p,
+		fx: p, shuttingDown: cfg.ShuttingDown,
 	}
 	return p
 }
@@ -229,6 +237,17 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		}
 		p.forgetLocked(rec) // a new pod with the same name
 	}
+	if adoptable(pod) && p.cfg.Rebooted {
+		rec := p.m.adopt(pod, now)
+		p.pods[key] = rec
+		if p.m.lostOnReboot(rec, now) {
+			uid := rec.uid
+			p.cfg.Clock.AfterFunc(p.cfg.StartDelay, func() { p.tryStart(key, uid) })
+		}
+		p.cfg.Log.Info("pod's containers lost in a reboot", "node", p.cfg.Node.Name, "pod", key, "phase", rec.phase)
+		p.enqueue(key)
+		return nil
+	}
 	if adoptable(pod) {
 		rec := p.m.adopt(pod, now)
 		if rec.podIP != "" && !pod.Spec.HostNetwork {
@@ -265,6 +284,7 @@ func (p *Provider) tryStart(key, uid string) {
 	if !ok || rec.uid != uid || rec.stage != stagePending {
 		return
 	}
+	p.m.sandboxChangedEvent(rec)
 	if !p.m.prepareSandbox(rec, func(d time.Duration) {
 		p.cfg.Clock.AfterFunc(d, func() { p.tryStart(key, uid) })
 	}) {
@@ -357,11 +377,16 @@ func (p *Provider) DeletePod(_ context.Context, pod *corev1.Pod) error {
 			return errdefs.NotFoundf("pod %s not found", key)
 		}
 		rec = p.m.adopt(api, now)
-		if rec.podIP != "" && !api.Spec.HostNetwork {
-			_ = p.ipam.MarkUsed(rec.podIP, rec.uid)
-		}
 		p.pods[key] = rec
-		p.m.resume(rec)
+		if p.cfg.Rebooted {
+			// Nothing runs after a reboot: the deletion finds no container.
+			p.m.lostOnReboot(rec, now)
+		} else {
+			if rec.podIP != "" && !api.Spec.HostNetwork {
+				_ = p.ipam.MarkUsed(rec.podIP, rec.uid)
+			}
+			p.m.resume(rec)
+		}
 	}
 	if rec.uid != string(pod.UID) {
 		return errdefs.NotFoundf("pod %s (uid %s) not found", key, pod.UID)
@@ -381,23 +406,45 @@ func (p *Provider) DeletePod(_ context.Context, pod *corev1.Pod) error {
 		p.finish(rec)
 		return nil
 	}
-	p.m.beginStop(rec, p.cfg.StopDelay, func() { p.finish(rec) })
+	p.m.beginStop(rec, p.cfg.StopDelay, gracePeriod(rec.pod), 0, func() { p.finish(rec) })
 	p.enqueue(key)
 	return nil
 }
 
-// finish writes the terminal status and deletes the pod from the API
-// (status_manager.go: canBeDeleted -> Delete with grace 0 and a UID
-// precondition). Called with p.mu held; the API calls run in a goroutine.
-func (p *Provider) finish(rec *record) {
-	if p.cfg.Client == nil {
-		return
-	}
+// finish is the end of a deleted pod: its terminal status, then, like the
+// kubelet's status manager, its deletion from the API (status_manager.go:
+// canBeDeleted -> Delete with grace 0 and a UID precondition). Called with
+// p.mu held; the API calls run in a goroutine.
+func (p *Provider) finish(rec *record) { p.writeFinal(rec, true) }
+
+// finalize is the end of a pod the kubelet killed on its own (Terminate):
+// its terminal status only. Without a deletionTimestamp the status manager
+// never deletes a pod, so it stays in the API, Failed (or Succeeded),
+// until someone deletes it. Called with p.mu held.
+func (p *Provider) finalize(rec *record) { p.writeFinal(rec, false) }
+
+// writeFinal writes rec's terminal status straight to the API, whatever
+// phase the API shows (virtual-kubelet stops syncing a pod's status once
+// the API says it is terminal), frees the pod IP (the sandbox is gone),
+// deletes the pod when del is set, and then tells rec's waiters. Called
+// with p.mu held; the API calls run in a goroutine.
+func (p *Provider) writeFinal(rec *record, del bool) {
 	ns, name := splitKey(rec.key)
-	status := p.m.buildStatus(rec, rec.pod)
+	status := p.podLocked(rec).Status
 	uid := rec.uid
 	if rec.podIP != "" && !rec.pod.Spec.HostNetwork {
 		p.ipam.Release(rec.podIP, uid)
+	}
+	waiters := rec.waiters
+	rec.waiters = nil
+	tell := func(err error) {
+		for _, w := range waiters {
+			w <- err
+		}
+	}
+	if p.cfg.Client == nil {
+		tell(nil)
+		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -415,15 +462,22 @@ func (p *Provider) finish(rec *record) {
 			_, err = pods.UpdateStatus(ctx, cur, metav1.UpdateOptions{})
 			return err
 		})
-		if err != nil && !apierrors.IsNotFound(err) {
+		if apierrors.IsNotFound(err) {
+			err = nil // gone from the API: nothing is left to report
+		}
+		if err != nil {
 			p.cfg.Log.Warn("final pod status update failed", "pod", ns+"/"+name, "err", err)
+			err = fmt.Errorf("final status of pod %s/%s: %w", ns, name, err)
 		}
-		zero := int64(0)
-		u := types.UID(uid)
-		err = pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: &metav1.Preconditions{UID: &u}})
-		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
-			p.cfg.Log.Warn("pod deletion failed", "pod", ns+"/"+name, "err", err)
+		if del {
+			zero := int64(0)
+			u := types.UID(uid)
+			derr := pods.Delete(ctx, name, metav1.DeleteOptions{GracePeriodSeconds: &zero, Preconditions: &metav1.Preconditions{UID: &u}})
+			if derr != nil && !apierrors.IsNotFound(derr) && !apierrors.IsConflict(derr) {
+				p.cfg.Log.Warn("pod deletion failed", "pod", ns+"/"+name, "err", derr)
+			}
 		}
+		tell(err)
 	}()
 }
 

@@ -70,6 +70,9 @@ type SimulateOptions struct {
 	For time.Duration
 	// Delete deletes the pod once it ran For.
 	Delete bool
+	// Terminate kills the pod once it ran For, as the kubelet kills a pod
+	// on its own (Evicted: B6, ShutDown: B15).
+	Terminate *Termination
 	// Shell, Images, Objects: the runtime's collaborators (MiniShell,
 	// none, none by default).
 	Shell   Shell
@@ -101,8 +104,9 @@ const simTick = 100 * time.Millisecond
 
 // Simulate runs pod on node through a Provider on a manual clock, with the
 // pod's commands in opts.Shell: admission, the Pending status, opts.For of
-// running, and with opts.Delete a graceful deletion. It is what the golden
-// tests of the rule tables run.
+// running, and with opts.Delete a graceful deletion, with opts.Terminate a
+// kill of the kubelet's own. It is what the golden tests of the rule
+// tables run.
 func Simulate(r *rules.Rules, node *corev1.Node, pod *corev1.Pod, opts SimulateOptions) (*Result, error) {
 	info, err := NodeInfoFromNode(node)
 	if err != nil {
@@ -153,6 +157,22 @@ func Simulate(r *rules.Rules, node *corev1.Node, pod *corev1.Pod, opts SimulateO
 			return nil, err
 		}
 		run(gracePeriod(pod) + 2*opts.Step)
+	}
+	if t := opts.Terminate; t != nil {
+		grace := gracePeriod(pod)
+		if t.GracePeriod != nil {
+			grace = *t.GracePeriod
+		}
+		done := p.Terminate(pod, *t)
+		run(max(grace, r.Runtime.KillPod.MinimumGracePeriod.Duration) + 2*opts.Step)
+		select {
+		case err := <-done:
+			if err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("pod %s/%s was not terminated", pod.Namespace, pod.Name)
+		}
 	}
 	cur, err = p.GetPod(context.Background(), pod.Namespace, pod.Name)
 	if err != nil {

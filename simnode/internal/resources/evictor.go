@@ -12,7 +12,8 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// StatusEvictor is a stand-in Evictor until the runtime implements Evict:
+// StatusEvictor is the fallback Evictor of a node without a runtime that
+// stops containers (simnode evicts through the pods runtime's Terminate):
 // it writes the status the kubelet's status manager would write for an
 // evicted pod (phase Failed, reason Evicted, the message, DisruptionTarget
 // True with reason TerminationByKubelet, Ready and ContainersReady False
@@ -20,7 +21,7 @@ import (
 // KilledExitCode and reason Error). virtual-kubelet stops syncing a pod's
 // status once the API says it is Failed (shouldSkipPodStatusUpdate), so the
 // simulated runtime does not overwrite it; it does not stop the runtime's
-// own container records, which is what the real implementation must do.
+// own container records.
 type StatusEvictor struct {
 	Client kubernetes.Interface
 	// KilledExitCode is the exit code of a container the kubelet kills
