@@ -20,6 +20,11 @@ import (
 // KubernetesVersion is the version of the embedded control plane.
 const KubernetesVersion = embedded.Version
 
+// EmbeddedSchedulers are the profiles (scheduler names) of the embedded
+// kube-scheduler: default-scheduler, and wink-scheduler for certifying the
+// scheduling suite against a scheduler of another name.
+var EmbeddedSchedulers = []string{embedded.DefaultSchedulerProfile, embedded.SecondSchedulerProfile}
+
 // ClusterEnv names the wink cluster a kubeconfig given to the suites belongs
 // to (`wink test --name` sets it), so that features needing wink's simulated
 // nodes run against it instead of skipping.

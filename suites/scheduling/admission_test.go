@@ -57,6 +57,7 @@ func TestKubeletAdmission(t *testing.T) {
 				},
 			}
 			tt.mutate(pod)
+			suite.UseScheduler(pod) // no scheduler binds it (spec.nodeName), but every pod of the suite names the one under test
 			if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 				t.Fatal(err)
 			}

@@ -2,9 +2,10 @@ package scheduling
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"net/netip"
-	"path/filepath"
+	"path"
 	"slices"
 	"testing"
 	"time"
@@ -15,17 +16,29 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
+	"wink.dev/wink/fixtures"
 	"wink.dev/wink/suites/suite"
 )
 
-var fixtures = filepath.Join("..", "..", "fixtures", "docs")
+// testdata is this package's testdata directory, embedded like the docs'
+// manifests (fixtures.Docs) so that a prebuilt suite binary needs no checkout.
+//
+//go:embed testdata
+var testdata embed.FS
+
+// applyDoc applies one of the docs' manifests, fixtures/docs/<name>, as
+// written, except that its pods name the scheduler under test.
+func applyDoc(ctx context.Context, t *testing.T, cs kubernetes.Interface, name, ns string) {
+	t.Helper()
+	suite.ApplyFS(ctx, t, cs, fixtures.Docs, path.Join("docs", name), ns)
+}
 
 func TestWinWebserver(t *testing.T) {
 	f := suite.Feature("the docs' win-webserver on a cluster whose Windows nodes are tainted", "scheduling", "any", "S2", "S3", "A17").
 		Assess("as the docs wrote it, its pods stay Pending: untolerated taint (S2, A17)", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "win-webserver")
-			suite.Apply(ctx, t, cs, filepath.Join(fixtures, "win-webserver.yaml"), ns)
+			applyDoc(ctx, t, cs, "win-webserver.yaml", ns)
 			pods := waitPods(ctx, t, cs, ns, "app=win-webserver", 2)
 			nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			if err != nil {
@@ -58,7 +71,7 @@ func TestWinWebserver(t *testing.T) {
 		Assess("with the toleration and the ltsc2019 build selector it runs on Windows Server 2019 (S2, S3)", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "win-webserver-2019")
-			suite.Apply(ctx, t, cs, filepath.Join(fixtures, "win-webserver-2019.yaml"), ns)
+			applyDoc(ctx, t, cs, "win-webserver-2019.yaml", ns)
 			pods := waitPods(ctx, t, cs, ns, "app=win-webserver", 2)
 			for _, p := range pods {
 				p := suite.WaitPod(ctx, t, cs, ns, p.Name, time.Minute, "Running", suite.Running)
@@ -91,7 +104,7 @@ func TestDaemonSetStaysOffTaintedWindowsNodes(t *testing.T) {
 		Assess("its pods run on the Linux nodes only", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "daemonset")
-			suite.Apply(ctx, t, cs, filepath.Join("testdata", "daemonset.yaml"), ns)
+			suite.ApplyFS(ctx, t, cs, testdata, "testdata/daemonset.yaml", ns)
 			nodes, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -1,5 +1,9 @@
 // Package scheduling checks where pods land on a mixed cluster and what the
-// kubelet does with pods that reach the wrong node: rows S1–S3, A17, B1–B3.
+// kubelet does with pods that reach the wrong node: rows S1–S5, A16, A17,
+// N4, N5 (pods fit allocatable), B1–B3. Every pod and workload it creates
+// names the scheduler under test, $WINK_SCHEDULER_NAME (`wink test
+// --scheduler-name`), default default-scheduler, so that a vendor can
+// certify another scheduler with it.
 package scheduling
 
 import (
@@ -18,5 +22,6 @@ var (
 
 func TestMain(m *testing.M) {
 	testenv, cluster = suite.Setup("scheduling", "")
+	suite.TargetScheduler(testenv)
 	os.Exit(testenv.Run(m))
 }

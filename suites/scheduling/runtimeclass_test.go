@@ -3,9 +3,9 @@ package scheduling
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,9 +20,11 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
+	"wink.dev/wink/fixtures"
 	"wink.dev/wink/harness"
 	"wink.dev/wink/harness/config"
 	"wink.dev/wink/suites/suite"
+	"wink.dev/wink/suites/suite/undertest"
 )
 
 // The docs' RuntimeClasses (fixtures/docs/runtimeClasses.yml) and the
@@ -41,7 +43,7 @@ func applyRuntimeClasses(ctx context.Context, t *testing.T, cs kubernetes.Interf
 			created = append(created, name)
 		}
 	}
-	suite.Apply(ctx, t, cs, filepath.Join(fixtures, "runtimeClasses.yml"), "")
+	applyDoc(ctx, t, cs, "runtimeClasses.yml", "")
 	t.Cleanup(func() {
 		for _, name := range created {
 			_ = cs.NodeV1().RuntimeClasses().Delete(context.Background(), name, metav1.DeleteOptions{})
@@ -110,6 +112,7 @@ func TestRuntimeClassScheduling(t *testing.T) {
 					}},
 				},
 			}
+			suite.UseScheduler(pod)
 			created, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{})
 			if err != nil {
 				t.Fatalf("[S4] %v", err)
@@ -146,8 +149,8 @@ func TestIISExamples(t *testing.T) {
 			requireBuilds(t, nodesByName(ctx, t, cs), suite.Build2019, suite.Build2022)
 			applyRuntimeClasses(ctx, t, cs)
 			ns := suite.Namespace(ctx, t, cs, "s5-iis")
-			suite.Apply(ctx, t, cs, filepath.Join(fixtures, "iis-2019.yaml"), ns)
-			suite.Apply(ctx, t, cs, filepath.Join(fixtures, "iis-2022.yaml"), ns)
+			applyDoc(ctx, t, cs, "iis-2019.yaml", ns)
+			applyDoc(ctx, t, cs, "iis-2022.yaml", ns)
 			client := suite.WindowsPod("client", suite.Build2022, "cmd", "/c", "ping -t localhost")
 			suite.CreatePod(ctx, t, cs, ns, client)
 			for _, tc := range []struct{ app, service, build string }{
@@ -285,7 +288,7 @@ func TestMultiBuildSelector(t *testing.T) {
 			cs := suite.Clientset(t, cfg)
 			requireBuilds(t, nodesByName(ctx, t, cs), suite.Build2019, suite.Build2022)
 			ns := suite.Namespace(ctx, t, cs, "s3-builds")
-			suite.Apply(ctx, t, cs, filepath.Join(fixtures, "taint-toleration.yaml"), ns)
+			applyDoc(ctx, t, cs, "taint-toleration.yaml", ns)
 			for name, build := range map[string]string{"taint-toleration-2019": suite.Build2019, "taint-toleration-2022": suite.Build2022} {
 				p := suite.WaitPod(ctx, t, cs, ns, name, 2*time.Minute, "Running", suite.Running)
 				node, err := cs.CoreV1().Nodes().Get(ctx, p.Spec.NodeName, metav1.GetOptions{})
@@ -306,12 +309,17 @@ func TestMultiBuildSelector(t *testing.T) {
 // (fixtures/docs/eks-nodegroup-taint.yaml, a wink cluster of its own) and
 // the pod that tolerates its taint (eks-nodegroup-pod.yaml).
 func TestEKSNodeGroupTaint(t *testing.T) {
-	cfgPath := filepath.Join(fixtures, "eks-nodegroup-taint.yaml")
+	const cfgName = "docs/eks-nodegroup-taint.yaml"
+	cfgSource := "fixtures/" + cfgName
 	f := suite.Feature("seed 002's EKS node-group taint as a wink pool", "scheduling", "simnode", "N4", "S2").
 		Assess("the config parses to a tainted, labelled Windows Server 2022 pool", func(ctx context.Context, t *testing.T, _ *envconf.Config) context.Context {
-			c, err := config.Load(cfgPath)
+			data, err := fs.ReadFile(fixtures.Docs, cfgName)
 			if err != nil {
-				t.Fatalf("%s: %v", cfgPath, err)
+				t.Fatal(err)
+			}
+			c, err := config.Parse(data, cfgSource)
+			if err != nil {
+				t.Fatalf("%s: %v", cfgSource, err)
 			}
 			var pools []string
 			for _, p := range c.NodePools {
@@ -328,11 +336,15 @@ func TestEKSNodeGroupTaint(t *testing.T) {
 				}
 				return ctx
 			}
-			t.Errorf("[N4] no windows-ng pool in %s: pools %v", cfgPath, pools)
+			t.Errorf("[N4] no windows-ng pool in %s: pools %v", cfgSource, pools)
 			return ctx
 		}).
 		Assess("on that cluster the tolerating pod runs on windows-ng, an untolerating one stays off it", func(ctx context.Context, t *testing.T, _ *envconf.Config) context.Context {
 			cluster.SkipUnlessSimulated(t)
+			if s := suite.Scheduler(); !undertest.IsEmbeddedScheduler(s) {
+				t.Skipf("the scheduler under test, %q, runs on the cluster under test, not on the wink-eks cluster this assessment brings up (whose schedulers are %v)", s, undertest.EmbeddedSchedulers)
+			}
+			cfgPath := suite.FileFromFS(t, fixtures.Docs, cfgName)
 			opts := cluster.Options
 			opts.Name = "wink-eks"
 			if opts.Home == "" {
@@ -344,7 +356,7 @@ func TestEKSNodeGroupTaint(t *testing.T) {
 			up, err := harness.Up(ctx, harness.UpOptions{Options: opts, ConfigPath: cfgPath, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
 			t.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
 			if err != nil {
-				t.Fatalf("wink up --config %s: %v", cfgPath, err)
+				t.Fatalf("wink up --config %s: %v", cfgSource, err)
 			}
 			rc, err := clientcmd.BuildConfigFromFlags("", up.Kubeconfig)
 			if err != nil {
@@ -367,7 +379,7 @@ func TestEKSNodeGroupTaint(t *testing.T) {
 				}
 			}
 			ns := suite.Namespace(ctx, t, cs, "eks")
-			suite.Apply(ctx, t, cs, filepath.Join(fixtures, "eks-nodegroup-pod.yaml"), ns)
+			applyDoc(ctx, t, cs, "eks-nodegroup-pod.yaml", ns)
 			p := suite.WaitPod(ctx, t, cs, ns, "eks-windows-pod", 2*time.Minute, "Running", suite.Running)
 			if n := nodes[p.Spec.NodeName]; n.Labels["nodeclass"] != "windows2022" {
 				t.Errorf("[S2] eks-windows-pod runs on %s, want a windows-ng node", p.Spec.NodeName)

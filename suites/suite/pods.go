@@ -55,9 +55,11 @@ func LinuxPod(name string, command ...string) *corev1.Pod {
 	}
 }
 
-// CreatePod creates a pod and fails the test on error.
+// CreatePod creates a pod, naming the suite's target scheduler
+// (UseScheduler), and fails the test on error.
 func CreatePod(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string, pod *corev1.Pod) {
 	t.Helper()
+	UseScheduler(pod)
 	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating pod %s: %v", pod.Name, err)
 	}

@@ -34,8 +34,13 @@ const (
 	LabelNeeds = "needs"
 )
 
-// Feature starts a feature of area that checks rows.
+// Feature starts a feature of area that checks rows. Its name must not
+// contain "/": go test joins a subtest's name to its parent's with "/", and
+// the reports would read the rest as a subtest of a feature that never ran.
 func Feature(name, area, needs string, rows ...string) *features.FeatureBuilder {
+	if strings.Contains(name, "/") {
+		panic(fmt.Sprintf("suite.Feature(%q): a feature name must not contain \"/\" (go test's subtest separator)", name))
+	}
 	b := features.New(name).WithLabel(LabelArea, area).WithLabel(LabelNeeds, needs)
 	for _, r := range rows {
 		b = b.WithLabel(LabelRow, r)

@@ -1,12 +1,10 @@
 // Package webhooks checks admission webhooks for Windows pods against the
 // real apiserver: wink's reference webhook (package reference), or a
-// vendor's webhook named by WINK_WEBHOOK_CONFIG (see README.md). Rows S1,
-// S2, S4, A17 (mutation), B11, H7, B4 (validation).
+// vendor's webhook named by WINK_WEBHOOK_CONFIG (`wink test --webhook-config`,
+// see README.md). Rows S1, S2, S4, A17 (mutation), B11, H7, B4 (validation).
 package webhooks
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -18,24 +16,24 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/e2e-framework/pkg/env"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
 	"wink.dev/wink/suites/suite"
+	"wink.dev/wink/suites/suite/undertest"
 	"wink.dev/wink/suites/webhooks/reference"
 )
 
 // Environment variables of the suite (e2e-framework parses the test
 // binary's flags itself, so the suite takes no flags of its own).
 const (
-	// ConfigEnv names a YAML file of Mutating- and/or
-	// ValidatingWebhookConfigurations (admissionregistration.k8s.io/v1) of
-	// the webhook under test; the suite applies them before the features
-	// and deletes them after. Unset: wink's reference webhook, in-process.
-	ConfigEnv = "WINK_WEBHOOK_CONFIG"
+	// ConfigEnv names a YAML file of one MutatingWebhookConfiguration and
+	// one ValidatingWebhookConfiguration (admissionregistration.k8s.io/v1)
+	// of the webhook under test (`wink test --webhook-config FILE` sets it);
+	// the suite applies them before the features and deletes them after.
+	// Unset: wink's reference webhook, in-process.
+	ConfigEnv = undertest.WebhookConfigEnv
 	// SkipLabelEnv is the namespace label (key=value) that the webhook under
 	// test leaves alone; default wink.dev/webhook=skip.
 	SkipLabelEnv = "WINK_WEBHOOK_SKIP_LABEL"
@@ -91,10 +89,11 @@ func setupWebhook(ctx context.Context, cfg *envconf.Config) (context.Context, er
 		return ctx, err
 	}
 	if path := os.Getenv(ConfigEnv); path != "" {
-		target.mutating, target.validating, err = loadConfigurations(path)
+		c, err := undertest.LoadWebhookConfig(path)
 		if err != nil {
-			return ctx, err
+			return ctx, fmt.Errorf("%s: %w", ConfigEnv, err)
 		}
+		target.mutating, target.validating = c.Mutating, c.Validating
 		fmt.Fprintf(os.Stderr, "webhooks: testing the webhook configured in %s (%s)\n", path, ConfigEnv)
 	} else {
 		target.reference = true
@@ -127,48 +126,6 @@ func teardownWebhook(ctx context.Context, cfg *envconf.Config) (context.Context,
 		return ctx, err
 	}
 	return ctx, reference.DeleteConfigurations(ctx, cs, target.mutating, target.validating)
-}
-
-// loadConfigurations reads a vendor's webhook configurations.
-func loadConfigurations(path string) (*admissionregv1.MutatingWebhookConfiguration, *admissionregv1.ValidatingWebhookConfiguration, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", ConfigEnv, err)
-	}
-	var m *admissionregv1.MutatingWebhookConfiguration
-	var v *admissionregv1.ValidatingWebhookConfiguration
-	dec := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for {
-		doc, err := dec.Read()
-		if err != nil {
-			break
-		}
-		if strings.TrimSpace(string(doc)) == "" {
-			continue
-		}
-		obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(doc, nil, nil)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		switch o := obj.(type) {
-		case *admissionregv1.MutatingWebhookConfiguration:
-			if m != nil {
-				return nil, nil, fmt.Errorf("%s: more than one MutatingWebhookConfiguration", path)
-			}
-			m = o
-		case *admissionregv1.ValidatingWebhookConfiguration:
-			if v != nil {
-				return nil, nil, fmt.Errorf("%s: more than one ValidatingWebhookConfiguration", path)
-			}
-			v = o
-		default:
-			return nil, nil, fmt.Errorf("%s: %T: want only admissionregistration.k8s.io/v1 webhook configurations", path, obj)
-		}
-	}
-	if m == nil || v == nil {
-		return nil, nil, fmt.Errorf("%s: want one MutatingWebhookConfiguration and one ValidatingWebhookConfiguration", path)
-	}
-	return m, v, nil
 }
 
 // waitEffective waits until the apiserver calls the mutating webhook: a

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"wink.dev/wink/harness"
 	"wink.dev/wink/reports"
+	"wink.dev/wink/suites/suite/undertest"
 )
 
 // suitePackage is the import path of the suite of an area.
@@ -42,6 +44,12 @@ type testFlags struct {
 	parallel   bool
 	suiteDir   string
 	timeout    time.Duration
+	// schedulerName is the scheduler under test of the scheduling suite
+	// (WINK_SCHEDULER_NAME).
+	schedulerName string
+	// webhookConfig is the configuration file of the webhook under test of
+	// the webhooks suite (WINK_WEBHOOK_CONFIG).
+	webhookConfig string
 }
 
 func newTest(stdout, stderr io.Writer) *cobra.Command {
@@ -57,6 +65,20 @@ embedded cluster that each suite brings up and deletes. Progress shows as
 The suites run from prebuilt test binaries (bin/suites/<area>.test, built by
 ` + "`make suites`" + `) when there are some, else from a checkout with ` + "`go test -json`" + `.
 
+--scheduler-name points the scheduling suite at another scheduler: every pod
+and workload it creates names that scheduler (spec.schedulerName), so that
+rows S1-S5, A17, N4 and N5 certify it; a probe pod fails the suite early,
+naming the scheduler, when none of that name runs. Embedded clusters run
+default-scheduler and wink-scheduler; for your own scheduler give the
+cluster it runs in with --kubeconfig or --name.
+
+--webhook-config points the webhooks suite at your admission webhook: a YAML
+file with one MutatingWebhookConfiguration and one
+ValidatingWebhookConfiguration (see suites/webhooks/README.md).
+
+Inside a checkout, prebuilt suite binaries older than the sources they are
+built from are not run: the suites run from source instead, with a note.
+
 --output gets junit.xml, results.json, summary.md (for $GITHUB_STEP_SUMMARY),
 report.html (the traceability matrix: catalog row → tests → result →
 evidence) and events.jsonl (the raw test events).
@@ -64,9 +86,17 @@ evidence) and events.jsonl (the raw test events).
 Exit code: 0 when everything passed, 1 when anything failed, 2 on usage errors.`,
 		Example: `  wink test                                  # every suite, embedded clusters
   wink test --name wink --suites nodes       # the nodes suite against a running wink cluster
-  wink test --rows B1,B2,B3 --output /tmp/r  # only the features that check rows B1-B3`,
+  wink test --rows B1,B2,B3 --output /tmp/r  # only the features that check rows B1-B3
+  wink test --suites scheduling --scheduler-name wink-scheduler   # the embedded clusters' second scheduler profile
+  wink test --kubeconfig k --suites scheduling --scheduler-name my-scheduler
+  wink test --name wink --suites webhooks --webhook-config vendor-webhook.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("parallel") {
+				// Each suite brings up a cluster of its own: they
+				// cannot interfere, and run concurrently by default.
+				f.parallel = f.kubeconfig == "" && f.name == ""
+			}
 			return runTest(cmd.Context(), f, stdout, stderr)
 		},
 	}
@@ -80,9 +110,11 @@ Exit code: 0 when everything passed, 1 when anything failed, 2 on usage errors.`
 	fl.StringSliceVar(&f.rows, "rows", nil, "run only features that check any of these catalog rows, e.g. N1,B4")
 	fl.StringSliceVar(&f.skipRows, "skip-rows", nil, "skip features that check any of these catalog rows")
 	fl.StringSliceVar(&f.suites, "suites", nil, "run only these suites (areas), e.g. nodes,scheduling (default: all)")
-	fl.BoolVar(&f.parallel, "parallel", false, "run suites concurrently (and e2e-framework's --parallel); against a shared cluster, lifecycle still runs alone")
+	fl.BoolVar(&f.parallel, "parallel", false, "run suites concurrently, up to three per CPU (and e2e-framework's --parallel); against a shared cluster, lifecycle still runs alone (default: true when each suite brings up its own embedded cluster, false with --kubeconfig or --name)")
 	fl.StringVar(&f.suiteDir, "suite-dir", "", "directory of prebuilt suite binaries <area>.test (default: bin/suites beside the wink binary, else ./bin/suites)")
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Minute, "time limit of each suite (its -test.timeout)")
+	fl.StringVar(&f.schedulerName, "scheduler-name", "", "the scheduling suite's pods and workloads name this scheduler (spec.schedulerName); embedded clusters run default-scheduler and wink-scheduler (default: $"+undertest.SchedulerEnv+", else default-scheduler)")
+	fl.StringVar(&f.webhookConfig, "webhook-config", "", "the webhooks suite tests the webhook of this file (one Mutating- and one ValidatingWebhookConfiguration) instead of wink's reference webhook (default: $"+undertest.WebhookConfigEnv+")")
 	return cmd
 }
 
@@ -156,6 +188,68 @@ func checkRows(flag string, rows []string) error {
 	return nil
 }
 
+// targets checks the scheduler and the webhook under test that
+// --scheduler-name and --webhook-config name (without them,
+// $WINK_SCHEDULER_NAME and $WINK_WEBHOOK_CONFIG) and returns them as the
+// suites get them: the webhook configuration as an absolute path, since the
+// suites run in their package directories. clusterGiven says whether the
+// suites run against a cluster given by --kubeconfig or --name rather than
+// embedded clusters of their own.
+func (f *testFlags) targets(clusterGiven bool) (scheduler, webhookConfig string, err error) {
+	scheduler, from := strings.TrimSpace(f.schedulerName), "--scheduler-name"
+	if scheduler == "" {
+		scheduler, from = undertest.SchedulerName(), "$"+undertest.SchedulerEnv
+	}
+	if scheduler != "" {
+		if err := undertest.CheckSchedulerName(scheduler); err != nil {
+			return "", "", usageError{fmt.Errorf("%s: %w", from, err)}
+		}
+		if !clusterGiven && !undertest.IsEmbeddedScheduler(scheduler) {
+			return "", "", usageError{fmt.Errorf("%s %q: the embedded clusters the suites bring up run only the schedulers %s; run yours against a cluster and give that cluster with --kubeconfig or --name",
+				from, scheduler, strings.Join(undertest.EmbeddedSchedulers, " and "))}
+		}
+	}
+	webhookConfig, from = f.webhookConfig, "--webhook-config"
+	if webhookConfig == "" {
+		webhookConfig, from = os.Getenv(undertest.WebhookConfigEnv), "$"+undertest.WebhookConfigEnv
+	}
+	if webhookConfig != "" {
+		if _, err := undertest.LoadWebhookConfig(webhookConfig); err != nil {
+			return "", "", usageError{fmt.Errorf("%s: %w", from, err)}
+		}
+		webhookConfig = absPath(webhookConfig)
+	}
+	return scheduler, webhookConfig, nil
+}
+
+// targetLines say what the suites test besides the cluster, or that a
+// target was given for a suite that does not run.
+func (f *testFlags) targetLines(plan *testPlan) []string {
+	selected := func(area string) bool {
+		return slices.ContainsFunc(plan.Suites, func(s suiteRun) bool { return s.Area == area })
+	}
+	var lines []string
+	for _, t := range []struct{ value, area, what, flag string }{
+		{f.schedulerName, "scheduling", "Scheduler under test", "--scheduler-name"},
+		{f.webhookConfig, "webhooks", "Webhook under test", "--webhook-config"},
+	} {
+		switch {
+		case t.value == "":
+		case selected(t.area):
+			lines = append(lines, fmt.Sprintf("%s: %s (suite %s)", t.what, t.value, t.area))
+		default:
+			lines = append(lines, fmt.Sprintf("  (%s %s: only the %s suite uses it, and it does not run)", t.flag, t.value, t.area))
+		}
+	}
+	return lines
+}
+
+// checkoutFiles are the suites that still read a file of their package
+// directory at run time, and the file: outside a checkout their prebuilt
+// binaries miss it. The others embed their fixtures (fixtures.Docs, embedded
+// testdata).
+var checkoutFiles = map[string]string{"resources": "testdata/cluster.yaml"}
+
 // suiteRun is one suite to run: a prebuilt binary, or a package for go test.
 type suiteRun struct {
 	Area    string
@@ -171,12 +265,17 @@ type testPlan struct {
 	From   string // the suite directory or the module root
 	Root   string // the checkout, "" if none
 	Suites []suiteRun
+	Note   string // one line about the choice, "" if none (stale binaries)
 }
 
 // findSuites looks for prebuilt suite binaries, then for a checkout with a
-// Go toolchain.
+// Go toolchain. Inside a checkout, binaries older than the sources they are
+// built from (staleSource) are not run: the suites run from source with a
+// note, or, when --suite-dir insists on them or there is no Go toolchain,
+// run with a warning.
 func findSuites(f *testFlags) (*testPlan, error) {
 	root := findModuleRoot()
+	var note string // why binaries that were found are not run
 	var dirs []string
 	if f.suiteDir != "" {
 		dirs = []string{f.suiteDir}
@@ -212,7 +311,33 @@ func findSuites(f *testFlags) (*testPlan, error) {
 			}
 			plan.Suites = append(plan.Suites, s)
 		}
-		return plan, selectSuites(plan, f.suites)
+		if err := selectSuites(plan, f.suites); err != nil {
+			return nil, err
+		}
+		if plan.Root == "" {
+			return plan, nil
+		}
+		src, err := staleSource(plan.Root, plan.Suites)
+		if err != nil {
+			plan.Note = fmt.Sprintf("WARNING: cannot tell whether the suite binaries in %s are as new as the checkout %s: %v", dir, plan.Root, err)
+			return plan, nil
+		}
+		if src == "" {
+			return plan, nil
+		}
+		_, noGo := exec.LookPath("go")
+		switch {
+		case f.suiteDir != "":
+			plan.Note = fmt.Sprintf("WARNING: the suite binaries in %s are older than %s: running them as --suite-dir says (`make suites` rebuilds them)", dir, src)
+		case noGo != nil:
+			plan.Note = fmt.Sprintf("WARNING: the suite binaries in %s are older than %s, and without a Go toolchain the suites cannot run from source: running them anyway", dir, src)
+		default:
+			root, note = plan.Root, fmt.Sprintf("The suite binaries in %s are older than %s: running the suites from source instead (`make suites` rebuilds them)", dir, src)
+		}
+		if note == "" {
+			return plan, nil
+		}
+		break
 	}
 	if f.suiteDir != "" {
 		return nil, usageError{fmt.Errorf("--suite-dir %s: no suite binaries (<area>.test) there: build them with `make suites`", f.suiteDir)}
@@ -223,7 +348,7 @@ func findSuites(f *testFlags) (*testPlan, error) {
 	if _, err := exec.LookPath("go"); err != nil {
 		return nil, fmt.Errorf("no suites to run: no prebuilt binaries in %s (build them with `make suites`) and no Go toolchain for `go test`", strings.Join(dirs, ", "))
 	}
-	plan := &testPlan{Mode: "go test", From: root, Root: root}
+	plan := &testPlan{Mode: "go test", From: root, Root: root, Note: note}
 	entries, err := os.ReadDir(filepath.Join(root, "suites"))
 	if err != nil {
 		return nil, err
@@ -271,6 +396,117 @@ func absPath(p string) string {
 func isModuleRoot(dir string) bool {
 	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	return err == nil && strings.Contains(string(data), "module wink.dev/wink\n")
+}
+
+// staleSource is the newest file of the checkout root that the suite
+// binaries are built from, relative to root, when it is newer than one of
+// them; "" when every binary is at least as new. `go test -c` sets a
+// binary's mtime even when it had nothing to rebuild, so an mtime older
+// than a source file means the binary may not hold that file's change.
+// Which files count is what any package could build from, over-approximated
+// for soundness rather than asked of `go list` (seconds, and no toolchain
+// needed): go.mod and go.sum, every .go file, and every other file in or
+// below a directory holding Go files, since //go:embed patterns reach the
+// package directory and its subdirectories (testdata included). Left out:
+// bin/, directories whose names start with "." (.git) and nested modules.
+// Files outside any package directory, such as README.md and docs/, cannot
+// be built into a binary.
+func staleSource(root string, suites []suiteRun) (string, error) {
+	var oldest time.Time
+	for _, s := range suites {
+		if s.Binary == "" {
+			continue
+		}
+		fi, err := os.Stat(s.Binary)
+		if err != nil {
+			return "", err
+		}
+		if oldest.IsZero() || fi.ModTime().Before(oldest) {
+			oldest = fi.ModTime()
+		}
+	}
+	if oldest.IsZero() {
+		return "", nil
+	}
+	path, mod, err := newestSource(root)
+	if err != nil || !mod.After(oldest) {
+		return "", err
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		rel = path
+	}
+	return fmt.Sprintf("%s (modified %s after them)", rel, mod.Sub(oldest).Round(time.Second)), nil
+}
+
+// newestSource is the most recently modified file of root that a binary of
+// the module can be built from (see staleSource) and its mtime.
+func newestSource(root string) (string, time.Time, error) {
+	type file struct {
+		path string
+		mod  time.Time
+	}
+	var newest file
+	var others []file // neither .go nor go.mod/go.sum
+	goDirs := map[string]bool{}
+	bin := filepath.Join(root, "bin")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // unreadable or vanished: nothing a build reads either
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || p == bin || isFile(filepath.Join(p, "go.mod"))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		f := file{p, info.ModTime()}
+		switch {
+		case strings.HasSuffix(p, ".go"):
+			goDirs[filepath.Dir(p)] = true
+		case p == filepath.Join(root, "go.mod") || p == filepath.Join(root, "go.sum"):
+		default:
+			others = append(others, f)
+			return nil
+		}
+		if f.mod.After(newest.mod) {
+			newest = f
+		}
+		return nil
+	})
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	for _, f := range others {
+		if !f.mod.After(newest.mod) {
+			continue
+		}
+		for dir := filepath.Dir(f.path); len(dir) >= len(root); dir = filepath.Dir(dir) {
+			if goDirs[dir] {
+				newest = f
+				break
+			}
+			if dir == root {
+				break
+			}
+		}
+	}
+	return newest.path, newest.mod, nil
+}
+
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
 }
 
 // findModuleRoot is the wink checkout holding the working directory, if any.
@@ -503,6 +739,9 @@ func runTest(ctx context.Context, f testFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if f.schedulerName, f.webhookConfig, err = f.targets(kubeconfig != ""); err != nil {
+		return err
+	}
 	plan, err := findSuites(&f)
 	if err != nil {
 		return err
@@ -521,14 +760,24 @@ func runTest(ctx context.Context, f testFlags, stdout, stderr io.Writer) error {
 	for _, s := range plan.Suites {
 		areas = append(areas, s.Area)
 	}
+	if plan.Note != "" {
+		fmt.Fprintln(stdout, plan.Note)
+	}
 	switch plan.Mode {
 	case "binaries":
 		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from prebuilt binaries in %s\n", len(plan.Suites), strings.Join(areas, ", "), plan.From)
 		if plan.Root == "" {
-			fmt.Fprintln(stdout, "  (no wink checkout found: features that read fixtures from the repository may fail)")
+			for _, s := range plan.Suites {
+				if file, ok := checkoutFiles[s.Area]; ok {
+					fmt.Fprintf(stdout, "  (no wink checkout found: suite %s reads suites/%s/%s from one and may fail)\n", s.Area, s.Area, file)
+				}
+			}
 		}
 	default:
 		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from source: go test -json ./suites/<area> in %s\n", len(plan.Suites), strings.Join(areas, ", "), plan.From)
+	}
+	for _, line := range f.targetLines(plan) {
+		fmt.Fprintln(stdout, line)
 	}
 	if kubeconfig != "" {
 		fmt.Fprintf(stdout, "Cluster: %s (features that need wink's own nodes skip)\n", kubeconfig)
@@ -613,9 +862,25 @@ func runTest(ctx context.Context, f testFlags, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// suitesAtOnce is how many suites run concurrently with --parallel: three
+// per CPU. A suite spends a few CPU-seconds linking its test binary and
+// bringing up its cluster, then mostly waits on that cluster. Measured on
+// 2 CPUs, the ten suites (after counting their features) took 181 s two at
+// a time, 105-118 s four at a time and 71-74 s six at a time, as long as
+// lifecycle alone, with at most 2.5 GB more memory in use.
+func suitesAtOnce() int { return max(2, 3*runtime.NumCPU()) }
+
+// longestFirst are the suites that take longest, longest first (measured
+// on embedded clusters). With parallel they start before the others, so
+// that the short suites fill in around them rather than one long suite
+// running alone at the end. A suite not listed starts after them, in its
+// order.
+var longestFirst = []string{"lifecycle", "resources", "scheduling", "networking", "workloads"}
+
 // runSuites runs the suites one after the other or, with parallel, up to
-// one per CPU at a time. Against a shared cluster lifecycle runs alone,
-// after the others: it stops and restarts the cluster's components.
+// suitesAtOnce at a time, longestFirst first. Against a shared cluster
+// lifecycle runs alone, after the others: it stops and restarts the
+// cluster's components.
 func runSuites(suites []suiteRun, parallel, shared bool, run func(suiteRun)) {
 	if !parallel || len(suites) < 2 {
 		for _, s := range suites {
@@ -631,7 +896,14 @@ func runSuites(suites []suiteRun, parallel, shared bool, run func(suiteRun)) {
 			concurrent = append(concurrent, s)
 		}
 	}
-	sem := make(chan struct{}, max(1, runtime.NumCPU()))
+	rank := func(s suiteRun) int {
+		if i := slices.Index(longestFirst, s.Area); i >= 0 {
+			return i
+		}
+		return len(longestFirst)
+	}
+	slices.SortStableFunc(concurrent, func(a, b suiteRun) int { return rank(a) - rank(b) })
+	sem := make(chan struct{}, suitesAtOnce())
 	var wg sync.WaitGroup
 	for _, s := range concurrent {
 		wg.Add(1)
@@ -654,6 +926,14 @@ func runSuites(suites []suiteRun, parallel, shared bool, run func(suiteRun)) {
 // suites left behind.
 func testEnv(f testFlags, kubeconfig string) ([]string, func(), error) {
 	env := os.Environ()
+	// The targets as checked by testFlags.targets; the suites read them from
+	// the environment (e2e-framework parses their flags itself).
+	if f.schedulerName != "" {
+		env = append(env, undertest.SchedulerEnv+"="+f.schedulerName)
+	}
+	if f.webhookConfig != "" {
+		env = append(env, undertest.WebhookConfigEnv+"="+f.webhookConfig)
+	}
 	if os.Getenv("WINK_BINARY") == "" {
 		exe, err := os.Executable()
 		if err != nil {

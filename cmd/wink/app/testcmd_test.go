@@ -3,6 +3,9 @@ package app
 import (
 	"bytes"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +135,277 @@ func TestProgress(t *testing.T) {
 	}
 	if r := col.Report(); !r.Failed() || r.Totals.Fail != 1 || r.Totals.Skip != 2 {
 		t.Errorf("report totals %+v", r.Totals)
+	}
+}
+
+// vendorWebhook is a webhook configuration file as suites/webhooks/README.md
+// asks for: one MutatingWebhookConfiguration, one
+// ValidatingWebhookConfiguration.
+const vendorWebhook = `# the webhook under test
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata:
+  name: vendor-mutating
+webhooks:
+- name: mutate.vendor.example.com
+  admissionReviewVersions: ["v1"]
+  sideEffects: None
+  clientConfig:
+    url: https://127.0.0.1:9443/mutate
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: vendor-validating
+webhooks:
+- name: validate.vendor.example.com
+  admissionReviewVersions: ["v1"]
+  sideEffects: None
+  clientConfig:
+    url: https://127.0.0.1:9443/validate
+`
+
+// TestTargets: --scheduler-name (the scheduling suite's scheduler under
+// test, rows S1–S5, A17, N4, N5) and --webhook-config (the webhooks suite's
+// webhook under test, rows S1, S2, S4, B11, H7, B4), and the environment
+// variables they default to.
+func TestTargets(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("vendor.yaml", vendorWebhook)
+	mutatingOnly := write("mutating.yaml", strings.SplitN(vendorWebhook, "---\n", 2)[0])
+	twoMutating := write("two.yaml", strings.SplitN(vendorWebhook, "---\n", 2)[0]+"---\n"+vendorWebhook)
+	pod := write("pod.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n")
+	notYAML := write("broken.yaml", "apiVersion: admissionregistration.k8s.io/v1\nkind: [\n")
+	missing := filepath.Join(dir, "absent.yaml")
+	t.Chdir(dir)
+
+	tests := []struct {
+		name          string
+		flags         testFlags
+		env           map[string]string
+		clusterGiven  bool
+		wantScheduler string
+		wantWebhook   string
+		// wantErr are parts of the usage error; nil: no error.
+		wantErr []string
+	}{
+		{name: "nothing"},
+		{name: "embedded second profile", flags: testFlags{schedulerName: "wink-scheduler"}, wantScheduler: "wink-scheduler"},
+		{name: "embedded default profile", flags: testFlags{schedulerName: "default-scheduler"}, wantScheduler: "default-scheduler"},
+		{name: "vendor scheduler on a given cluster", flags: testFlags{schedulerName: "vendor-scheduler"}, clusterGiven: true, wantScheduler: "vendor-scheduler"},
+		{
+			name: "vendor scheduler on embedded clusters", flags: testFlags{schedulerName: "vendor-scheduler"},
+			wantErr: []string{`--scheduler-name "vendor-scheduler"`, "default-scheduler and wink-scheduler", "--kubeconfig or --name"},
+		},
+		{
+			name: "not a DNS subdomain", flags: testFlags{schedulerName: "Vendor_Scheduler"}, clusterGiven: true,
+			wantErr: []string{"--scheduler-name", `"Vendor_Scheduler" is not a valid spec.schedulerName`},
+		},
+		{name: "scheduler from the environment", env: map[string]string{"WINK_SCHEDULER_NAME": "wink-scheduler"}, wantScheduler: "wink-scheduler"},
+		{
+			name: "the flag wins over the environment", flags: testFlags{schedulerName: "default-scheduler"},
+			env: map[string]string{"WINK_SCHEDULER_NAME": "vendor"}, wantScheduler: "default-scheduler",
+		},
+		{
+			name: "bad scheduler from the environment", env: map[string]string{"WINK_SCHEDULER_NAME": "vendor"},
+			wantErr: []string{`$WINK_SCHEDULER_NAME "vendor"`},
+		},
+		{name: "webhook config", flags: testFlags{webhookConfig: good}, wantWebhook: good},
+		{name: "relative webhook config made absolute", flags: testFlags{webhookConfig: "vendor.yaml"}, wantWebhook: good},
+		{name: "webhook config from the environment", env: map[string]string{"WINK_WEBHOOK_CONFIG": "vendor.yaml"}, wantWebhook: good},
+		{
+			name: "missing webhook config", flags: testFlags{webhookConfig: missing},
+			wantErr: []string{"--webhook-config: webhook configuration " + missing + ": no such file or directory", "give the path of a YAML file"},
+		},
+		{
+			name: "missing webhook config from the environment", env: map[string]string{"WINK_WEBHOOK_CONFIG": missing},
+			wantErr: []string{"$WINK_WEBHOOK_CONFIG: webhook configuration " + missing},
+		},
+		{
+			name: "only a mutating configuration", flags: testFlags{webhookConfig: mutatingOnly},
+			wantErr: []string{mutatingOnly + ": no ValidatingWebhookConfiguration", "want one MutatingWebhookConfiguration and one ValidatingWebhookConfiguration", "suites/webhooks/README.md"},
+		},
+		{
+			name: "two mutating configurations", flags: testFlags{webhookConfig: twoMutating},
+			wantErr: []string{twoMutating + ": document 2: a second MutatingWebhookConfiguration"},
+		},
+		{
+			name: "a pod, not a webhook configuration", flags: testFlags{webhookConfig: pod},
+			wantErr: []string{pod + ": document 1 is a v1 Pod, not a webhook configuration", "want one MutatingWebhookConfiguration"},
+		},
+		{name: "not YAML", flags: testFlags{webhookConfig: notYAML}, wantErr: []string{notYAML + ": document 1:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("WINK_SCHEDULER_NAME", "")
+			t.Setenv("WINK_WEBHOOK_CONFIG", "")
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			scheduler, webhook, err := tt.flags.targets(tt.clusterGiven)
+			if tt.wantErr != nil {
+				var usage usageError
+				if !errors.As(err, &usage) {
+					t.Fatalf("err %v, want a usage error", err)
+				}
+				for _, part := range tt.wantErr {
+					if !strings.Contains(err.Error(), part) {
+						t.Errorf("err %q\nlacks %q", err, part)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scheduler != tt.wantScheduler || webhook != tt.wantWebhook {
+				t.Errorf("targets %q, %q; want %q, %q", scheduler, webhook, tt.wantScheduler, tt.wantWebhook)
+			}
+		})
+	}
+}
+
+// TestTargetFlags runs `wink test` with the target flags: a bad value is a
+// usage error (exit code 2) before any suite is looked for or run.
+func TestTargetFlags(t *testing.T) {
+	t.Setenv("WINK_SCHEDULER_NAME", "")
+	t.Setenv("WINK_WEBHOOK_CONFIG", "")
+	missing := filepath.Join(t.TempDir(), "vendor.yaml")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"scheduler not in embedded clusters", []string{"--scheduler-name", "vendor-scheduler"}, `--scheduler-name "vendor-scheduler": the embedded clusters`},
+		{"invalid scheduler name", []string{"--kubeconfig", os.DevNull, "--scheduler-name", "no spaces"}, `"no spaces" is not a valid spec.schedulerName`},
+		{"missing webhook config", []string{"--webhook-config", missing}, "--webhook-config: webhook configuration " + missing + ": no such file or directory"},
+		{"flag without value", []string{"--scheduler-name"}, "flag needs an argument: --scheduler-name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(append([]string{"test", "--output", t.TempDir()}, tt.args...), &stdout, &stderr)
+			if code != ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), ExitUsage, tt.want)
+			}
+			if strings.Contains(stdout.String(), "Running") {
+				t.Errorf("suites ran: %s", stdout.String())
+			}
+		})
+	}
+}
+
+// TestTestEnv: the suites get the targets through the environment, the
+// webhook configuration as the absolute path targets made of it.
+func TestTestEnv(t *testing.T) {
+	t.Setenv("WINK_HOME", t.TempDir())
+	env, cleanup, err := testEnv(testFlags{schedulerName: "wink-scheduler", webhookConfig: "/abs/vendor.yaml"}, "/k/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	for _, want := range []string{"WINK_SCHEDULER_NAME=wink-scheduler", "WINK_WEBHOOK_CONFIG=/abs/vendor.yaml"} {
+		if !slices.Contains(env, want) {
+			t.Errorf("suite environment lacks %s", want)
+		}
+	}
+}
+
+// TestTargetLines: a target of a suite that does not run is said so.
+func TestTargetLines(t *testing.T) {
+	f := testFlags{schedulerName: "wink-scheduler", webhookConfig: "/v.yaml"}
+	got := f.targetLines(&testPlan{Suites: []suiteRun{{Area: "scheduling"}}})
+	want := []string{
+		"Scheduler under test: wink-scheduler (suite scheduling)",
+		"  (--webhook-config /v.yaml: only the webhooks suite uses it, and it does not run)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines %q, want %q", got, want)
+	}
+}
+
+// TestFindSuitesStale: inside a checkout, suite binaries older than a file
+// they are built from run from source with a note; README.md and docs/ are
+// not built from.
+func TestFindSuitesStale(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs a Go toolchain: stale binaries run from source")
+	}
+	base := time.Now().Add(-time.Hour)
+	tests := []struct {
+		name     string
+		touch    string // a file made newer than the binaries, "" for none
+		suiteDir bool   // --suite-dir bin/suites
+		mode     string
+		note     string
+	}{
+		{name: "up to date", mode: "binaries"},
+		{name: "a test file changed", touch: "suites/nodes/nodes_test.go", mode: "go test", note: "older than suites/nodes/nodes_test.go"},
+		{name: "a shared package changed", touch: "harness/harness.go", mode: "go test", note: "older than harness/harness.go"},
+		{name: "go.sum changed", touch: "go.sum", mode: "go test", note: "older than go.sum"},
+		{name: "an embedded fixture changed", touch: "fixtures/docs/win-webserver.yaml", mode: "go test", note: "older than fixtures/docs/win-webserver.yaml"},
+		{name: "the README changed", touch: "README.md", mode: "binaries"},
+		{name: "docs changed", touch: "docs/architecture.md", mode: "binaries"},
+		{name: "the binaries themselves", touch: "bin/suites/nodes.test", mode: "binaries"},
+		{name: "--suite-dir keeps them, with a warning", touch: "suites/nodes/nodes_test.go", suiteDir: true, mode: "binaries", note: "WARNING: the suite binaries in bin/suites are older than suites/nodes/nodes_test.go"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{
+				"go.mod":                           "module wink.dev/wink\n",
+				"go.sum":                           "",
+				"README.md":                        "",
+				"docs/architecture.md":             "",
+				"harness/harness.go":               "package harness\n",
+				"fixtures/embed.go":                "package fixtures\n",
+				"fixtures/docs/win-webserver.yaml": "",
+				"suites/nodes/nodes_test.go":       "package nodes\n",
+				"bin/suites/nodes.test":            "",
+			}
+			for name, data := range files {
+				path := filepath.Join(root, name)
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(path, base, base); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.touch != "" {
+				later := base.Add(time.Minute)
+				if err := os.Chtimes(filepath.Join(root, tt.touch), later, later); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Chdir(root)
+			f := testFlags{}
+			if tt.suiteDir {
+				f.suiteDir = filepath.Join("bin", "suites")
+			}
+			plan, err := findSuites(&f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.Mode != tt.mode || len(plan.Suites) != 1 || plan.Suites[0].Area != "nodes" {
+				t.Errorf("mode %q suites %+v, want %q and nodes", plan.Mode, plan.Suites, tt.mode)
+			}
+			if tt.note == "" && plan.Note != "" || !strings.Contains(plan.Note, tt.note) {
+				t.Errorf("note %q, want %q", plan.Note, tt.note)
+			}
+			if tt.mode == "go test" && plan.Suites[0].Binary != "" {
+				t.Errorf("a stale binary is still run: %s", plan.Suites[0].Binary)
+			}
+		})
 	}
 }

@@ -31,6 +31,12 @@ const Version = "v1.35.4"
 // EndpointSlices (hostNetwork pods use their node's IP).
 const DefaultNodeAddressBase = "172.18.0.2"
 
+// ControllerManagerQPS is kube-controller-manager's --kube-api-qps (burst
+// twice that): the controllers' client-side rate limit, raised from the
+// default 20 so that a new cluster's controllers start at once (see
+// Components).
+const ControllerManagerQPS = 100
+
 // Backend runs etcd, kube-apiserver, kube-controller-manager and
 // kube-scheduler as children of the wink binary.
 type Backend struct{}
@@ -43,6 +49,7 @@ type paths struct {
 	kubeconfig string // admin
 	kcm        string
 	scheduler  string
+	schedCfg   string // KubeSchedulerConfiguration
 	simnode    string // kubeconfig of simnode
 	metrics    string // kubeconfig of metrics-server
 	simnodeCfg string
@@ -58,6 +65,7 @@ func layout(st *cluster.State) paths {
 		kubeconfig: filepath.Join(st.Dir, "kubeconfig"),
 		kcm:        filepath.Join(st.Dir, "kubeconfigs", "controller-manager.conf"),
 		scheduler:  filepath.Join(st.Dir, "kubeconfigs", "scheduler.conf"),
+		schedCfg:   filepath.Join(st.Dir, "kube-scheduler.yaml"),
 		simnode:    filepath.Join(st.Dir, "kubeconfigs", "simnode.conf"),
 		metrics:    filepath.Join(st.Dir, "kubeconfigs", "metrics-server.conf"),
 		simnodeCfg: filepath.Join(st.Dir, "simnode.yaml"),
@@ -118,6 +126,13 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 	if err := os.WriteFile(p.egress, egressConfig(p.egressSock), 0o600); err != nil {
 		return "", err
 	}
+	schedCfg, err := schedulerConfig(p.scheduler)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(p.schedCfg, schedCfg, 0o600); err != nil {
+		return "", err
+	}
 	cfg := simnode.Config{
 		ClusterName:         st.Config.Name,
 		Kubeconfig:          p.simnode,
@@ -162,6 +177,33 @@ egressSelections:
   connection:
     proxyProtocol: Direct
 `)
+}
+
+// Scheduler profiles of the embedded kube-scheduler. The second one lets
+// `wink test --scheduler-name wink-scheduler` run the scheduling suite
+// against a scheduler that is not default-scheduler, the way a vendor's
+// scheduler is certified: same plugins, another name.
+const (
+	DefaultSchedulerProfile = "default-scheduler"
+	SecondSchedulerProfile  = "wink-scheduler"
+)
+
+// schedulerConfig is the KubeSchedulerConfiguration of the embedded
+// kube-scheduler: the defaults under two profile names. With --config the
+// scheduler ignores its deprecated flags (--kubeconfig, --profiling), so
+// they are fields here (cmd/kube-scheduler/app/options Options.ApplyTo).
+func schedulerConfig(kubeconfig string) ([]byte, error) {
+	return yaml.Marshal(map[string]any{
+		"apiVersion":       "kubescheduler.config.k8s.io/v1",
+		"kind":             "KubeSchedulerConfiguration",
+		"clientConnection": map[string]any{"kubeconfig": kubeconfig},
+		"leaderElection":   map[string]any{"leaderElect": false},
+		"enableProfiling":  false,
+		"profiles": []map[string]any{
+			{"schedulerName": DefaultSchedulerProfile},
+			{"schedulerName": SecondSchedulerProfile},
+		},
+	})
 }
 
 // Components are etcd, kube-apiserver, the bootstrap objects, then the
@@ -271,6 +313,17 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 				"--controllers=*,bootstrapsigner,tokencleaner",
 				"--leader-elect=false",
 				"--profiling=false",
+				// Client-side throttling of the controllers' API clients
+				// (default 20 QPS, burst 30). With
+				// --use-service-account-credentials every controller gets
+				// its ServiceAccount and a token before it starts, about a
+				// hundred requests, so at the default rate no controller
+				// runs for the first 4-5 s: no node podCIDRs, no lifting of
+				// the not-ready taint, no pods scheduled. The limit guards a
+				// shared apiserver at scale; this one serves a handful of
+				// nodes and one client, and has API Priority and Fairness.
+				"--kube-api-qps=" + strconv.Itoa(ControllerManagerQPS),
+				"--kube-api-burst=" + strconv.Itoa(2*ControllerManagerQPS),
 			},
 			Ready:    get(selfSigned, "https://"+net.JoinHostPort(loop, strconv.Itoa(st.Ports.ControllerManager))+"/healthz"),
 			Parallel: true,
@@ -278,14 +331,12 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 		{
 			Name: "kube-scheduler",
 			Args: []string{"component", "kube-scheduler",
-				"--kubeconfig=" + p.scheduler,
+				"--config=" + p.schedCfg,
 				"--authentication-kubeconfig=" + p.scheduler,
 				"--authorization-kubeconfig=" + p.scheduler,
 				"--bind-address=" + loop,
 				"--secure-port=" + strconv.Itoa(st.Ports.Scheduler),
 				"--cert-dir=" + filepath.Join(p.certDir, "kube-scheduler"),
-				"--leader-elect=false",
-				"--profiling=false",
 			},
 			Ready:    get(selfSigned, "https://"+net.JoinHostPort(loop, strconv.Itoa(st.Ports.Scheduler))+"/healthz"),
 			Parallel: true,

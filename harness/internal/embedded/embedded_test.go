@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	schedulerv1 "k8s.io/kube-scheduler/config/v1"
+	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
@@ -133,5 +135,67 @@ func TestComponentsFlags(t *testing.T) {
 	}
 	if got := advertiseAddress(st); got != "172.18.0.1" {
 		t.Errorf("advertise address %s, want 172.18.0.1", got)
+	}
+}
+
+// TestSchedulerConfig checks the scheduler's --config file: it decodes
+// strictly as a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration
+// with two profiles (default-scheduler and wink-scheduler, for `wink test
+// --scheduler-name`, rows S1–S5, A17, N4 and N5 against another scheduler name), and
+// carries what the flags it replaces said: with --config the scheduler
+// ignores --kubeconfig and --profiling.
+func TestSchedulerConfig(t *testing.T) {
+	st := state(t)
+	if _, err := (Backend{}).Prepare(context.Background(), st, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	p := layout(st)
+	data, err := os.ReadFile(p.schedCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg schedulerv1.KubeSchedulerConfiguration
+	if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
+		t.Fatalf("%s: %v\n%s", p.schedCfg, err, data)
+	}
+	if cfg.APIVersion != "kubescheduler.config.k8s.io/v1" || cfg.Kind != "KubeSchedulerConfiguration" {
+		t.Errorf("apiVersion %q kind %q", cfg.APIVersion, cfg.Kind)
+	}
+	var profiles []string
+	for _, pr := range cfg.Profiles {
+		if pr.SchedulerName != nil {
+			profiles = append(profiles, *pr.SchedulerName)
+		}
+	}
+	if want := []string{"default-scheduler", "wink-scheduler"}; !slices.Equal(profiles, want) {
+		t.Errorf("profiles %v, want %v", profiles, want)
+	}
+	if cfg.ClientConnection.Kubeconfig != p.scheduler {
+		t.Errorf("clientConnection.kubeconfig %q, want %q", cfg.ClientConnection.Kubeconfig, p.scheduler)
+	}
+	if cfg.LeaderElection.LeaderElect == nil || *cfg.LeaderElection.LeaderElect {
+		t.Errorf("leaderElection.leaderElect %v, want false", cfg.LeaderElection.LeaderElect)
+	}
+	if cfg.EnableProfiling == nil || *cfg.EnableProfiling {
+		t.Errorf("enableProfiling %v, want false", cfg.EnableProfiling)
+	}
+	comps, err := Backend{}.Components(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comps {
+		if c.Name != "kube-scheduler" {
+			continue
+		}
+		if !slices.Contains(c.Args, "--config="+p.schedCfg) {
+			t.Errorf("kube-scheduler args %q lack --config=%s", c.Args, p.schedCfg)
+		}
+		for _, a := range c.Args {
+			for _, ignored := range []string{"--kubeconfig=", "--profiling=", "--leader-elect="} {
+				if strings.HasPrefix(a, ignored) {
+					t.Errorf("kube-scheduler arg %s: the config file says it (a deprecated flag is ignored with --config)", a)
+				}
+			}
+		}
 	}
 }

@@ -10,10 +10,16 @@ import (
 	"wink.dev/wink/harness/internal/supervisor"
 )
 
-// MetricsResolution is how often metrics-server scrapes the kubelets (its
-// minimum; the default is 60s): `kubectl top` answers about two scrapes
-// after a pod starts.
-const MetricsResolution = "15s"
+// MetricsResolution is how often metrics-server scrapes the kubelets
+// (default 60s; its own manifests use 15s): its minimum, as on a test
+// cluster, since `kubectl top` and the HPA see a new pod's CPU only after
+// two scrapes (B16, A24).
+const MetricsResolution = "10s"
+
+// metricsKubeletTimeout is metrics-server's --kubelet-request-timeout
+// (default 10s), which must stay under 90% of the resolution. The simulated
+// kubelets answer /metrics/resource in milliseconds.
+const metricsKubeletTimeout = "5s"
 
 // metricsServer runs the real metrics-server (`wink component
 // metrics-server`, harness/controlplane/metricsserver.go) on 127.0.0.1.
@@ -55,6 +61,7 @@ func metricsServer(st *cluster.State, p paths, health *http.Client) supervisor.C
 			"--kubelet-use-node-status-port",
 			"--egress-socket=" + p.egressSock,
 			"--metric-resolution=" + MetricsResolution,
+			"--kubelet-request-timeout=" + metricsKubeletTimeout,
 		},
 		// /livez is open to anonymous requests; /readyz waits for a first
 		// scrape, which needs simnode's nodes.
