@@ -26,9 +26,13 @@ up: build
 down: build
 	$(BIN) down
 
-## test: every test: unit tests and the e2e suites against real embedded clusters
+## test: every test: unit tests and the e2e suites against real embedded clusters,
+## three packages per CPU at a time (-p; go test's default is one per CPU): each
+## suite package brings up a cluster of its own and mostly waits on it. On 2 CPUs
+## the suites took 176 s with -p 2 and 86 s with -p 6.
+NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 test: build
-	WINK_BINARY=$(WINK) $(GO) test -count=1 -timeout 40m ./...
+	WINK_BINARY=$(WINK) $(GO) test -count=1 -p $$((3 * $(NPROC))) -timeout 40m ./...
 
 ## unit: only the tests that need no cluster
 unit:

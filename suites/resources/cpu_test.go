@@ -19,6 +19,7 @@ type cpuKey struct{}
 // reads at most 500m, in the Summary API and in metrics.k8s.io. A twin
 // without a limit reads its whole demand, so the cap is the limit's.
 func TestCPULimitCapsUsage(t *testing.T) {
+	t.Parallel() // see main_test.go
 	const (
 		limit  = "500m"
 		demand = "2"

@@ -26,7 +26,9 @@ const (
 )
 
 // metricsWait is how long metrics-server may take to have a new pod's
-// metrics: it scrapes every 15 s and needs two scrapes for a CPU rate.
+// metrics: it needs two scrapes for a CPU rate, and scrapes every 10 s in
+// wink's clusters (harness/internal/embedded.MetricsResolution), every 15 s
+// with its own manifests.
 const metricsWait = 90 * time.Second
 
 // withUsage sets the usage annotations of pod's container (empty: leave the

@@ -19,6 +19,7 @@ type memoryKey struct{}
 // limit: a container that wants three times its limit pages and keeps
 // running. The same pod on Linux is OOM killed, side by side.
 func TestNoOOMKillOnWindows(t *testing.T) {
+	t.Parallel() // see main_test.go
 	const (
 		limit  = "200Mi"
 		demand = "600Mi"

@@ -22,6 +22,7 @@ import (
 // TestTopAndHPA: B16 (`kubectl top`) and A24 (HPA with Windows pods),
 // through the real metrics-server and the real HPA controller.
 func TestTopAndHPA(t *testing.T) {
+	t.Parallel() // see main_test.go
 	f := suite.Feature("kubectl top and a CPU HPA work with Windows pods", "resources", "any", "B16", "A24").
 		Assess("kubectl top nodes / top pod: metrics.k8s.io lists every Windows node and the pod", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)

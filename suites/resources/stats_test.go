@@ -20,7 +20,10 @@ import (
 // per-container CPU and working set, and the Windows system containers
 // `pods` and, from kubelet v1.31, `windows-global-commit-memory`.
 func TestStatsSummary(t *testing.T) {
-	f := suite.Feature("/stats/summary of a Windows node through the node proxy", "resources", "any", "B14").
+	t.Parallel() // see main_test.go
+	// No "/" in a feature's name: go test would make it a level of subtests,
+	// and the reports would count a feature that does not exist.
+	f := suite.Feature("the Summary API of a Windows node through the node proxy", "resources", "any", "B14").
 		Assess("pods and containers have CPU and working set; system containers pods (and windows-global-commit-memory)", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "stats")

@@ -1,8 +1,9 @@
 package resources
 
-// zz_: go test runs the features in file-name order, and this one must run
-// last: it leaves a node under memory pressure (the kubelet keeps the
-// condition for its 5-minute pressure transition period).
+// It runs alongside the other features (main_test.go): the node it leaves
+// under memory pressure (the kubelet keeps the condition for its 5-minute
+// pressure transition period) is the pressure pool's, which is tainted for
+// this feature alone. (The zz_ prefix dates from when it had to run last.)
 
 import (
 	"context"
@@ -51,6 +52,7 @@ func hog(name, pool string, node *corev1.Node) *corev1.Pod {
 // MemoryPressure, gets the memory-pressure taint and evicts the pod; with
 // kubelet v1.30 nothing happens, whatever the usage.
 func TestMemoryPressureEviction(t *testing.T) {
+	t.Parallel() // see main_test.go
 	f := suite.Feature("memory pressure evicts on Windows from kubelet v1.31, never before", "resources", "simnode", "B6", "A21", "N7").
 		Setup(func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cluster.SkipUnlessSimulated(t)
