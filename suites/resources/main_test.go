@@ -17,6 +17,7 @@
 package resources
 
 import (
+	_ "embed"
 	"flag"
 	"fmt"
 	"os"
@@ -34,15 +35,31 @@ var (
 	cluster *suite.Cluster
 )
 
+// clusterConfig is testdata/cluster.yaml, embedded so that a prebuilt suite
+// binary runs outside a checkout.
+//
+//go:embed testdata/cluster.yaml
+var clusterConfig []byte
+
 func TestMain(m *testing.M) {
-	config, err := filepath.Abs(filepath.Join("testdata", "cluster.yaml"))
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "wink-resources-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	config := filepath.Join(dir, "cluster.yaml")
+	if err := os.WriteFile(config, clusterConfig, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
 	}
 	testenv, cluster = suite.Setup("resources", config)
 	runAllFeaturesAtOnce()
-	os.Exit(testenv.Run(m))
+	return testenv.Run(m)
 }
 
 // parallelFeatures is how many features run at once: all of them.

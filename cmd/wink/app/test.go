@@ -63,7 +63,7 @@ embedded cluster that each suite brings up and deletes. Progress shows as
 [n/N] lines, failures as they happen.
 
 The suites run from prebuilt test binaries (bin/suites/<area>.test, built by
-` + "`make suites`" + `) when there are some, else from a checkout with ` + "`go test -json`" + `.
+` + "`make suites`" + `) when there are some, else from a checkout, built once with ` + "`go test -c`" + `.
 
 --scheduler-name points the scheduling suite at another scheduler: every pod
 and workload it creates names that scheduler (spec.schedulerName), so that
@@ -243,12 +243,6 @@ func (f *testFlags) targetLines(plan *testPlan) []string {
 	}
 	return lines
 }
-
-// checkoutFiles are the suites that still read a file of their package
-// directory at run time, and the file: outside a checkout their prebuilt
-// binaries miss it. The others embed their fixtures (fixtures.Docs, embedded
-// testdata).
-var checkoutFiles = map[string]string{"resources": "testdata/cluster.yaml"}
 
 // suiteRun is one suite to run: a prebuilt binary, or a package for go test.
 type suiteRun struct {
@@ -528,22 +522,13 @@ func findModuleRoot() string {
 }
 
 // command is the process that runs (or, with dryRun, lists) a suite.
-func (s suiteRun) command(ctx context.Context, root string, args []string, timeout time.Duration, dryRun bool) *exec.Cmd {
+func (s suiteRun) command(ctx context.Context, args []string, timeout time.Duration, dryRun bool) *exec.Cmd {
 	if dryRun {
 		args = append(slices.Clone(args), "--dry-run")
 	}
-	var cmd *exec.Cmd
-	if s.Binary != "" {
-		argv := append([]string{"-test.v=test2json", "-test.count=1", "-test.timeout=" + timeout.String()}, args...)
-		cmd = exec.CommandContext(ctx, s.Binary, argv...)
-	} else {
-		argv := append([]string{"test", "-json", "-count=1", "-timeout=" + timeout.String(), "./suites/" + s.Area, "-args"}, args...)
-		cmd = exec.CommandContext(ctx, "go", argv...)
-		cmd.Dir = root
-	}
-	if s.Binary != "" {
-		cmd.Dir = s.Dir // fixtures are relative to the package directory
-	}
+	argv := append([]string{"-test.v=test2json", "-test.count=1", "-test.timeout=" + timeout.String()}, args...)
+	cmd := exec.CommandContext(ctx, s.Binary, argv...)
+	cmd.Dir = s.Dir // where go test would run it: its package directory
 	// Interrupted: let the suite stop (it may still delete its cluster)
 	// rather than killing it outright.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
@@ -551,38 +536,38 @@ func (s suiteRun) command(ctx context.Context, root string, args []string, timeo
 	return cmd
 }
 
-// runSuite runs one suite and emits its events.
-func runSuite(ctx context.Context, s suiteRun, root string, args, env []string, timeout time.Duration, dryRun bool, emit func(reports.Event)) error {
-	cmd := s.command(ctx, root, args, timeout, dryRun)
+// runSuite runs one suite's binary and emits its events (test2json).
+func runSuite(ctx context.Context, s suiteRun, args, env []string, timeout time.Duration, dryRun bool, emit func(reports.Event)) error {
+	cmd := s.command(ctx, args, timeout, dryRun)
 	cmd.Env = env
-	if s.Binary != "" {
-		conv := reports.NewConverter(s.Package, nil, emit)
-		var mu sync.Mutex
-		w := lockedWriter{mu: &mu, w: conv}
-		cmd.Stdout, cmd.Stderr = w, w
-		err := cmd.Run()
-		conv.Exited(err)
-		conv.Close()
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	decodeErr := reports.DecodeEvents(stdout, s.Package, emit)
-	err = cmd.Wait()
-	if stderr.Len() > 0 {
-		emit(reports.Event{Time: time.Now(), Action: reports.ActionOutput, Package: s.Package, Output: stderr.String()})
-	}
-	if decodeErr != nil {
-		return decodeErr
-	}
+	conv := reports.NewConverter(s.Package, nil, emit)
+	var mu sync.Mutex
+	w := lockedWriter{mu: &mu, w: conv}
+	cmd.Stdout, cmd.Stderr = w, w
+	err := cmd.Run()
+	conv.Exited(err)
+	conv.Close()
 	return err
+}
+
+// buildSuites links the plan's suites from source into dir with one `go test
+// -c`, and points the suites at their binaries: each links once, for the
+// count of its features and for its run, and the packages they share
+// compile once.
+func buildSuites(ctx context.Context, plan *testPlan, dir string) error {
+	args := []string{"test", "-c", "-o", dir + string(filepath.Separator)}
+	for _, s := range plan.Suites {
+		args = append(args, "./suites/"+s.Area)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = plan.Root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the suites (go %s in %s): %w\n%s", strings.Join(args, " "), plan.Root, err, out)
+	}
+	for i := range plan.Suites {
+		plan.Suites[i].Binary = filepath.Join(dir, plan.Suites[i].Area+".test")
+	}
+	return nil
 }
 
 type lockedWriter struct {
@@ -599,11 +584,11 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 // countFeatures runs a suite with e2e-framework's --dry-run (no cluster, no
 // steps) and counts the features it would run: subtests at depth 1 that
 // pass, and top-level tests without subtests. -1 when the dry run fails.
-func countFeatures(ctx context.Context, s suiteRun, root string, args, env []string) int {
+func countFeatures(ctx context.Context, s suiteRun, args, env []string) int {
 	c := reports.NewCollector()
 	n := 0
 	var mu sync.Mutex
-	err := runSuite(ctx, s, root, args, env, 5*time.Minute, true, func(e reports.Event) {
+	err := runSuite(ctx, s, args, env, 5*time.Minute, true, func(e reports.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		if fin := c.Add(e); fin != nil && fin.Status == reports.StatusPass && (fin.Depth == 1 || fin.Depth == 0 && fin.Leaf) {
@@ -766,15 +751,19 @@ func runTest(ctx context.Context, f testFlags, stdout, stderr io.Writer) error {
 	switch plan.Mode {
 	case "binaries":
 		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from prebuilt binaries in %s\n", len(plan.Suites), strings.Join(areas, ", "), plan.From)
-		if plan.Root == "" {
-			for _, s := range plan.Suites {
-				if file, ok := checkoutFiles[s.Area]; ok {
-					fmt.Fprintf(stdout, "  (no wink checkout found: suite %s reads suites/%s/%s from one and may fail)\n", s.Area, s.Area, file)
-				}
-			}
-		}
 	default:
-		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from source: go test -json ./suites/<area> in %s\n", len(plan.Suites), strings.Join(areas, ", "), plan.From)
+		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from source in %s: building them (go test -c) ...", len(plan.Suites), strings.Join(areas, ", "), plan.From)
+		built := time.Now()
+		dir, err := os.MkdirTemp("", "wink-suites-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if err := buildSuites(ctx, plan, dir); err != nil {
+			fmt.Fprintln(stdout, " failed")
+			return err
+		}
+		fmt.Fprintf(stdout, " built in %s\n", reports.FormatDuration(time.Since(built).Seconds()))
 	}
 	for _, line := range f.targetLines(plan) {
 		fmt.Fprintln(stdout, line)
@@ -791,7 +780,7 @@ func runTest(ctx context.Context, f testFlags, stdout, stderr io.Writer) error {
 	// Count the features first (e2e-framework --dry-run: no cluster).
 	total := 0
 	for i := range plan.Suites {
-		plan.Suites[i].Total = countFeatures(ctx, plan.Suites[i], plan.Root, args, env)
+		plan.Suites[i].Total = countFeatures(ctx, plan.Suites[i], args, env)
 		if plan.Suites[i].Total < 0 || total < 0 {
 			total = -1
 		} else {
@@ -822,7 +811,7 @@ func runTest(ctx context.Context, f testFlags, stdout, stderr io.Writer) error {
 			how = filepath.Base(s.Binary)
 		}
 		prog.say("── %s: starting (%s)%s", s.Area, how, map[bool]string{true: "; it brings up its cluster first", false: ""}[kubeconfig == ""])
-		if err := runSuite(ctx, s, plan.Root, args, env, f.timeout, false, emit); err != nil {
+		if err := runSuite(ctx, s, args, env, f.timeout, false, emit); err != nil {
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) {
 				emit(reports.Event{Time: time.Now(), Action: reports.ActionOutput, Package: s.Package, Output: fmt.Sprintf("wink test: running suite %s: %v\n", s.Area, err)})
