@@ -24,6 +24,11 @@ type rcKey struct{}
 
 var osToleration = corev1.Toleration{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}
 
+// admissionArea labels the features of admission plugins (RuntimeClass, Pod
+// Security): `wink test --labels area=admission` selects them. They share
+// this package's cluster and helpers with the validation features.
+const admissionArea = "admission"
+
 // TestRuntimeClassAdmission: row A16, the RuntimeClass admission plugin,
 // k8s.io/kubernetes@v1.35.4 plugin/pkg/admission/runtimeclass/admission.go
 // (RC below): on pod create it merges scheduling.nodeSelector (RC:187–216;
@@ -54,7 +59,7 @@ func TestRuntimeClassAdmission(t *testing.T) {
 		}
 		return n
 	}
-	f := suite.Feature("RuntimeClass admission merges scheduling into pods and refuses conflicts", area, "any", "A16").
+	f := suite.Feature("RuntimeClass admission merges scheduling into pods and refuses conflicts", admissionArea, "any", "A16").
 		Setup(inNamespace("a16-runtimeclass", nil)).
 		Setup(func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
@@ -182,7 +187,7 @@ const (
 // (policy/check_runAsNonRoot.go:132–142).
 func TestPodSecurityRestricted(t *testing.T) {
 	labels := map[string]string{"pod-security.kubernetes.io/enforce": "restricted"}
-	f := suite.Feature("Pod Security restricted skips Linux-only checks for Windows pods but requires runAsNonRoot", area, "any", "A18").
+	f := suite.Feature("Pod Security restricted skips Linux-only checks for Windows pods but requires runAsNonRoot", admissionArea, "any", "A18").
 		Setup(inNamespace("a18-restricted", labels)).
 		Assess("a Windows pod without runAsNonRoot is refused for runAsNonRoot only", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			p := winPod("no-runasnonroot")
@@ -232,7 +237,7 @@ func TestPodSecurityRestricted(t *testing.T) {
 // (policy/check_windowsHostProcess.go:93–99).
 func TestPodSecurityBaseline(t *testing.T) {
 	labels := map[string]string{"pod-security.kubernetes.io/enforce": "baseline"}
-	f := suite.Feature("Pod Security baseline refuses HostProcess pods", area, "any", "A19").
+	f := suite.Feature("Pod Security baseline refuses HostProcess pods", admissionArea, "any", "A19").
 		Setup(inNamespace("a19-baseline", labels)).
 		Assess("pod-level hostProcess", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			p := hostProcessPod("hostprocess-pod")
