@@ -475,6 +475,29 @@ func ClusterConfig(opts Options) (*v1alpha1.Cluster, error) {
 	return st.Config, nil
 }
 
+// HostAddress is the address at which a cluster's apiserver reaches a
+// process on this machine (an admission webhook registered by URL, say):
+// 127.0.0.1 for the embedded backend, whose apiserver runs here; for kind
+// and existing clusters the address simnode's kubelets are reached at (the
+// kind Docker network's gateway, or this machine's address).
+func HostAddress(opts Options) (string, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return "", err
+	}
+	st, err := loadState(o, o.name())
+	if err != nil {
+		return "", err
+	}
+	if st.Config.Backend == v1alpha1.BackendEmbedded {
+		return "127.0.0.1", nil
+	}
+	if st.Ports.NodeAddressBase == "" {
+		return "", fmt.Errorf("cluster %q: no node address in its state (bring it up with `wink up --name %s`)", o.name(), o.name())
+	}
+	return st.Ports.NodeAddressBase, nil
+}
+
 // Dialer reaches addresses of a cluster's network (node InternalIPs, and
 // what simnode answers for) from this machine. For the embedded backend,
 // whose node addresses exist only in the simulation, it goes through

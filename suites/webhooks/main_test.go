@@ -7,6 +7,7 @@ package webhooks
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/env"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
+	"wink.dev/wink/harness"
 	"wink.dev/wink/suites/suite"
 	"wink.dev/wink/suites/suite/undertest"
 	"wink.dev/wink/suites/webhooks/reference"
@@ -97,7 +99,11 @@ func setupWebhook(ctx context.Context, cfg *envconf.Config) (context.Context, er
 		fmt.Fprintf(os.Stderr, "webhooks: testing the webhook configured in %s (%s)\n", path, ConfigEnv)
 	} else {
 		target.reference = true
-		target.server, err = reference.Start(ctx, reference.Options{Listen: "127.0.0.1:0", Client: cs})
+		listen, err := localListen()
+		if err != nil {
+			return ctx, err
+		}
+		target.server, err = reference.Start(ctx, reference.Options{Listen: listen, Client: cs})
 		if err != nil {
 			return ctx, err
 		}
@@ -162,4 +168,19 @@ func windowsOnlyOS(name string) *corev1.Pod {
 			}},
 		},
 	}
+}
+
+// localListen is where the suite's webhook servers listen: an address the
+// cluster's apiserver reaches this machine at (for a wink cluster of the kind
+// or existing backend that is not loopback), on a free port.
+func localListen() (string, error) {
+	host := "127.0.0.1"
+	if cluster.Simulated {
+		addr, err := harness.HostAddress(cluster.Options)
+		if err != nil {
+			return "", err
+		}
+		host = addr
+	}
+	return net.JoinHostPort(host, "0"), nil
 }

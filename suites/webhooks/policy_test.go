@@ -94,7 +94,11 @@ func TestFailurePolicy(t *testing.T) {
 			if err := labelNamespace(ctx, cs, ns, scopeLabel, ns); err != nil {
 				t.Fatal(err)
 			}
-			s, err := reference.Start(ctx, reference.Options{})
+			listen, err := localListen()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := reference.Start(ctx, reference.Options{Listen: listen})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +143,11 @@ func TestTimeouts(t *testing.T) {
 			if err := labelNamespace(ctx, cs, ns, scopeLabel, ns); err != nil {
 				t.Fatal(err)
 			}
-			s, err := reference.Start(ctx, reference.Options{Delay: 3 * time.Second})
+			listen, err := localListen()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := reference.Start(ctx, reference.Options{Listen: listen, Delay: 3 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -107,8 +108,10 @@ ValidatingWebhookConfiguration named --name, with the generated CA as caBundle,
 kube-system and namespaces labelled wink.dev/webhook=skip.
 
 It runs until interrupted, then deletes both configurations (unless --keep).
-The embedded cluster's apiserver reaches 127.0.0.1 directly; for a cluster on
-other hosts, --listen on an address it can reach and name it with --host.`,
+It listens where the wink cluster's apiserver reaches this machine: 127.0.0.1
+for the embedded backend, the kind network's gateway or this machine's address
+for the kind and existing backends. With --kubeconfig, --listen on an address
+the cluster can reach and name it with --host.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -124,6 +127,15 @@ other hosts, --listen on an address it can reach and name it with --host.`,
 					return err
 				}
 				kubeconfig = path
+				if !cmd.Flags().Changed("listen") {
+					// Where this wink cluster's apiserver reaches this
+					// machine: loopback, or the kind network's gateway.
+					host, err := harness.HostAddress(c.options(io.Discard))
+					if err != nil {
+						return err
+					}
+					f.opts.Listen = net.JoinHostPort(host, "0")
+				}
 			}
 			cs, err := webhookClient(kubeconfig)
 			if err != nil {

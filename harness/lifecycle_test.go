@@ -1,0 +1,58 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"wink.dev/wink/harness/config"
+)
+
+// TestHostAddress: where a cluster's apiserver reaches this machine, by
+// backend, read from the state a cluster keeps.
+func TestHostAddress(t *testing.T) {
+	tests := []struct {
+		name, config, state string
+		want, wantErr       string
+	}{
+		{name: "embedded", config: "name: e\n", state: `{"nodeAddressBase":"172.18.0.2"}`, want: "127.0.0.1"},
+		{name: "kind", config: "name: k\nbackend: kind\n", state: `{"nodeAddressBase":"172.19.0.1"}`, want: "172.19.0.1"},
+		{name: "existing", config: "name: x\nbackend: existing\nkubeconfig: /k\n", state: `{"nodeAddressBase":"10.0.0.5"}`, want: "10.0.0.5"},
+		{name: "kind before Prepare", config: "name: p\nbackend: kind\n", state: `{}`, wantErr: "no node address"},
+		{name: "no such cluster", wantErr: "wink up --name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			name := "absent"
+			if tt.config != "" {
+				cfg, err := config.Parse([]byte("apiVersion: wink.dev/v1alpha1\nkind: Cluster\n"+tt.config), "cluster.yaml")
+				if err != nil {
+					t.Fatal(err)
+				}
+				name = cfg.Name
+				dir := filepath.Join(home, name)
+				if err := os.MkdirAll(dir, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := config.Write(filepath.Join(dir, configFile), cfg); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, stateFile), []byte(tt.state), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := HostAddress(Options{Name: name, Home: home})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("HostAddress: %q, %v; want an error containing %q", got, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("HostAddress: %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
