@@ -523,6 +523,9 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		},
 		Recorder: recorder,
 		Log:      log.With("part", "shutdown"),
+		// The pool's kubelet configuration (B15); nil takes the rules'.
+		ShutdownGracePeriod:             spec.Pool.ShutdownGracePeriod,
+		ShutdownGracePeriodCriticalPods: spec.Pool.ShutdownGracePeriodCriticalPods,
 	})
 	s.providers.Store(name, podProvider)
 	defer s.providers.Delete(name)

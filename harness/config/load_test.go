@@ -55,6 +55,8 @@ nodePools:
     evictionHard:
       memory.available: 500Mi
     containerRuntimeVersion: containerd://1.7.27
+    shutdownGracePeriod: 30s
+    shutdownGracePeriodCriticalPods: 10s
   - name: win2019
     os: windows
     windowsBuild: 10.0.17763
@@ -74,6 +76,8 @@ nodePools:
     evictionHard:
       memory.available: 500Mi
     containerRuntimeVersion: containerd://1.7.27
+    shutdownGracePeriod: 30s
+    shutdownGracePeriodCriticalPods: 10s
   - name: linux
     os: linux
     count: 1
@@ -85,6 +89,8 @@ nodePools:
     evictionHard:
       memory.available: 100Mi
     containerRuntimeVersion: containerd://2.1.4
+    shutdownGracePeriod: 30s
+    shutdownGracePeriodCriticalPods: 10s
 `
 
 // messages returns the message of every error joined in err.
@@ -445,6 +451,31 @@ func TestParseErrors(t *testing.T) {
 				`wink.yaml:13: nodePools[1].name: Duplicate value: "win": nodePools[0] has the same name; give every pool a name of its own`,
 				`wink.yaml:15: nodePools[1].windowsBuild: Forbidden: only windows pools have a Windows build; remove it, or set os: windows`,
 				`wink.yaml:16: nodePools[1].evictionHard[memory.available]: Invalid value: "lots": must be a quantity or a percentage; write a quantity such as "500Mi" or a percentage such as "10%"`,
+			},
+		},
+		{
+			name: "shutdown grace period (B15) not a duration: decoding errors come before validation ones",
+			data: head + "nodePools:\n" + // 3
+				"- name: a\n" +
+				"  os: linux\n" + // 5
+				"  shutdownGracePeriod: 30\n" +
+				"- name: b\n" + // 7
+				"  os: linux\n" +
+				"  shutdownGracePeriod: 10s\n" + // 9
+				"  shutdownGracePeriodCriticalPods: 20s\n",
+			want: []string{
+				`wink.yaml:6: nodePools[0].shutdownGracePeriod: Invalid value: "30": time: missing unit in duration "30"; correct or remove it`,
+			},
+		},
+		{
+			name: "shutdown grace period (B15) longer for critical pods",
+			data: head + "nodePools:\n" + // 3
+				"- name: b\n" +
+				"  os: linux\n" + // 5
+				"  shutdownGracePeriod: 10s\n" +
+				"  shutdownGracePeriodCriticalPods: 20s\n", // 7
+			want: []string{
+				`wink.yaml:7: nodePools[0].shutdownGracePeriodCriticalPods: Invalid value: "20s": longer than shutdownGracePeriod 10s: critical pods get the last part of it; lower shutdownGracePeriodCriticalPods to at most 10s, or raise shutdownGracePeriod to at least 20s`,
 			},
 		},
 		{

@@ -77,7 +77,7 @@ func TestGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 				if r.NodeShutdown.Manager(info.OS, info.KubeletVersion) != nil {
-					t := pods.ShutDown(r, &gi.Pod)
+					t := pods.ShutDown(r, r.NodeShutdown.DefaultGroups(), &gi.Pod)
 					opts.Terminate = &t
 				}
 			}

@@ -318,3 +318,28 @@ func TestMalformedShutdownTables(t *testing.T) {
 		})
 	}
 }
+
+// TestShutdownGroups checks migrateConfig for a pool's grace periods (B15):
+// no groups (no node shutdown manager) for 0s or an impossible split,
+// whole seconds otherwise.
+func TestShutdownGroups(t *testing.T) {
+	s := &Default().NodeShutdown
+	for _, tc := range []struct {
+		name            string
+		total, critical time.Duration
+		want            string
+	}{
+		{"off", 0, 0, "[]"},
+		{"critical longer than total", 5 * time.Second, 10 * time.Second, "[]"},
+		{"20s/5s", 20 * time.Second, 5 * time.Second, "[{0 15s} {2000000000 5s}]"},
+		{"defaults", s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration, "[{0 20s} {2000000000 10s}]"},
+		{"no critical part", time.Minute, 0, "[{0 1m0s} {2000000000 0s}]"},
+		{"whole seconds", 2500 * time.Millisecond, 1200 * time.Millisecond, "[{0 1s} {2000000000 1s}]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fmt.Sprint(s.Groups(tc.total, tc.critical)); got != tc.want {
+				t.Fatalf("[B15] groups %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

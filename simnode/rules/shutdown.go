@@ -19,7 +19,9 @@ type NodeShutdown struct {
 	// EventReason is the reason of the Normal event on the Node.
 	EventReason string `json:"eventReason"`
 	// ShutdownGracePeriod and ShutdownGracePeriodCriticalPods are the
-	// simulated kubelet's configuration.
+	// simulated kubelet's configuration when its pool sets none (wink.yaml
+	// nodePools[].shutdownGracePeriod and shutdownGracePeriodCriticalPods
+	// override them per pool; v1alpha1's defaults are the same values).
 	ShutdownGracePeriod             Duration `json:"shutdownGracePeriod"`
 	ShutdownGracePeriodCriticalPods Duration `json:"shutdownGracePeriodCriticalPods"`
 	// CriticalPriority is the priority from which pods are critical.
@@ -91,14 +93,28 @@ func (s *NodeShutdown) Manager(os string, v *version.Version) *ShutdownManager {
 	return nil
 }
 
-// Groups are the priority groups of the configured grace periods, lowest
-// priority first (nodeshutdown_manager.go migrateConfig).
-func (s *NodeShutdown) Groups() []ShutdownGroup {
-	total, critical := s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration
-	return []ShutdownGroup{
-		{Priority: 0, GracePeriod: total - critical},
-		{Priority: s.CriticalPriority, GracePeriod: critical},
+// Groups are the priority groups of a kubelet configured with
+// shutdownGracePeriod total and shutdownGracePeriodCriticalPods critical,
+// lowest priority first (B15; nodeshutdown_manager.go migrateConfig): pods
+// below CriticalPriority get total - critical, critical pods critical, each
+// in whole seconds. There are none (nil) when total is 0 or critical is
+// negative or longer than total: such a kubelet has no node shutdown
+// manager (NewManager returns managerStub, "no shutdown grace period is
+// configured").
+func (s *NodeShutdown) Groups(total, critical time.Duration) []ShutdownGroup {
+	if total == 0 || critical < 0 || critical > total {
+		return nil
 	}
+	return []ShutdownGroup{
+		{Priority: 0, GracePeriod: (total - critical).Truncate(time.Second)},
+		{Priority: s.CriticalPriority, GracePeriod: critical.Truncate(time.Second)},
+	}
+}
+
+// DefaultGroups are the Groups of the rules' own grace periods, those of a
+// pool that sets none.
+func (s *NodeShutdown) DefaultGroups() []ShutdownGroup {
+	return s.Groups(s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration)
 }
 
 // GroupOf is the index in groups of the group of a pod of priority
@@ -114,11 +130,20 @@ func GroupOf(groups []ShutdownGroup, priority int32) int {
 	return i
 }
 
-// GracePeriod is the grace period of pod in a shutdown (nodeshutdown_manager.go
-// killPods): its group's, or its own terminationGracePeriodSeconds when
-// that is not longer.
+// GracePeriod is the grace period of pod in a shutdown with the rules' own
+// grace periods (DefaultGroups); see PodGracePeriod.
 func (s *NodeShutdown) GracePeriod(pod *corev1.Pod) time.Duration {
-	groups := s.Groups()
+	return PodGracePeriod(s.DefaultGroups(), pod)
+}
+
+// PodGracePeriod is the grace period of pod in a shutdown with groups
+// (nodeshutdown_manager.go killPods): its group's, or its own
+// terminationGracePeriodSeconds when that is not longer. Without groups
+// (no node shutdown manager) it is 0.
+func PodGracePeriod(groups []ShutdownGroup, pod *corev1.Pod) time.Duration {
+	if len(groups) == 0 {
+		return 0
+	}
 	var prio int32
 	if pod.Spec.Priority != nil {
 		prio = *pod.Spec.Priority

@@ -1,8 +1,11 @@
 package v1alpha1
 
 import (
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/version"
 )
 
@@ -31,6 +34,13 @@ const (
 	// EvictionNodeFSAvailable is the evictionHard signal subtracted from
 	// allocatable ephemeral-storage.
 	EvictionNodeFSAvailable = "nodefs.available"
+	// DefaultShutdownGracePeriod and DefaultShutdownGracePeriodCriticalPods
+	// are a pool's graceful node shutdown (B15) when it sets neither: the
+	// Kubernetes docs' example, the same as simnode/rules/shutdown.yaml
+	// (simnode's tests check that they agree). The kubelet's own defaults
+	// are 0s, which turns its node shutdown manager off.
+	DefaultShutdownGracePeriod             = 30 * time.Second
+	DefaultShutdownGracePeriodCriticalPods = 10 * time.Second
 )
 
 // Default fills every unset field of c with its default and keeps what the
@@ -96,7 +106,11 @@ func SetDefaults_Networking(n *Networking) {
 //     and older than v1.31, as those kubelets had the Linux default),
 //     containerRuntimeVersion containerd://1.7.27;
 //   - linux pools: evictionHard memory.available 100Mi,
-//     containerRuntimeVersion containerd://2.1.4.
+//     containerRuntimeVersion containerd://2.1.4;
+//   - shutdownGracePeriod 30s and shutdownGracePeriodCriticalPods 10s when
+//     neither is set; shutdownGracePeriodCriticalPods 0s (the kubelet's
+//     default) when only shutdownGracePeriod is set, and shutdownGracePeriod
+//     30s when only shutdownGracePeriodCriticalPods is (B15).
 //
 // A pool without an OS gets only the OS-independent defaults; Validate
 // reports the missing OS.
@@ -136,6 +150,16 @@ func SetDefaults_NodePool(p *NodePool) {
 		if p.ContainerRuntimeVersion == "" {
 			p.ContainerRuntimeVersion = DefaultLinuxContainerRuntimeVersion
 		}
+	}
+	if p.ShutdownGracePeriodCriticalPods == nil {
+		critical := time.Duration(0)
+		if p.ShutdownGracePeriod == nil {
+			critical = DefaultShutdownGracePeriodCriticalPods
+		}
+		p.ShutdownGracePeriodCriticalPods = &metav1.Duration{Duration: critical}
+	}
+	if p.ShutdownGracePeriod == nil {
+		p.ShutdownGracePeriod = &metav1.Duration{Duration: DefaultShutdownGracePeriod}
 	}
 }
 

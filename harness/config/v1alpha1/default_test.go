@@ -2,17 +2,28 @@ package v1alpha1
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"gotest.tools/v3/assert"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // quantities compares resource quantities by value.
 var quantities = cmp.Comparer(func(a, b resource.Quantity) bool { return a.Cmp(b) == 0 })
 
 func intPtr(i int) *int { return &i }
+
+// duration returns a *metav1.Duration of s, e.g. "30s".
+func duration(s string) *metav1.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(err)
+	}
+	return &metav1.Duration{Duration: d}
+}
 
 func resources(pairs ...string) corev1.ResourceList {
 	list := corev1.ResourceList{}
@@ -42,34 +53,40 @@ func defaultCluster() *Cluster {
 		},
 		NodePools: []NodePool{
 			{
-				Name:                    "win2022",
-				OS:                      OSWindows,
-				WindowsBuild:            "10.0.20348",
-				Count:                   intPtr(2),
-				Taints:                  windowsTaints,
-				Capacity:                capacity(),
-				SystemReserved:          resources("memory", "2Gi", "cpu", "500m"),
-				EvictionHard:            map[string]string{"memory.available": "500Mi"},
-				ContainerRuntimeVersion: "containerd://1.7.27",
+				Name:                            "win2022",
+				OS:                              OSWindows,
+				WindowsBuild:                    "10.0.20348",
+				Count:                           intPtr(2),
+				Taints:                          windowsTaints,
+				Capacity:                        capacity(),
+				SystemReserved:                  resources("memory", "2Gi", "cpu", "500m"),
+				EvictionHard:                    map[string]string{"memory.available": "500Mi"},
+				ContainerRuntimeVersion:         "containerd://1.7.27",
+				ShutdownGracePeriod:             duration("30s"),
+				ShutdownGracePeriodCriticalPods: duration("10s"),
 			},
 			{
-				Name:                    "win2019",
-				OS:                      OSWindows,
-				WindowsBuild:            "10.0.17763",
-				Count:                   intPtr(1),
-				Taints:                  windowsTaints,
-				Capacity:                capacity(),
-				SystemReserved:          resources("memory", "2Gi", "cpu", "500m"),
-				EvictionHard:            map[string]string{"memory.available": "500Mi"},
-				ContainerRuntimeVersion: "containerd://1.7.27",
+				Name:                            "win2019",
+				OS:                              OSWindows,
+				WindowsBuild:                    "10.0.17763",
+				Count:                           intPtr(1),
+				Taints:                          windowsTaints,
+				Capacity:                        capacity(),
+				SystemReserved:                  resources("memory", "2Gi", "cpu", "500m"),
+				EvictionHard:                    map[string]string{"memory.available": "500Mi"},
+				ContainerRuntimeVersion:         "containerd://1.7.27",
+				ShutdownGracePeriod:             duration("30s"),
+				ShutdownGracePeriodCriticalPods: duration("10s"),
 			},
 			{
-				Name:                    "linux",
-				OS:                      OSLinux,
-				Count:                   intPtr(1),
-				Capacity:                capacity(),
-				EvictionHard:            map[string]string{"memory.available": "100Mi"},
-				ContainerRuntimeVersion: "containerd://2.1.4",
+				Name:                            "linux",
+				OS:                              OSLinux,
+				Count:                           intPtr(1),
+				Capacity:                        capacity(),
+				EvictionHard:                    map[string]string{"memory.available": "100Mi"},
+				ContainerRuntimeVersion:         "containerd://2.1.4",
+				ShutdownGracePeriod:             duration("30s"),
+				ShutdownGracePeriodCriticalPods: duration("10s"),
 			},
 		},
 	}
@@ -153,17 +170,19 @@ func TestDefault(t *testing.T) {
 				c := defaultCluster()
 				c.APIVersion, c.Kind = "", ""
 				c.NodePools = []NodePool{{
-					Name:                    "w",
-					OS:                      OSWindows,
-					WindowsBuild:            WindowsServer2025,
-					Count:                   intPtr(0),
-					Taints:                  []corev1.Taint{},
-					Capacity:                resources("cpu", "4", "memory", "32Gi", "pods", "110", "ephemeral-storage", "100Gi"),
-					KubeReserved:            resources("cpu", "100m"),
-					SystemReserved:          resources("memory", "0", "cpu", "500m"),
-					EvictionHard:            map[string]string{"nodefs.available": "5%", "memory.available": "500Mi"},
-					KubeletVersion:          "v1.32.1",
-					ContainerRuntimeVersion: "containerd://2.0.0",
+					Name:                            "w",
+					OS:                              OSWindows,
+					WindowsBuild:                    WindowsServer2025,
+					Count:                           intPtr(0),
+					Taints:                          []corev1.Taint{},
+					Capacity:                        resources("cpu", "4", "memory", "32Gi", "pods", "110", "ephemeral-storage", "100Gi"),
+					KubeReserved:                    resources("cpu", "100m"),
+					SystemReserved:                  resources("memory", "0", "cpu", "500m"),
+					EvictionHard:                    map[string]string{"nodefs.available": "5%", "memory.available": "500Mi"},
+					KubeletVersion:                  "v1.32.1",
+					ContainerRuntimeVersion:         "containerd://2.0.0",
+					ShutdownGracePeriod:             duration("30s"),
+					ShutdownGracePeriodCriticalPods: duration("10s"),
 				}}
 				return c
 			},
@@ -201,12 +220,38 @@ func TestDefault(t *testing.T) {
 				c := defaultCluster()
 				c.APIVersion, c.Kind = "", ""
 				c.NodePools = []NodePool{{
-					Name:     "x",
-					Count:    intPtr(1),
-					Capacity: resources("cpu", "4", "memory", "16Gi", "pods", "110", "ephemeral-storage", "100Gi"),
+					Name:                            "x",
+					Count:                           intPtr(1),
+					Capacity:                        resources("cpu", "4", "memory", "16Gi", "pods", "110", "ephemeral-storage", "100Gi"),
+					ShutdownGracePeriod:             duration("30s"),
+					ShutdownGracePeriodCriticalPods: duration("10s"),
 				}}
 				return c
 			},
+		},
+		// Graceful node shutdown (B15): the rules' 30s/10s when neither
+		// field is set; otherwise the kubelet's 0s for an unset
+		// shutdownGracePeriodCriticalPods, so that "0s" alone turns the
+		// manager off.
+		{
+			name: "shutdown grace periods: explicit values are kept",
+			in:   &Cluster{NodePools: []NodePool{{Name: "l", OS: OSLinux, ShutdownGracePeriod: duration("20s"), ShutdownGracePeriodCriticalPods: duration("5s")}}},
+			want: func() *Cluster { return linuxPool("20s", "5s") },
+		},
+		{
+			name: "shutdown grace periods: 0s alone turns graceful node shutdown off",
+			in:   &Cluster{NodePools: []NodePool{{Name: "l", OS: OSLinux, ShutdownGracePeriod: duration("0s")}}},
+			want: func() *Cluster { return linuxPool("0s", "0s") },
+		},
+		{
+			name: "shutdown grace periods: shutdownGracePeriod alone leaves no part for critical pods",
+			in:   &Cluster{NodePools: []NodePool{{Name: "l", OS: OSLinux, ShutdownGracePeriod: duration("1m")}}},
+			want: func() *Cluster { return linuxPool("1m", "0s") },
+		},
+		{
+			name: "shutdown grace periods: shutdownGracePeriodCriticalPods alone gets the default shutdownGracePeriod",
+			in:   &Cluster{NodePools: []NodePool{{Name: "l", OS: OSLinux, ShutdownGracePeriodCriticalPods: duration("15s")}}},
+			want: func() *Cluster { return linuxPool("30s", "15s") },
 		},
 	}
 	for _, tc := range tests {
@@ -221,6 +266,17 @@ func TestDefault(t *testing.T) {
 	}
 }
 
+// linuxPool is the defaulted cluster of one linux pool "l" with the given
+// shutdown grace periods (B15).
+func linuxPool(gracePeriod, criticalPods string) *Cluster {
+	c := defaultClusterWithoutIdentity()
+	c.NodePools = c.NodePools[2:]
+	c.NodePools[0].Name = "l"
+	c.NodePools[0].ShutdownGracePeriod = duration(gracePeriod)
+	c.NodePools[0].ShutdownGracePeriodCriticalPods = duration(criticalPods)
+	return c
+}
+
 func TestDefaultDoesNotShareState(t *testing.T) {
 	a, b := &Cluster{}, &Cluster{}
 	Default(a)
@@ -228,6 +284,7 @@ func TestDefaultDoesNotShareState(t *testing.T) {
 	a.NodePools[0].Capacity[corev1.ResourceCPU] = resource.MustParse("64")
 	a.NodePools[0].Taints[0].Value = "changed"
 	a.NodePools[0].EvictionHard["memory.available"] = "1Gi"
+	a.NodePools[0].ShutdownGracePeriod.Duration = time.Minute
 	assert.DeepEqual(t, b, defaultClusterWithoutIdentity(), quantities)
 }
 

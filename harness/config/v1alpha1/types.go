@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // APIVersion and Kind identify a wink cluster configuration file.
@@ -147,6 +148,21 @@ type NodePool struct {
 	// ContainerRuntimeVersion, <runtime>://<version> (N3). Default
 	// containerd://1.7.27 on Windows and containerd://2.1.4 on Linux.
 	ContainerRuntimeVersion string `json:"containerRuntimeVersion,omitempty"`
+	// ShutdownGracePeriod is the kubelet's shutdownGracePeriod (B15): how
+	// long a node's shutdown is delayed for its pods to terminate, a
+	// duration such as "30s", zero or at least 1s. "0s" turns the node
+	// shutdown manager off, as the kubelet's own default does: the machine
+	// goes down and the pods are left as they are. Default 30s (with
+	// shutdownGracePeriodCriticalPods 10s, the Kubernetes docs' example and
+	// simnode/rules/shutdown.yaml's) when neither field is set.
+	ShutdownGracePeriod *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
+	// ShutdownGracePeriodCriticalPods is the kubelet's
+	// shutdownGracePeriodCriticalPods (B15): the last part of
+	// shutdownGracePeriod, kept for critical pods (priority 2000000000 and
+	// up); the others get the rest. At most shutdownGracePeriod, zero or at
+	// least 1s. Default 10s when shutdownGracePeriod is not set either, else
+	// 0s (the kubelet's default).
+	ShutdownGracePeriodCriticalPods *metav1.Duration `json:"shutdownGracePeriodCriticalPods,omitempty"`
 }
 
 // Images is the image policy of the simulated nodes (row B4).

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/version"
 	kubeletapis "k8s.io/kubelet/pkg/apis"
@@ -404,6 +406,43 @@ func (v *validator) nodePool(path string, p *NodePool, clusterName string, clust
 	if p.ContainerRuntimeVersion != "" && !runtimeVersionRE.MatchString(p.ContainerRuntimeVersion) {
 		v.add(field(path, "containerRuntimeVersion"), ErrorTypeInvalid, p.ContainerRuntimeVersion,
 			"must have the shape <runtime>://<version>", `e.g. "`+DefaultWindowsContainerRuntimeVersion+`"`)
+	}
+	v.shutdownGracePeriods(path, p)
+}
+
+// shutdownGracePeriods checks shutdownGracePeriod and
+// shutdownGracePeriodCriticalPods as the kubelet's config validation does
+// (B15): each zero or at least 1s, and the critical pods' part not longer
+// than the whole. Unset (nil) fields are Default's; they pass.
+func (v *validator) shutdownGracePeriods(path string, p *NodePool) {
+	ok := func(name string, d *metav1.Duration) bool {
+		switch {
+		case d == nil:
+			return false
+		case d.Duration < 0:
+			v.add(field(path, name), ErrorTypeInvalid, d.Duration.String(), "must not be negative",
+				`write a duration such as "30s", or "0s" to turn graceful node shutdown off`)
+			return false
+		case d.Duration > 0 && d.Duration < time.Second:
+			v.add(field(path, name), ErrorTypeInvalid, d.Duration.String(),
+				"must be zero or at least 1s, as the kubelet's (its grace periods are whole seconds)",
+				`write whole seconds such as "1s" or "30s", or "0s"`)
+			return false
+		}
+		return true
+	}
+	totalOK := ok("shutdownGracePeriod", p.ShutdownGracePeriod)
+	criticalOK := ok("shutdownGracePeriodCriticalPods", p.ShutdownGracePeriodCriticalPods)
+	if !totalOK || !criticalOK {
+		return
+	}
+	if total, critical := p.ShutdownGracePeriod.Duration, p.ShutdownGracePeriodCriticalPods.Duration; critical > total {
+		message := fmt.Sprintf("longer than shutdownGracePeriod %s: critical pods get the last part of it", total)
+		fix := fmt.Sprintf("lower shutdownGracePeriodCriticalPods to at most %s, or raise shutdownGracePeriod to at least %s", total, critical)
+		if total == 0 {
+			fix = fmt.Sprintf("set shutdownGracePeriodCriticalPods to \"0s\" to keep graceful node shutdown off, or set shutdownGracePeriod to at least %s", critical)
+		}
+		v.add(field(path, "shutdownGracePeriodCriticalPods"), ErrorTypeInvalid, critical.String(), message, fix)
 	}
 }
 

@@ -30,6 +30,7 @@ const (
 	qualifiedName = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
 	labelValueMsg = `a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`
 	quantityFix   = `write a quantity such as "500Mi" or a percentage such as "10%"`
+	shutdownFix   = `write a duration such as "30s", or "0s" to turn graceful node shutdown off`
 )
 
 func TestValidate(t *testing.T) {
@@ -443,6 +444,57 @@ func TestValidate(t *testing.T) {
 			name:   "containerRuntimeVersion without a runtime",
 			mutate: func(c *Cluster) { c.NodePools[0].ContainerRuntimeVersion = "1.7.27" },
 			want:   []string{`nodePools[0].containerRuntimeVersion: Invalid value: "1.7.27": must have the shape <runtime>://<version>; e.g. "containerd://1.7.27"`},
+		},
+
+		// graceful node shutdown (B15), as the kubelet's config validation
+		{
+			name: "shutdown grace periods: off, equal, and critical pods only",
+			mutate: func(c *Cluster) {
+				c.NodePools[0].ShutdownGracePeriod, c.NodePools[0].ShutdownGracePeriodCriticalPods = duration("0s"), duration("0s")
+				c.NodePools[1].ShutdownGracePeriod, c.NodePools[1].ShutdownGracePeriodCriticalPods = duration("20s"), duration("20s")
+				c.NodePools[2].ShutdownGracePeriod, c.NodePools[2].ShutdownGracePeriodCriticalPods = duration("1s"), duration("0s")
+			},
+		},
+		{
+			name: "shutdown grace periods: negative",
+			mutate: func(c *Cluster) {
+				c.NodePools[0].ShutdownGracePeriod = duration("-30s")
+				c.NodePools[1].ShutdownGracePeriodCriticalPods = duration("-1s")
+			},
+			want: []string{
+				`nodePools[0].shutdownGracePeriod: Invalid value: "-30s": must not be negative; ` + shutdownFix,
+				`nodePools[1].shutdownGracePeriodCriticalPods: Invalid value: "-1s": must not be negative; ` + shutdownFix,
+			},
+		},
+		{
+			name: "shutdown grace periods: below a second",
+			mutate: func(c *Cluster) {
+				c.NodePools[0].ShutdownGracePeriod = duration("500ms")
+				c.NodePools[0].ShutdownGracePeriodCriticalPods = duration("0s")
+				c.NodePools[1].ShutdownGracePeriodCriticalPods = duration("100ms")
+			},
+			want: []string{
+				`nodePools[0].shutdownGracePeriod: Invalid value: "500ms": must be zero or at least 1s, as the kubelet's (its grace periods are whole seconds); write whole seconds such as "1s" or "30s", or "0s"`,
+				`nodePools[1].shutdownGracePeriodCriticalPods: Invalid value: "100ms": must be zero or at least 1s, as the kubelet's (its grace periods are whole seconds); write whole seconds such as "1s" or "30s", or "0s"`,
+			},
+		},
+		{
+			name: "shutdown grace periods: critical pods' part longer than the whole",
+			mutate: func(c *Cluster) {
+				c.NodePools[0].ShutdownGracePeriod, c.NodePools[0].ShutdownGracePeriodCriticalPods = duration("20s"), duration("30s")
+				c.NodePools[1].ShutdownGracePeriod, c.NodePools[1].ShutdownGracePeriodCriticalPods = duration("0s"), duration("10s")
+			},
+			want: []string{
+				`nodePools[0].shutdownGracePeriodCriticalPods: Invalid value: "30s": longer than shutdownGracePeriod 20s: critical pods get the last part of it; lower shutdownGracePeriodCriticalPods to at most 20s, or raise shutdownGracePeriod to at least 30s`,
+				`nodePools[1].shutdownGracePeriodCriticalPods: Invalid value: "10s": longer than shutdownGracePeriod 0s: critical pods get the last part of it; set shutdownGracePeriodCriticalPods to "0s" to keep graceful node shutdown off, or set shutdownGracePeriod to at least 10s`,
+			},
+		},
+		{
+			name: "shutdown grace periods: unset fields (not defaulted) pass",
+			mutate: func(c *Cluster) {
+				c.NodePools[0].ShutdownGracePeriod, c.NodePools[0].ShutdownGracePeriodCriticalPods = nil, nil
+				c.NodePools[1].ShutdownGracePeriod = nil
+			},
 		},
 	}
 	for _, tc := range tests {

@@ -48,10 +48,12 @@ func Evicted(r *rules.Rules, message string) Termination {
 
 // ShutDown is the Termination of pod when its node shuts down (row B15,
 // rules shutdown.yaml): the node shutdown manager's killPods, with the
-// grace period of the pod's priority group.
-func ShutDown(r *rules.Rules, pod *corev1.Pod) Termination {
+// grace period of the pod's priority group among groups (the node's, from
+// its pool's shutdownGracePeriod and shutdownGracePeriodCriticalPods;
+// rules.NodeShutdown.DefaultGroups for the rules' own).
+func ShutDown(r *rules.Rules, groups []rules.ShutdownGroup, pod *corev1.Pod) Termination {
 	s := &r.NodeShutdown
-	grace := s.GracePeriod(pod)
+	grace := rules.PodGracePeriod(groups, pod)
 	return Termination{GracePeriod: &grace, Reason: s.PodReason, Message: s.PodMessage, Condition: s.PodCondition}
 }
 

@@ -67,13 +67,13 @@ func TestTerminate(t *testing.T) {
 		wantReason  string
 		wantMessage string
 	}{
-		{"B15 windows shutdown", v1alpha1.OSWindows, false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, p) },
+		{"B15 windows shutdown", v1alpha1.OSWindows, false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			stopDelay, -1073741510, "Terminated", shutdownMsg},
-		{"B15 linux shutdown", v1alpha1.OSLinux, false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, p) },
+		{"B15 linux shutdown", v1alpha1.OSLinux, false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			stopDelay, 143, "Terminated", shutdownMsg},
-		{"B15 ignores the stop signal: killed after the pod's shorter grace period", v1alpha1.OSWindows, true, 5, func(p *corev1.Pod) Termination { return ShutDown(r, p) },
+		{"B15 ignores the stop signal: killed after the pod's shorter grace period", v1alpha1.OSWindows, true, 5, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			5 * time.Second, 1, "Terminated", shutdownMsg},
-		{"B15 ignores the stop signal: killed after the group's grace period", v1alpha1.OSLinux, true, 60, func(p *corev1.Pod) Termination { return ShutDown(r, p) },
+		{"B15 ignores the stop signal: killed after the group's grace period", v1alpha1.OSLinux, true, 60, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			20 * time.Second, 137, "Terminated", shutdownMsg},
 		{"B6 windows eviction", v1alpha1.OSWindows, false, 30, func(*corev1.Pod) Termination { return Evicted(r, evictMsg) },
 			stopDelay, -1073741510, "Evicted", evictMsg},
@@ -173,7 +173,7 @@ func TestTerminatePending(t *testing.T) {
 	if got := f.get("early"); got.Status.Phase != corev1.PodPending {
 		t.Fatalf("phase %s", got.Status.Phase)
 	}
-	if err := <-f.p.Terminate(pod, ShutDown(rules.Default(), pod)); err != nil {
+	if err := <-f.p.Terminate(pod, ShutDown(rules.Default(), rules.Default().NodeShutdown.DefaultGroups(), pod)); err != nil {
 		t.Fatal(err)
 	}
 	got := f.get("early")
@@ -219,7 +219,7 @@ func TestTerminatedPhaseFromContainers(t *testing.T) {
 			rec.stage = stageTerminating
 			rec.phase = corev1.PodRunning
 			rec.containers[0].state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: tc.exit}}
-			tm := ShutDown(rules.Default(), pod)
+			tm := ShutDown(rules.Default(), rules.Default().NodeShutdown.DefaultGroups(), pod)
 			rec.ending = &tm
 			f.p.m.terminated(rec, f.clk.Now())
 			if rec.phase != tc.wantPhase || rec.reason != tc.wantReason || len(rec.shared) != 1 || rec.shared[0].Type != corev1.DisruptionTarget {

@@ -5,6 +5,9 @@
 // that still reach it, and kills the active pods by priority group, each
 // pod with at most its group's grace period, before the machine goes down.
 // A kubelet without it (managerStub) does nothing: the machine just goes.
+// The grace periods are the node's pool's (wink.yaml shutdownGracePeriod
+// and shutdownGracePeriodCriticalPods), the rules' when it sets none; a
+// shutdownGracePeriod of 0s means no manager, as in the kubelet.
 package shutdown
 
 import (
@@ -12,8 +15,10 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 
@@ -26,6 +31,15 @@ import (
 type Config struct {
 	Rules *rules.Rules
 	Node  *nodes.Info
+	// ShutdownGracePeriod and ShutdownGracePeriodCriticalPods are the
+	// kubelet's configuration, the node pool's fields of those names (row
+	// B15). When ShutdownGracePeriod is nil both are the rules' (unless
+	// ShutdownGracePeriodCriticalPods is set); when only
+	// ShutdownGracePeriodCriticalPods is nil it is 0s, the kubelet's
+	// default (as v1alpha1.SetDefaults_NodePool). A ShutdownGracePeriod of
+	// 0s means no node shutdown manager.
+	ShutdownGracePeriod             *metav1.Duration
+	ShutdownGracePeriodCriticalPods *metav1.Duration
 	// ActivePods are the node's pods that are not terminal (the kubelet's
 	// GetActivePods).
 	ActivePods func() []*corev1.Pod
@@ -42,8 +56,11 @@ type Config struct {
 
 // Manager is one node's node shutdown manager.
 type Manager struct {
-	cfg          Config
-	manager      *rules.ShutdownManager
+	cfg     Config
+	manager *rules.ShutdownManager
+	// groups are the priority groups of the configured grace periods; nil
+	// when they turn the manager off.
+	groups       []rules.ShutdownGroup
 	shuttingDown atomic.Bool
 }
 
@@ -56,12 +73,30 @@ func New(cfg Config) *Manager {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{cfg: cfg, manager: cfg.Rules.NodeShutdown.Manager(cfg.Node.OS, cfg.Node.KubeletVersion)}
+	s := &cfg.Rules.NodeShutdown
+	total, critical := GracePeriods(s, cfg.ShutdownGracePeriod, cfg.ShutdownGracePeriodCriticalPods)
+	return &Manager{cfg: cfg, manager: s.Manager(cfg.Node.OS, cfg.Node.KubeletVersion), groups: s.Groups(total, critical)}
+}
+
+// GracePeriods resolves a pool's shutdownGracePeriod and
+// shutdownGracePeriodCriticalPods (nil when unset) against the rules'
+// defaults, as v1alpha1.SetDefaults_NodePool does (B15): neither set, the
+// rules' values; only the critical pods' part unset, 0s.
+func GracePeriods(s *rules.NodeShutdown, gracePeriod, criticalPods *metav1.Duration) (total, critical time.Duration) {
+	total, critical = s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration
+	if gracePeriod != nil {
+		total, critical = gracePeriod.Duration, 0
+	}
+	if criticalPods != nil {
+		critical = criticalPods.Duration
+	}
+	return total, critical
 }
 
 // Enabled reports whether the node's kubelet has a node shutdown manager
-// (B15: Windows from v1.34, Linux always).
-func (m *Manager) Enabled() bool { return m.manager != nil }
+// (B15: Windows from v1.34, Linux always, and only with a shutdown grace
+// period).
+func (m *Manager) Enabled() bool { return m.manager != nil && len(m.groups) > 0 }
 
 // ShuttingDown reports whether a shutdown began (the manager's
 // ShutdownStatus): new pods are rejected and the node is NotReady.
@@ -74,6 +109,10 @@ func (m *Manager) ShuttingDown() bool { return m.shuttingDown.Load() }
 func (m *Manager) Shutdown(ctx context.Context) {
 	if m.manager == nil {
 		m.cfg.Log.Info("node shutdown: the kubelet has no node shutdown manager", "kubeletVersion", m.cfg.Node.KubeletVersion, "os", m.cfg.Node.OS)
+		return
+	}
+	if len(m.groups) == 0 {
+		m.cfg.Log.Info("node shutdown: the node shutdown manager is disabled as no shutdown grace period is configured")
 		return
 	}
 	s := &m.cfg.Rules.NodeShutdown
@@ -94,8 +133,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 // shorter; the next group after all are terminated or the group's grace
 // period is over.
 func (m *Manager) killPods(ctx context.Context, active []*corev1.Pod) {
-	s := &m.cfg.Rules.NodeShutdown
-	groups := s.Groups()
+	groups := m.groups
 	byGroup := make([][]*corev1.Pod, len(groups))
 	for _, p := range active {
 		var prio int32
@@ -111,7 +149,7 @@ func (m *Manager) killPods(ctx context.Context, active []*corev1.Pod) {
 		}
 		var wg sync.WaitGroup
 		for _, p := range byGroup[i] {
-			done := m.cfg.Kill(p, pods.ShutDown(m.cfg.Rules, p))
+			done := m.cfg.Kill(p, pods.ShutDown(m.cfg.Rules, groups, p))
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

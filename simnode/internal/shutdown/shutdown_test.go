@@ -180,3 +180,145 @@ func TestShutdownWithoutManager(t *testing.T) {
 		})
 	}
 }
+
+func dur(s string) *metav1.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		panic(err)
+	}
+	return &metav1.Duration{Duration: d}
+}
+
+// TestShutdownPoolGracePeriods checks that a node's manager uses its pool's
+// shutdownGracePeriod and shutdownGracePeriodCriticalPods (B15): with 0s
+// the kubelet has no manager and a shutdown does nothing (no event, no
+// NotReady, pods left as they are); with 20s/5s pods below priority
+// 2000000000 are killed with at most 15s, critical pods with 5s once the
+// first group's 15s are over.
+func TestShutdownPoolGracePeriods(t *testing.T) {
+	for _, tc := range []struct {
+		name               string
+		total, critical    *metav1.Duration
+		wantEnabled        bool
+		step               time.Duration // the first group's wait
+		wantKills, wantEvs []string
+	}{
+		{
+			name: "0s: no manager", total: dur("0s"), critical: dur("0s"),
+		},
+		{
+			name: "0s alone: no manager", total: dur("0s"),
+		},
+		{
+			name: "20s/5s", total: dur("20s"), critical: dur("5s"), wantEnabled: true, step: 15 * time.Second,
+			wantKills: []string{"web 15s at 0s", "quick 3s at 0s", "stuck 15s at 0s", "dns 5s at 15s", "node 3s at 15s"},
+			wantEvs:   []string{"Normal Shutdown: Shutdown manager detected preshutdown event"},
+		},
+		{
+			name: "unset: the rules' 30s/10s", wantEnabled: true, step: 20 * time.Second,
+			wantKills: []string{"web 20s at 0s", "quick 3s at 0s", "stuck 20s at 0s", "dns 10s at 20s", "node 3s at 20s"},
+			wantEvs:   []string{"Normal Shutdown: Shutdown manager detected preshutdown event"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := clocktesting.NewFakeClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
+			start := clk.Now()
+			rec := &recorder{}
+			var mu sync.Mutex
+			var kills []string
+			notReady := 0
+			active := []*corev1.Pod{
+				pod("dns", i32(2000000000), i64(30)),
+				pod("node", i32(2000001000), i64(3)),
+				pod("web", nil, nil),
+				pod("quick", i32(100), i64(3)),
+				pod("stuck", nil, i64(60)),
+			}
+			m := New(Config{
+				Rules: rules.Default(), Node: info(t, v1alpha1.OSWindows, "v1.35.4"),
+				ShutdownGracePeriod: tc.total, ShutdownGracePeriodCriticalPods: tc.critical,
+				ActivePods: func() []*corev1.Pod { return active },
+				Kill: func(p *corev1.Pod, tm pods.Termination) <-chan error {
+					mu.Lock()
+					kills = append(kills, fmt.Sprintf("%s %s at %s", p.Name, *tm.GracePeriod, clk.Since(start)))
+					mu.Unlock()
+					done := make(chan error, 1)
+					if p.Name != "stuck" {
+						done <- nil
+					}
+					return done
+				},
+				NotReady: func() { notReady++ },
+				Recorder: rec,
+				Clock:    clk,
+			})
+			if m.Enabled() != tc.wantEnabled {
+				t.Fatalf("[B15] enabled %v, want %v", m.Enabled(), tc.wantEnabled)
+			}
+			finished := make(chan struct{})
+			go func() {
+				m.Shutdown(context.Background())
+				close(finished)
+			}()
+			if tc.wantEnabled {
+				for !clk.HasWaiters() {
+					time.Sleep(time.Millisecond)
+				}
+				clk.Step(tc.step)
+			}
+			select {
+			case <-finished:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Shutdown did not return")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Join(kills, ", ") != strings.Join(tc.wantKills, ", ") {
+				t.Fatalf("[B15] kills:\n got %v\nwant %v", kills, tc.wantKills)
+			}
+			if strings.Join(rec.events, ", ") != strings.Join(tc.wantEvs, ", ") {
+				t.Fatalf("[B15] events %v, want %v", rec.events, tc.wantEvs)
+			}
+			if wantNotReady := map[bool]int{true: 1}[tc.wantEnabled]; notReady != wantNotReady || m.ShuttingDown() != tc.wantEnabled {
+				t.Fatalf("[B15] NotReady calls %d, shutting down %v", notReady, m.ShuttingDown())
+			}
+		})
+	}
+}
+
+// TestGracePeriods checks how a pool's fields resolve against the rules'
+// defaults (B15), the same way as v1alpha1's defaulting, whose defaults
+// must be the rules' values.
+func TestGracePeriods(t *testing.T) {
+	s := &rules.Default().NodeShutdown
+	if s.ShutdownGracePeriod.Duration != v1alpha1.DefaultShutdownGracePeriod ||
+		s.ShutdownGracePeriodCriticalPods.Duration != v1alpha1.DefaultShutdownGracePeriodCriticalPods {
+		t.Fatalf("[B15] rules %s/%s, v1alpha1 defaults %s/%s: keep shutdown.yaml and v1alpha1/default.go alike",
+			s.ShutdownGracePeriod, s.ShutdownGracePeriodCriticalPods,
+			v1alpha1.DefaultShutdownGracePeriod, v1alpha1.DefaultShutdownGracePeriodCriticalPods)
+	}
+	for _, tc := range []struct {
+		name            string
+		total, critical *metav1.Duration
+		want            string
+	}{
+		{"unset", nil, nil, "30s/10s"},
+		{"both set", dur("20s"), dur("5s"), "20s/5s"},
+		{"total only", dur("1m"), nil, "1m0s/0s"},
+		{"off", dur("0s"), nil, "0s/0s"},
+		{"critical only", nil, dur("15s"), "30s/15s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			total, critical := GracePeriods(s, tc.total, tc.critical)
+			if got := total.String() + "/" + critical.String(); got != tc.want {
+				t.Fatalf("[B15] %s, want %s", got, tc.want)
+			}
+			// Defaulting a pool gives the same.
+			p := v1alpha1.NodePool{ShutdownGracePeriod: tc.total, ShutdownGracePeriodCriticalPods: tc.critical}
+			v1alpha1.SetDefaults_NodePool(&p)
+			if got := p.ShutdownGracePeriod.Duration.String() + "/" + p.ShutdownGracePeriodCriticalPods.Duration.String(); got != tc.want {
+				t.Fatalf("[B15] v1alpha1 defaults %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
