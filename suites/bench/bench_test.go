@@ -185,7 +185,10 @@ func runPods(b *testing.B, cs kubernetes.Interface, ns string, n int, mutate fun
 					ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%05d", i)},
 					Spec: corev1.PodSpec{Containers: []corev1.Container{{
 						Name: "c", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022",
-						Command:   []string{"ping", "-t", "localhost"},
+						// An idle container, as most of a real node's are:
+						// `ping -t` would print a line a second for each of
+						// the 3,000 and measure the simulated shell instead.
+						Command:   []string{"pause"},
 						Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}},
 					}}},
 				}

@@ -196,7 +196,10 @@ func schedulerConfig(kubeconfig string) ([]byte, error) {
 	return yaml.Marshal(map[string]any{
 		"apiVersion":       "kubescheduler.config.k8s.io/v1",
 		"kind":             "KubeSchedulerConfiguration",
-		"clientConnection": map[string]any{"kubeconfig": kubeconfig},
+		// Client QPS as the controller manager's (ControllerManagerQPS):
+		// at the default 50 every binding and its event wait on the
+		// client's limiter, which bounded pod throughput at 50 pods/s.
+		"clientConnection": map[string]any{"kubeconfig": kubeconfig, "qps": ControllerManagerQPS, "burst": 2 * ControllerManagerQPS},
 		"leaderElection":   map[string]any{"leaderElect": false},
 		"enableProfiling":  false,
 		"profiles": []map[string]any{
