@@ -194,8 +194,8 @@ const (
 // they are fields here (cmd/kube-scheduler/app/options Options.ApplyTo).
 func schedulerConfig(kubeconfig string) ([]byte, error) {
 	return yaml.Marshal(map[string]any{
-		"apiVersion":       "kubescheduler.config.k8s.io/v1",
-		"kind":             "KubeSchedulerConfiguration",
+		"apiVersion": "kubescheduler.config.k8s.io/v1",
+		"kind":       "KubeSchedulerConfiguration",
 		// Client QPS as the controller manager's (ControllerManagerQPS):
 		// at the default 50 every binding and its event wait on the
 		// client's limiter, which bounded pod throughput at 50 pods/s.

@@ -251,17 +251,7 @@ func (w *Webhook) Mutate(ctx context.Context, req *admissionv1.AdmissionRequest)
 	if w.WindowsReason(ctx, pod) == "" {
 		return resp
 	}
-	ops := Patch(pod)
-	if len(ops) == 0 {
-		return resp
-	}
-	patch, err := json.Marshal(ops)
-	if err != nil {
-		return errored(resp, err)
-	}
-	pt := admissionv1.PatchTypeJSONPatch
-	resp.Patch, resp.PatchType = patch, &pt
-	return resp
+	return withPatch(resp, Patch(pod))
 }
 
 // Validate answers the validating webhook's request.
@@ -297,6 +287,20 @@ func podOf(req *admissionv1.AdmissionRequest) (*corev1.Pod, error) {
 		return nil, fmt.Errorf("decoding the pod: %w", err)
 	}
 	return &pod, nil
+}
+
+// withPatch sets resp's JSON patch to ops (none when ops is empty).
+func withPatch(resp *admissionv1.AdmissionResponse, ops []PatchOp) *admissionv1.AdmissionResponse {
+	if len(ops) == 0 {
+		return resp
+	}
+	patch, err := json.Marshal(ops)
+	if err != nil {
+		return errored(resp, err)
+	}
+	pt := admissionv1.PatchTypeJSONPatch
+	resp.Patch, resp.PatchType = patch, &pt
+	return resp
 }
 
 func errored(resp *admissionv1.AdmissionResponse, err error) *admissionv1.AdmissionResponse {

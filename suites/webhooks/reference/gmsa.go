@@ -106,16 +106,7 @@ func (g *GMSA) Mutate(ctx context.Context, req *admissionv1.AdmissionRequest) *a
 		}
 		ops = append(ops, PatchOp{Op: "add", Path: o.path + "/gmsaCredentialSpec", Value: spec})
 	}
-	if len(ops) == 0 {
-		return resp
-	}
-	patch, err := json.Marshal(ops)
-	if err != nil {
-		return errored(resp, err)
-	}
-	pt := admissionv1.PatchTypeJSONPatch
-	resp.Patch, resp.PatchType = patch, &pt
-	return resp
+	return withPatch(resp, ops)
 }
 
 // Validate answers the GMSA validating webhook.
