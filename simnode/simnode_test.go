@@ -134,6 +134,9 @@ func TestRunNodesAndPods(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default", UID: types.UID("uid-p")},
 		Spec: corev1.PodSpec{NodeName: "t-win-1", Containers: []corev1.Container{{
 			Name: "c", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", ImagePullPolicy: corev1.PullIfNotPresent,
+			// Long-running: a container that exits would restart on its
+			// own, and the restart of simnode below must be what is seen.
+			Command: []string{"ping", "-t", "localhost"},
 		}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPending},
 	}
