@@ -34,6 +34,9 @@ type UpOptions struct {
 	// ConfigPath is a wink.yaml (--config). Empty: the configuration the
 	// cluster was created with, or the defaults for a new cluster.
 	ConfigPath string
+	// Config is a configuration already loaded (config.Parse of an
+	// embedded file, say); when set it is used instead of ConfigPath.
+	Config *v1alpha1.Cluster
 	// Fresh deletes the cluster's state (etcd data included) first.
 	Fresh bool
 	// Wait bounds how long Up waits for every node to be Ready.
@@ -67,12 +70,16 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 		opts.Wait = 3 * time.Minute
 	}
 	start := time.Now()
-	cfg, err := config.Load(opts.ConfigPath)
-	if err != nil {
+	given := opts.Config != nil || opts.ConfigPath != ""
+	var cfg *v1alpha1.Cluster
+	if opts.Config != nil {
+		c := *opts.Config // Up names it: the caller's stays as it was
+		cfg = &c
+	} else if cfg, err = config.Load(opts.ConfigPath); err != nil {
 		return nil, err
 	}
 	name := o.Name
-	if name == "" && opts.ConfigPath != "" && cfg.Name != "" {
+	if name == "" && given && cfg.Name != "" {
 		name = cfg.Name
 	}
 	if name == "" {
@@ -88,7 +95,7 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	}
 	st, err := loadState(o, name)
 	switch {
-	case err == nil && opts.ConfigPath != "":
+	case err == nil && given:
 		st.Config = cfg // a new config for an existing cluster: its ports stay
 	case err == nil:
 	default:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,12 +20,14 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/harness/config"
+	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/suites/suite"
 )
 
 // up brings up a fresh cluster from a config text and deletes it at the end.
 // With schedulable it also waits for the not-ready taints to be lifted.
-func up(b *testing.B, name, config string, schedulable bool) (*harness.Cluster, harness.Options, time.Duration) {
+func up(b *testing.B, name, cfgYAML string, schedulable bool) (*harness.Cluster, harness.Options, time.Duration) {
 	b.Helper()
 	bin, err := suite.Binary()
 	if err != nil {
@@ -36,16 +37,15 @@ func up(b *testing.B, name, config string, schedulable bool) (*harness.Cluster, 
 	if home == "" {
 		home = b.TempDir()
 	}
-	path := ""
-	if config != "" {
-		path = filepath.Join(b.TempDir(), "wink.yaml")
-		if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+	var cfg *v1alpha1.Cluster
+	if cfgYAML != "" {
+		if cfg, err = config.Parse([]byte(cfgYAML), name+".yaml"); err != nil {
 			b.Fatal(err)
 		}
 	}
 	opts := harness.Options{Name: name, Home: home, Binary: bin}
 	start := time.Now()
-	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, ConfigPath: path, Fresh: true, Wait: 5 * time.Minute, Schedulable: schedulable})
+	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: 5 * time.Minute, Schedulable: schedulable})
 	if err != nil {
 		b.Fatal(err)
 	}

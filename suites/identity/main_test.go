@@ -17,6 +17,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("identity", "")
+	testenv, cluster = suite.Setup("identity", nil)
 	os.Exit(testenv.Run(m))
 }

@@ -19,6 +19,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("lifecycle", "")
+	testenv, cluster = suite.Setup("lifecycle", nil)
 	os.Exit(testenv.Run(m))
 }

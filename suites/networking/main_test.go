@@ -17,6 +17,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("networking", "")
+	testenv, cluster = suite.Setup("networking", nil)
 	os.Exit(testenv.Run(m))
 }

@@ -17,6 +17,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("nodes", "")
+	testenv, cluster = suite.Setup("nodes", nil)
 	os.Exit(testenv.Run(m))
 }

@@ -21,12 +21,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"sigs.k8s.io/e2e-framework/pkg/env"
 
+	"wink.dev/wink/harness/config"
 	"wink.dev/wink/suites/suite"
 )
 
@@ -42,24 +42,14 @@ var (
 var clusterConfig []byte
 
 func TestMain(m *testing.M) {
-	os.Exit(run(m))
-}
-
-func run(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "wink-resources-")
+	cfg, err := config.Parse(clusterConfig, "suites/resources/testdata/cluster.yaml")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 2
+		os.Exit(2)
 	}
-	defer os.RemoveAll(dir)
-	config := filepath.Join(dir, "cluster.yaml")
-	if err := os.WriteFile(config, clusterConfig, 0o600); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	testenv, cluster = suite.Setup("resources", config)
+	testenv, cluster = suite.Setup("resources", cfg)
 	runAllFeaturesAtOnce()
-	return testenv.Run(m)
+	os.Exit(testenv.Run(m))
 }
 
 // parallelFeatures is how many features run at once: all of them.

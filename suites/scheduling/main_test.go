@@ -21,7 +21,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("scheduling", "")
+	testenv, cluster = suite.Setup("scheduling", nil)
 	suite.TargetScheduler(testenv)
 	os.Exit(testenv.Run(m))
 }

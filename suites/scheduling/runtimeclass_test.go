@@ -344,16 +344,22 @@ func TestEKSNodeGroupTaint(t *testing.T) {
 			if s := suite.Scheduler(); !undertest.IsEmbeddedScheduler(s) {
 				t.Skipf("the scheduler under test, %q, runs on the cluster under test, not on the wink-eks cluster this assessment brings up (whose schedulers are %v)", s, undertest.EmbeddedSchedulers)
 			}
-			cfgPath := suite.FileFromFS(t, fixtures.Docs, cfgName)
+			data, err := fs.ReadFile(fixtures.Docs, cfgName)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := config.Parse(data, cfgSource)
+			if err != nil {
+				t.Fatalf("%s: %v", cfgSource, err)
+			}
 			opts := cluster.Options
 			opts.Name = "wink-eks"
 			if opts.Home == "" {
-				var err error
 				if opts.Home, err = os.MkdirTemp("", "wink-eks-"); err != nil {
 					t.Fatal(err)
 				}
 			}
-			up, err := harness.Up(ctx, harness.UpOptions{Options: opts, ConfigPath: cfgPath, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
+			up, err := harness.Up(ctx, harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
 			t.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
 			if err != nil {
 				t.Fatalf("wink up --config %s: %v", cfgSource, err)

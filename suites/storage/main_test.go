@@ -17,6 +17,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("storage", "")
+	testenv, cluster = suite.Setup("storage", nil)
 	os.Exit(testenv.Run(m))
 }

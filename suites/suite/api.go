@@ -6,9 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -136,50 +133,17 @@ func WaitEvent(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns, k
 	return *found
 }
 
-// Apply creates every object of a multi-document YAML file in ns (typed
-// objects of the client-go scheme) and returns them. Pods and workloads name
-// the suite's target scheduler (UseScheduler).
-func Apply(ctx context.Context, t *testing.T, cs kubernetes.Interface, file, ns string) []runtime.Object {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return applyYAML(ctx, t, cs, file, data, ns)
-}
-
-// ApplyFS is Apply for the file name of fsys: an embedded fixtures directory
-// such as fixtures.Docs, so that a prebuilt suite binary (`make suites`)
-// needs no checkout.
+// ApplyFS creates every object of the multi-document YAML file name of fsys
+// (an embedded fixtures directory such as fixtures.Docs, so that a prebuilt
+// suite binary needs no checkout) in ns, typed objects of the client-go
+// scheme, and returns them. Pods and workloads name the suite's target
+// scheduler (UseScheduler).
 func ApplyFS(ctx context.Context, t *testing.T, cs kubernetes.Interface, fsys fs.FS, name, ns string) []runtime.Object {
 	t.Helper()
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return applyYAML(ctx, t, cs, name, data, ns)
-}
-
-// FileFromFS writes the file name of fsys into the test's temporary
-// directory, under its own base name, for what wants a path (a wink.yaml for
-// harness.Up), and returns that path.
-func FileFromFS(t *testing.T, fsys fs.FS, name string) string {
-	t.Helper()
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), path.Base(name))
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return file
-}
-
-// applyYAML creates the objects of the YAML documents data, read from
-// source.
-func applyYAML(ctx context.Context, t *testing.T, cs kubernetes.Interface, source string, data []byte, ns string) []runtime.Object {
-	t.Helper()
 	dec := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var objs []runtime.Object
 	for {
@@ -192,11 +156,11 @@ func applyYAML(ctx context.Context, t *testing.T, cs kubernetes.Interface, sourc
 		}
 		obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(doc, nil, nil)
 		if err != nil {
-			t.Fatalf("%s: %v", source, err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		UseScheduler(obj)
 		if err := create(ctx, cs, ns, obj); err != nil {
-			t.Fatalf("%s: creating %T: %v", source, obj, err)
+			t.Fatalf("%s: creating %T: %v", name, obj, err)
 		}
 		objs = append(objs, obj)
 	}

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/features"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/harness/config/v1alpha1"
 )
 
 // Labels every feature carries.
@@ -64,9 +65,9 @@ type Cluster struct {
 }
 
 // Setup returns the environment of one suite package. Without --kubeconfig it
-// brings up a fresh embedded cluster named wink-<area> from configPath (""
-// for the default cluster) before the features run, and deletes it after.
-func Setup(area, configPath string) (env.Environment, *Cluster) {
+// brings up a fresh embedded cluster named wink-<area> from config (nil for
+// the default cluster) before the features run, and deletes it after.
+func Setup(area string, config *v1alpha1.Cluster) (env.Environment, *Cluster) {
 	cfg, err := envconf.NewFromFlags()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -96,7 +97,7 @@ func Setup(area, configPath string) (env.Environment, *Cluster) {
 			}
 		}
 		c.Options = harness.Options{Name: c.Name, Home: home, Binary: bin, Progress: os.Stderr}
-		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, ConfigPath: configPath, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
+		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, Config: config, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
 		if err != nil {
 			return ctx, err
 		}

@@ -21,6 +21,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("validation", "")
+	testenv, cluster = suite.Setup("validation", nil)
 	os.Exit(testenv.Run(m))
 }

@@ -71,7 +71,7 @@ func (w *webhookTarget) validatingNames() []string {
 }
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup(area, "")
+	testenv, cluster = suite.Setup(area, nil)
 	testenv.Setup(setupWebhook)
 	testenv.Finish(teardownWebhook)
 	os.Exit(testenv.Run(m))

@@ -21,6 +21,6 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	testenv, cluster = suite.Setup("workloads", "")
+	testenv, cluster = suite.Setup("workloads", nil)
 	os.Exit(testenv.Run(m))
 }
