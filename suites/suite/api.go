@@ -185,7 +185,7 @@ func create(ctx context.Context, cs kubernetes.Interface, ns string, obj runtime
 	case *nodev1.RuntimeClass:
 		_, err = cs.NodeV1().RuntimeClasses().Create(ctx, o, opts)
 	default:
-		return fmt.Errorf("suite.Apply cannot create %T yet: add it to create()", obj)
+		return fmt.Errorf("suite.ApplyFS cannot create %T yet: add it to create()", obj)
 	}
 	if apierrors.IsAlreadyExists(err) {
 		return nil
