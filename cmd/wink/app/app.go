@@ -94,7 +94,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 		newUp(stderr), newDown(stderr), newDelete(stderr), newStatus(stdout),
 		newKubeconfig(stdout), newVersion(stdout), newSupervise(), newSimnode(),
 	)
-	root.AddCommand(newTest(stdout, stderr))
+	root.AddCommand(newTest(stdout))
 	root.AddCommand(newWebhook(stdout, stderr))
 	return root
 }
