@@ -24,7 +24,6 @@ import (
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/simnodeplan"
 	"wink.dev/wink/harness/internal/supervisor"
-	"wink.dev/wink/simnode"
 	"wink.dev/wink/simnode/egress"
 )
 
@@ -147,7 +146,7 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 // NodeNames are the names of a configuration's simulated nodes, in order:
 // <cluster>-<pool>-<index>, as simnode names them.
 func NodeNames(cfg *v1alpha1.Cluster) []string {
-	return (&simnode.Config{ClusterName: cfg.Name, Pools: cfg.NodePools}).NodeNames()
+	return simnodeplan.NodeNames(cfg)
 }
 
 func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State, error) {

@@ -3,8 +3,8 @@
 // NodeController and PodController over one shared pod informer, with a
 // TLS kubelet API per node authenticated and authorised like the kubelet's.
 //
-// The public API is small: LoadConfig reads the YAML Config the harness
-// writes, Run serves the nodes until its context is done. A node's machine
+// The public API is small: Run serves the nodes of a simnode/config.Config
+// (the YAML the harness writes, config.Load) until its context is done. A node's machine
 // is switched off and on through the API with the node annotation
 // ShutdownAnnotation (power.go): graceful node shutdown (B15) and reboots
 // with the next bootID (N3). Behaviour lives in

@@ -16,6 +16,7 @@ import (
 	"wink.dev/wink/harness"
 	"wink.dev/wink/harness/controlplane"
 	"wink.dev/wink/simnode"
+	simconfig "wink.dev/wink/simnode/config"
 )
 
 // Version is wink's own version, set at link time with
@@ -240,7 +241,7 @@ func newSimnode() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := simnode.LoadConfig(path)
+			cfg, err := simconfig.Load(path)
 			if err != nil {
 				return err
 			}
