@@ -584,3 +584,10 @@ func compress(log string) error {
 	}
 	return os.Remove(log)
 }
+
+// Closed returns an empty buffer of an exited container.
+func Closed() *Buffer {
+	b := newBuffer(NewStore(), "")
+	b.closed = true
+	return b
+}

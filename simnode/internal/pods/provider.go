@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,11 @@ type Config struct {
 	// ShuttingDown reports whether the node shuts down (B15): pods that
 	// reach it then are rejected (nil: never).
 	ShuttingDown func() bool
+	// StateDir is where the runtime keeps its records on the node's disk
+	// (images with their metadata, container start times and writes;
+	// continuity.go), so that a restarted simnode takes its containers up
+	// where they were. "" keeps nothing.
+	StateDir string
 	// Rebooted says the machine rebooted since the pods the API shows on
 	// this node last ran (N3): their containers are gone, so a started pod
 	// is not adopted as it is but gets a new sandbox and restarts.
@@ -124,7 +130,10 @@ func NewProvider(cfg Config) *Provider {
 			shell: cfg.Shell, images: cfg.Images, volumes: cfg.Volumes, network: cfg.Network,
 			objects: cfg.Objects, runtimeClasses: cfg.RuntimeClasses, nodeObject: p.nodeObject,
 		},
-		fx: p, shuttingDown: cfg.ShuttingDown,
+		fx: p, shuttingDown: cfg.ShuttingDown, stateDir: cfg.StateDir,
+	}
+	if cfg.StateDir != "" {
+		p.m.loadImages()
 	}
 	return p
 }
@@ -498,6 +507,9 @@ func (p *Provider) forgetLocked(rec *record) {
 		p.ipam.Release(rec.podIP, rec.uid)
 	}
 	p.cfg.Logs.DeletePod(rec.uid)
+	if p.cfg.StateDir != "" && rec.uid != "" {
+		_ = os.RemoveAll(podStateDir(p.cfg.StateDir, rec.uid))
+	}
 	delete(p.pods, rec.key)
 }
 
@@ -559,7 +571,13 @@ func (p *Provider) ContainerLogs(namespace, name, containerName string, previous
 		if !c.created {
 			return nil, errdefs.AsInvalidInput(fmt.Errorf("container %q in pod %q is waiting to start: %s", containerName, name, waitingReason(c)))
 		}
-		return p.cfg.Logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: restart}), nil
+		b, err := p.cfg.Logs.Get(logKey(rec, c, restart))
+		if err != nil {
+			// A container that never wrote its log file (one adopted from
+			// before logs were files): an empty log.
+			b = logs.Closed()
+		}
+		return b, nil
 	}
 	return nil, errdefs.AsNotFound(fmt.Errorf("%w: container %q in pod %q", ErrContainerNotFound, containerName, name))
 }

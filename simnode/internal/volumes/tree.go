@@ -52,6 +52,10 @@ type store struct {
 	win  bool
 	root *entry
 	now  func() time.Time
+	// file, when set, is where the tree is saved on every change
+	// (persist.go); saveMu serialises the saves.
+	saveMu sync.Mutex
+	file   string
 }
 
 func newStore(win bool, now func() time.Time) *store {
@@ -95,6 +99,7 @@ func (s *store) mkdirAllLocked(parts []string) (*entry, error) {
 }
 
 func (s *store) mkdirAll(parts []string) error {
+	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.mkdirAllLocked(parts)
@@ -106,6 +111,7 @@ func (s *store) put(parts []string, kind fileKind, data []byte, mode fs.FileMode
 	if len(parts) == 0 {
 		return errIsDir(s.win)
 	}
+	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	dir, err := s.mkdirAllLocked(parts[:len(parts)-1])
@@ -135,6 +141,7 @@ func (s *store) writeFile(parts []string, data []byte, mkParents bool) error {
 	if len(parts) == 0 {
 		return errIsDir(s.win)
 	}
+	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var dir *entry
@@ -209,6 +216,7 @@ func (s *store) subtree(parts []string) *entry {
 // replace swaps the whole tree (atomic update of configMap, secret,
 // downwardAPI and projected volumes, like the kubelet's AtomicWriter).
 func (s *store) replace(root *entry) {
+	defer s.changed()
 	s.mu.Lock()
 	s.root = root
 	s.mu.Unlock()
