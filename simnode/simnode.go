@@ -467,6 +467,9 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	runtimeDir := filepath.Join(stateDir, "runtime")
 	volNode := volumes.NewNode(info.OS)
 	volNode.SetStateDir(runtimeDir)
+	// The logs are on the host's disk where the kubelet keeps them, for
+	// HostProcess containers and hostPath volumes (log collectors).
+	volNode.SetLogDirs(map[string]string{"/var/log/pods": store.PodsDir(), "/var/log/containers": store.ContainersDir()})
 	volNode.SetHostname(name)
 	volNode.SetAllocatable(nodeObj.Status.Allocatable)
 	cmLister := s.others.Core().V1().ConfigMaps().Lister()

@@ -69,6 +69,7 @@ func TestSimnodeRestartLosesNothing(t *testing.T) {
 				p := suite.RunPod(ctx, t, cs, ns, suite.WindowsPod(fmt.Sprintf("server-%d", i), suite.Build2022, "ping", "-t", "localhost"))
 				before[p.Name] = snap(p)
 			}
+			cont := startContinuity(ctx, t, cs, ns)
 			pid, err := harness.ComponentPID(cluster.Options, "simnode")
 			if err != nil {
 				t.Fatal(err)
@@ -101,10 +102,23 @@ func TestSimnodeRestartLosesNothing(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
+			return context.WithValue(ctx, continuityKey{}, cont)
+		}).
+		Assess("containers go on: logs keep their lines and repeat none, files stay, --previous works, kube-system keeps running", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			// Checked after the restart above: the state is the
+			// feature's.
+			cont, _ := ctx.Value(continuityKey{}).(*continuity)
+			if cont == nil {
+				t.Skip("the restart step did not run")
+			}
+			cont.check(ctx, t, cfg, suite.Clientset(t, cfg))
 			return ctx
 		}).Feature()
 	testenv.Test(t, f)
 }
+
+// continuityKey carries a *continuity from the restart step to the check.
+type continuityKey struct{}
 
 func TestDownAndUpKeepsTheCluster(t *testing.T) {
 	f := suite.Feature("wink down then wink up finds the cluster as it was left", "lifecycle", "simnode").
@@ -113,6 +127,7 @@ func TestDownAndUpKeepsTheCluster(t *testing.T) {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "down-up")
 			before := suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("survivor", suite.Build2022, "ping", "-t", "localhost"))
+			cont := startContinuity(ctx, t, cs, ns)
 			if err := harness.Down(ctx, cluster.Options); err != nil {
 				t.Fatal(err)
 			}
@@ -125,6 +140,7 @@ func TestDownAndUpKeepsTheCluster(t *testing.T) {
 				t.Errorf("pod changed across down/up: uid %s→%s, startTime %v→%v, podIP %s→%s",
 					before.UID, after.UID, before.Status.StartTime, after.Status.StartTime, before.Status.PodIP, after.Status.PodIP)
 			}
+			cont.check(ctx, t, cfg, cs)
 			return ctx
 		}).Feature()
 	testenv.Test(t, f)

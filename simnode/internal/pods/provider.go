@@ -267,7 +267,17 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		p.pods[key] = rec
 		p.m.resume(rec)
 		p.cfg.Log.Info("adopted running pod", "node", p.cfg.Node.Name, "pod", key, "podIP", rec.podIP)
-		// No status notification: the API already has this status.
+		// No status notification: the API already has this status. A
+		// container that is not running (exited, in back-off) is synced
+		// as the kubelet's first sync after its restart does: it
+		// restarts per restartPolicy, its back-off starting afresh (the
+		// kubelet keeps back-offs in memory).
+		for _, c := range rec.containers {
+			if !c.running() && !c.succeeded() {
+				p.after(rec, 0, nil)
+				break
+			}
+		}
 		return nil
 	}
 	rec := newRecord(pod)

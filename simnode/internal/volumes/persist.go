@@ -136,3 +136,70 @@ func (p *Pod) layerPath(container string) string {
 	}
 	return p.node.diskPath("pods", string(p.pod.UID), "containers", id, "rootfs.json")
 }
+
+// diskDir is a directory of the real disk shown inside a store at a path
+// (the node's container logs, SetLogDirs).
+type diskDir struct {
+	at   []string // folded components inside the store
+	real string
+}
+
+// SetLogDirs shows directories of the real disk on the node's host disk:
+// by path on the node (C:\var\log\pods, /var/log/containers) to the
+// directory that holds them (logs.Store's files), so that HostProcess
+// containers and hostPath volumes see the container logs the kubelet
+// keeps there. Reads and writes there reach the real directory.
+func (n *Node) SetLogDirs(dirs map[string]string) {
+	var list []diskDir
+	for path, real := range dirs {
+		vp, err := n.hostPath(path)
+		if err != nil || len(vp.parts) == 0 {
+			continue
+		}
+		_ = n.host.mkdirAll(vp.parts)
+		at := make([]string, len(vp.parts))
+		for i, p := range vp.parts {
+			at[i] = fold(n.win, p)
+		}
+		list = append(list, diskDir{at: at, real: real})
+	}
+	n.host.mu.Lock()
+	n.host.disks = list
+	n.host.mu.Unlock()
+}
+
+// onDisk returns the real path of parts when they are inside one of s's
+// disk directories. Caller holds s.mu (either).
+func (s *store) onDisk(parts []string) (string, bool) {
+	for _, d := range s.disks {
+		if len(parts) < len(d.at) {
+			continue
+		}
+		match := true
+		for i, a := range d.at {
+			if fold(s.win, parts[i]) != a {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		rest := parts[len(d.at):]
+		for _, r := range rest {
+			if r == ".." || strings.ContainsAny(r, `/\`) {
+				return "", false
+			}
+		}
+		return filepath.Join(append([]string{d.real}, rest...)...), true
+	}
+	return "", false
+}
+
+func diskInfo(name string, fi fs.FileInfo) info {
+	in := info{name: name, kind: kindFile, size: fi.Size(), mode: fi.Mode().Perm(), mtime: fi.ModTime()}
+	if fi.IsDir() {
+		in.kind = kindDir
+	}
+	return in
+}

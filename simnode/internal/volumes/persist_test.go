@@ -2,6 +2,9 @@ package volumes
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -58,5 +61,36 @@ func TestDiskSurvivesTheProcess(t *testing.T) {
 	}
 	if got, err := fsys.ReadFile(`C:\scratch\s.txt`); err != nil || string(got) != "emptyDir" {
 		t.Errorf("emptyDir across a container restart: %q %v", got, err)
+	}
+}
+
+// The container logs the kubelet keeps on the node's disk are on the host
+// disk the node's HostProcess containers and hostPath volumes see:
+// C:\var\log\pods and C:\var\log\containers.
+func TestLogDirsOnTheHost(t *testing.T) {
+	real := t.TempDir()
+	podLog := filepath.Join(real, "pods", "ns_p_uid-1", "c")
+	if err := os.MkdirAll(podLog, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(podLog, "0.log"), []byte("2025-06-01T12:00:00Z stdout F hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := NewNode("windows")
+	n.SetLogDirs(map[string]string{"/var/log/pods": filepath.Join(real, "pods"), "/var/log/containers": filepath.Join(real, "containers")})
+	fsys := n.FS()
+	got, err := fsys.ReadFile(`C:\var\log\pods\ns_p_uid-1\c\0.log`)
+	if err != nil || !strings.Contains(string(got), "stdout F hi") {
+		t.Fatalf("log file from the host: %q %v", got, err)
+	}
+	ents, err := fsys.ReadDir(`C:\VAR\log\pods`)
+	if err != nil || len(ents) != 1 || ents[0].Name() != "ns_p_uid-1" || !ents[0].IsDir() {
+		t.Fatalf("dir C:\\var\\log\\pods: %v %v", ents, err)
+	}
+	if ents, err := fsys.ReadDir(`C:\var\log`); err != nil || len(ents) < 2 {
+		t.Fatalf("dir C:\\var\\log: %v %v", ents, err)
+	}
+	if _, err := fsys.ReadFile(`C:\var\log\pods\nope.log`); err == nil {
+		t.Fatal("a missing file was read")
 	}
 }

@@ -1,7 +1,10 @@
 package volumes
 
 import (
+	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -56,6 +59,9 @@ type store struct {
 	// (persist.go); saveMu serialises the saves.
 	saveMu sync.Mutex
 	file   string
+	// disks are directories of the real disk shown in the tree
+	// (persist.go, SetLogDirs).
+	disks []diskDir
 }
 
 func newStore(win bool, now func() time.Time) *store {
@@ -144,6 +150,12 @@ func (s *store) writeFile(parts []string, data []byte, mkParents bool) error {
 	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if real, ok := s.onDisk(parts); ok {
+		if mkParents {
+			_ = os.MkdirAll(filepath.Dir(real), 0o755)
+		}
+		return diskErr(s.win, os.WriteFile(real, data, 0o644))
+	}
 	var dir *entry
 	if mkParents {
 		d, err := s.mkdirAllLocked(parts[:len(parts)-1])
@@ -167,6 +179,13 @@ func (s *store) writeFile(parts []string, data []byte, mkParents bool) error {
 func (s *store) stat(parts []string) (info, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if real, ok := s.onDisk(parts); ok {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return info{}, false
+		}
+		return diskInfo(parts[len(parts)-1], fi), true
+	}
 	e := s.walk(parts)
 	if e == nil {
 		return info{}, false
@@ -177,6 +196,17 @@ func (s *store) stat(parts []string) (info, bool) {
 func (s *store) readFile(parts []string) ([]byte, fileKind, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if real, ok := s.onDisk(parts); ok {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, 0, fs.ErrNotExist
+		}
+		if fi.IsDir() {
+			return nil, kindDir, nil
+		}
+		data, err := os.ReadFile(real)
+		return data, kindFile, diskErr(s.win, err)
+	}
 	e := s.walk(parts)
 	if e == nil {
 		return nil, 0, fs.ErrNotExist
@@ -189,6 +219,22 @@ func (s *store) readFile(parts []string) ([]byte, fileKind, error) {
 func (s *store) list(parts []string) (ents []info, exists, isDir bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if real, ok := s.onDisk(parts); ok {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, false, false
+		}
+		if !fi.IsDir() {
+			return nil, true, false
+		}
+		des, _ := os.ReadDir(real)
+		for _, de := range des {
+			if fi, err := os.Stat(filepath.Join(real, de.Name())); err == nil {
+				ents = append(ents, diskInfo(de.Name(), fi))
+			}
+		}
+		return ents, true, true
+	}
 	e := s.walk(parts)
 	if e == nil {
 		return nil, false, false
@@ -295,4 +341,17 @@ func payloadTree(win bool, now time.Time, files map[string]payloadFile) *entry {
 type payloadFile struct {
 	data []byte
 	mode int32
+}
+
+// diskErr maps an error of the real disk to what the simulated one says.
+func diskErr(win bool, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fs.ErrNotExist
+	case errors.Is(err, fs.ErrPermission):
+		return errReadOnly(win)
+	}
+	return err
 }
