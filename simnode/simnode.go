@@ -547,6 +547,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 			}
 		}
 		podProvider.Seed(mine)
+		podProvider.CollectGarbage(mine)
 	}
 
 	nc, err := node.NewNodeController(nodeProvider, nodeObj, s.client.CoreV1().Nodes(),

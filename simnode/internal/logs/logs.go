@@ -591,3 +591,22 @@ func Closed() *Buffer {
 	b.closed = true
 	return b
 }
+
+// PodUIDs lists the pods that have logs on the disk (by their
+// /var/log/pods directories).
+func (s *Store) PodUIDs() []string {
+	if s.root == "" {
+		return nil
+	}
+	ents, err := os.ReadDir(s.PodsDir())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if i := strings.LastIndexByte(e.Name(), '_'); i >= 0 && e.IsDir() {
+			out = append(out, e.Name()[i+1:])
+		}
+	}
+	return out
+}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"wink.dev/wink/simnode/internal/logs"
 )
 
@@ -239,4 +241,32 @@ func (m *machine) imageMeta(rec *record, c *container) Image {
 	}
 	m.recordImage(ref, img)
 	return img
+}
+
+// CollectGarbage removes what the node's disk keeps of pods that are gone
+// from the API (deleted while simnode was not running): their logs and
+// the runtime's records, as the kubelet's garbage collection removes the
+// log directories and containers of pods that no longer exist. pods are
+// the pods the API has on this node; call it before any pod is created.
+func (p *Provider) CollectGarbage(pods []*corev1.Pod) {
+	live := map[string]bool{}
+	for _, pod := range pods {
+		if pod.Spec.NodeName == p.cfg.Node.Name {
+			live[string(pod.UID)] = true
+		}
+	}
+	for _, uid := range p.cfg.Logs.PodUIDs() {
+		if !live[uid] {
+			p.cfg.Logs.DeletePod(uid)
+		}
+	}
+	if p.cfg.StateDir == "" {
+		return
+	}
+	ents, _ := os.ReadDir(filepath.Join(p.cfg.StateDir, "pods"))
+	for _, e := range ents {
+		if !live[e.Name()] {
+			_ = os.RemoveAll(podStateDir(p.cfg.StateDir, e.Name()))
+		}
+	}
 }

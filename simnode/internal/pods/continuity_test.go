@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/simnode/internal/logs"
@@ -133,5 +136,34 @@ func TestResumeAfterRestart(t *testing.T) {
 	f.run(time.Second)
 	if lines := f.logLines("tick2", "c", 0); len(lines) == 0 || lines[0] != "header" {
 		t.Fatalf("new pod of a present image: %q; events %+v", lines, f.eventsOf("Failed"))
+	}
+}
+
+// What the disk keeps of a pod deleted while simnode was down goes at the
+// next start; a live pod's stays.
+func TestCollectGarbage(t *testing.T) {
+	dir := t.TempDir()
+	store := logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
+	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) {
+		c.Logs = store
+		c.StateDir = filepath.Join(dir, "runtime")
+	})
+	for _, uid := range []string{"live", "gone"} {
+		store.Open(logs.Key{Namespace: "default", Pod: "p-" + uid, PodUID: uid, Container: "c", ContainerID: "containerd://" + uid}).Append("stdout", time.Now(), "x")
+		if err := saveJSON(filepath.Join(podStateDir(f.p.cfg.StateDir, uid), "containers", "c-0.json"), procState{ID: uid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := simplePod("p-live")
+	live.UID, live.Spec.NodeName = "live", f.info.Name
+	f.p.CollectGarbage([]*corev1.Pod{live})
+	if got := store.PodUIDs(); !reflect.DeepEqual(got, []string{"live"}) {
+		t.Fatalf("pod logs left: %v", got)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(dir, "runtime", "pods")); len(ents) != 1 || ents[0].Name() != "live" {
+		t.Fatalf("runtime records left: %v", ents)
+	}
+	if links, _ := os.ReadDir(filepath.Join(dir, "root", "var", "log", "containers")); len(links) != 1 {
+		t.Fatalf("links left: %v", links)
 	}
 }
