@@ -94,7 +94,7 @@ func (m *memFS) ReadFile(p string) ([]byte, error) {
 	}
 	return nil, fs.ErrNotExist
 }
-func (m *memFS) WriteFile(p string, d []byte) error { m.files[p] = string(d); return nil }
+func (m *memFS) WriteFile(p string, d []byte) error    { m.files[p] = string(d); return nil }
 func (m *memFS) ReadDir(string) ([]fs.DirEntry, error) { return nil, nil }
 
 // A resumed process's writes that its first run made (the gate refuses
