@@ -88,8 +88,10 @@ func startContinuity(ctx context.Context, t *testing.T, cs kubernetes.Interface,
 		return len(p.Status.ContainerStatuses) == 1 && p.Status.ContainerStatuses[0].RestartCount >= 1
 	})
 	c := &continuity{ns: ns}
-	// A few replies, so that the log has lines from before the restart.
-	c.log = waitLog(ctx, t, cs, ns, "pinger", &corev1.PodLogOptions{}, func(s string) bool {
+	// A few replies, so that the log has lines from before the restart;
+	// with their timestamps, which tell a line from the same line printed
+	// again.
+	c.log = waitLog(ctx, t, cs, ns, "pinger", &corev1.PodLogOptions{Timestamps: true}, func(s string) bool {
 		return strings.Count(s, "Reply from") >= 2
 	}, "two replies")
 	c.system = systemPods(ctx, t, cs)
@@ -104,8 +106,8 @@ func (c *continuity) check(ctx context.Context, t *testing.T, cfg *envconf.Confi
 	t.Helper()
 	// The log keeps its lines and goes on: the lines from before, then
 	// new replies; the header once.
-	log := waitLog(ctx, t, cs, c.ns, "pinger", &corev1.PodLogOptions{}, func(s string) bool {
-		return len(s) > len(c.log)+40
+	log := waitLog(ctx, t, cs, c.ns, "pinger", &corev1.PodLogOptions{Timestamps: true}, func(s string) bool {
+		return len(s) > len(c.log)+80
 	}, "new lines after the restart")
 	if !strings.HasPrefix(log, c.log) {
 		t.Errorf("the log of pinger lost or changed its lines from before the restart:\nbefore %q\nafter  %q", c.log, log)
