@@ -27,7 +27,7 @@
 // write that crosses the limit. Like the kubelet, reads (`kubectl logs`)
 // see the current file only.
 //
-// Reads take the kubelet's log options (tail, timestamps, follow, since,
+// Reads (`kubectl logs`, row B16) take the kubelet's log options (tail, timestamps, follow, since,
 // limitBytes); a follower reads on across a rotation and stops when the
 // container exits (Close) or its context ends.
 //
