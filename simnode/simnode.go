@@ -427,8 +427,17 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 			}
 		}
 	}
-	store := logs.NewStore()
+	// The node's disk (containers survive a restart of simnode as a real
+	// node's survive a kubelet restart): container logs at
+	// <node>/root/var/log/pods (C:\var\log\pods), and the runtime's records,
+	// emptyDirs and container layers under <node>/runtime.
+	store := logs.NewFileStore(filepath.Join(stateDir, "root"), logs.DefaultRotation)
+	runtimeDir := filepath.Join(stateDir, "runtime")
 	volNode := volumes.NewNode(info.OS)
+	volNode.SetStateDir(runtimeDir)
+	// The logs are on the host's disk where the kubelet keeps them, for
+	// HostProcess containers and hostPath volumes (log collectors).
+	volNode.SetLogDirs(map[string]string{"/var/log/pods": store.PodsDir(), "/var/log/containers": store.ContainersDir()})
 	volNode.SetHostname(name)
 	volNode.SetAllocatable(nodeObj.Status.Allocatable)
 	cmLister := s.others.Core().V1().ConfigMaps().Lister()
@@ -474,6 +483,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		PullBandwidth:  pullBandwidth,
 		ShuttingDown:   func() bool { return shutdownMgr.ShuttingDown() },
 		Rebooted:       rebooted,
+		StateDir:       runtimeDir,
 	})
 	// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
 	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
@@ -505,6 +515,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 			}
 		}
 		podProvider.Seed(mine)
+		podProvider.CollectGarbage(mine)
 	}
 
 	nc, err := node.NewNodeController(nodeProvider, nodeObj, s.client.CoreV1().Nodes(),

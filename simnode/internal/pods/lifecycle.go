@@ -55,6 +55,10 @@ type job struct {
 	cancel   context.CancelFunc
 	stdout   logs.Writer // nil: collect into output
 	done     func(code int, output string)
+	// clock is a container process's own clock (continuity.go); nil: the
+	// provider's (hooks, probes). writes records its file writes.
+	clock  *procClock
+	writes *writeGate
 }
 
 // backoff is one client-go flowcontrol.Backoff entry.
@@ -403,8 +407,7 @@ func (m *machine) ensureImage(rec *record, c *container, now time.Time) bool {
 		d := c.pullUntil.Sub(c.pullStart).Truncate(time.Millisecond).String()
 		c.pullUntil = time.Time{}
 		m.event(rec.pod, c, rules.EventPulled, rules.EventData{Container: c.name, Image: c.image, PullDuration: d, TotalDuration: d, ImageSize: c.img.Size})
-		m.images[ref] = true
-		m.imageInfo[ref] = c.img
+		m.recordImage(ref, c.img)
 		c.pulled = true
 		return true
 	}
@@ -419,7 +422,7 @@ func (m *machine) ensureImage(rec *record, c *container, now time.Time) bool {
 		return false
 	}
 	if policy != corev1.PullAlways && present {
-		c.img = m.imageInfo[ref]
+		c.img = m.imageMeta(rec, c)
 		m.event(rec.pod, c, rules.EventAlreadyPresent, rules.EventData{Container: c.name, Image: c.image})
 		c.pulled = true
 		return true
@@ -584,7 +587,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		}
 	}
 	m.event(rec.pod, c, rules.EventCreated, rules.EventData{Container: c.name, Image: c.image})
-	buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
+	buf := m.logs.Open(logKey(rec, c, c.restartCount))
 
 	// The runtime starts the task: the user must exist (B9) and the program
 	// be in the image.
@@ -629,19 +632,28 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	if c.init {
 		c.ready = false
 	}
-	m.runProcess(rec, c, buf)
+	st := procState{ID: c.id, Start: now}
+	_ = saveJSON(m.procPath(rec, c), st)
+	m.runProcess(rec, c, buf, st, false)
 	if spec.Lifecycle != nil && spec.Lifecycle.PostStart != nil {
 		m.postStart(rec, c, spec.Lifecycle.PostStart)
 	}
 	m.startProbes(rec, c, spec)
 }
 
-func (m *machine) runProcess(rec *record, c *container, buf *logs.Buffer) {
+// runProcess runs c's process on its own clock from st.Start (a resumed
+// process, resumed, from the start its record has): out is its log, and
+// its file writes are recorded in st (continuity.go).
+func (m *machine) runProcess(rec *record, c *container, out logs.Writer, st procState, resumed bool) {
 	c.instance++
 	inst := c.instance
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
-	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: buf}
+	clock := &procClock{t: st.Start}
+	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: out, clock: clock}
+	if path := m.procPath(rec, c); path != "" {
+		j.writes = newWriteGate(clock, path, st, resumed)
+	}
 	j.done = func(code int, _ string) {
 		if c.instance != inst || !c.running() || c.stopped {
 			return
@@ -672,7 +684,7 @@ func (m *machine) finishContainer(rec *record, c *container, code int32, killed 
 	if c.init {
 		c.ready = code == 0 // a completed regular init container reports ready
 	}
-	if b, err := m.logs.Get(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}); err == nil {
+	if b, err := m.logs.Get(logKey(rec, c, c.restartCount)); err == nil {
 		b.Close()
 	}
 	if c.cancel != nil {
