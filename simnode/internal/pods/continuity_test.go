@@ -13,7 +13,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/simnode/internal/logs"
 )
 
@@ -63,7 +62,7 @@ func (tickerImages) Sandbox(ImageHost) error { return nil }
 func TestResumeAfterRestart(t *testing.T) {
 	dir := t.TempDir()
 	sh := &tickShell{}
-	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) {
+	f := newFixtureWith(t, "windows", func(c *Config) {
 		c.Shell = sh
 		c.Images = tickerImages{}
 		c.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
@@ -144,7 +143,7 @@ func TestResumeAfterRestart(t *testing.T) {
 func TestCollectGarbage(t *testing.T) {
 	dir := t.TempDir()
 	store := logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
-	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) {
+	f := newFixtureWith(t, "windows", func(c *Config) {
 		c.Logs = store
 		c.StateDir = filepath.Join(dir, "runtime")
 	})
