@@ -106,6 +106,13 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	cfg.Name = name
 	o.Name = name
 	dir := o.dir(name)
+	if _, err := os.Stat(filepath.Join(dir, configFile)); err != nil && cfg.Backend == v1alpha1.BackendEmbedded {
+		// A new cluster: say so before making anything (checked again
+		// below for the backend of a cluster that exists).
+		if err := embedded.CheckStateDir(dir); err != nil {
+			return nil, err
+		}
+	}
 
 	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
 	defer cancel()
@@ -207,6 +214,17 @@ func stopAfterFailure(ctx context.Context, o Options, dir string, sup *startedSu
 	quiet.Progress = io.Discard
 	if derr := Down(stopCtx, quiet); derr != nil {
 		return fmt.Errorf("%w\nStopping its supervisor failed: %v; `wink down --name %s` stops it", err, derr, name)
+	}
+	// A supervisor that had not yet taken its lock is not found by Down.
+	select {
+	case <-sup.exited:
+	default:
+		_ = syscall.Kill(sup.pid, syscall.SIGTERM)
+		select {
+		case <-sup.exited:
+		case <-stopCtx.Done():
+			return fmt.Errorf("%w\nIts supervisor (pid %d) did not stop: kill it", err, sup.pid)
+		}
 	}
 	return fmt.Errorf("%w\nThe cluster's processes were stopped; its state is kept in %s (`wink delete --name %s` removes it)", err, dir, name)
 }
