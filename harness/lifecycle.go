@@ -184,6 +184,9 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 		if sup, err = startSupervisor(o, name, dir); err != nil {
 			return nil, err
 		}
+		// Keep the cluster's lock until the supervisor holds its own:
+		// another Up must find it running, not start a second one.
+		sup.waitRunning(waitCtx, dir)
 	}
 	// The supervisor runs: whoever takes the lock next finds the cluster.
 	lock.unlock()
@@ -210,12 +213,15 @@ func stopAfterFailure(ctx context.Context, o Options, dir string, sup *startedSu
 	}
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancel()
-	quiet := o
-	quiet.Progress = io.Discard
-	if derr := Down(stopCtx, quiet); derr != nil {
-		return fmt.Errorf("%w\nStopping its supervisor failed: %v; `wink down --name %s` stops it", err, derr, name)
+	// Down stops the supervisor that holds the cluster's lock, when it is
+	// this Up's; one that never took the lock is signalled below.
+	if pid, perr := supervisorPID(dir); perr == nil && pid == sup.pid {
+		quiet := o
+		quiet.Progress = io.Discard
+		if derr := Down(stopCtx, quiet); derr != nil {
+			return fmt.Errorf("%w\nStopping its supervisor failed: %v; `wink down --name %s` stops it", err, derr, name)
+		}
 	}
-	// A supervisor that had not yet taken its lock is not found by Down.
 	select {
 	case <-sup.exited:
 	default:
@@ -279,6 +285,23 @@ func startSupervisor(o Options, name, dir string) (*startedSupervisor, error) {
 	s := &startedSupervisor{pid: cmd.Process.Pid, exited: make(chan error, 1)}
 	go func() { s.exited <- exitErr(cmd.Wait()) }()
 	return s, nil
+}
+
+// waitRunning waits until the supervisor holds its lock, has exited, or
+// ctx is done.
+func (s *startedSupervisor) waitRunning(ctx context.Context, dir string) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for !running(dir) {
+		select {
+		case err := <-s.exited:
+			s.exited <- err // for supervisorGone
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func exitErr(err error) error {
@@ -359,9 +382,12 @@ func supervisorGone(dir string, sup *startedSupervisor) error {
 	}
 	select {
 	case err := <-sup.exited:
-		sup.exited <- err // seen again by stopAfterFailure's Down
+		sup.exited <- err // for stopAfterFailure
 		logPath := filepath.Join(dir, logDir, "supervisor.log")
 		msg := fmt.Sprintf("its supervisor (pid %d) exited (%v)", sup.pid, err)
+		if err.Error() == "exit status 0" {
+			msg = fmt.Sprintf("its supervisor (pid %d) was stopped (`wink down`?)", sup.pid)
+		}
 		if lines := lastRun(logPath, 12); lines != "" {
 			msg += "; the last lines of " + logPath + ":\n" + indent(lines, "    ")
 		}

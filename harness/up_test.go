@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,11 +35,18 @@ func validState(t *testing.T) string {
 
 // fakeSupervisor is a wink binary whose `wink supervise --name N --home H`
 // runs the shell script body with $dir set to the cluster's state
-// directory.
+// directory. A body that ends by calling supervise then holds the
+// supervisor's lock and records its pid, as `wink supervise` does, for 30s
+// (with flock(1) of util-linux).
 func fakeSupervisor(t *testing.T, body string) string {
 	t.Helper()
+	if _, err := exec.LookPath("flock"); err != nil {
+		t.Skip("flock(1) (util-linux) is not installed: the fake supervisor needs it")
+	}
 	path := filepath.Join(t.TempDir(), "wink")
-	script := "#!/bin/sh\ndir=\"$5/$3\"\n" + body + "\n"
+	script := "#!/bin/sh\ndir=\"$5/$3\"\n" +
+		"supervise() { mkdir -p \"$dir/run\"; echo $$ > \"$dir/run/supervisor.pid\"; exec flock -o \"$dir/run/supervisor.lock\" sleep 30; }\n" +
+		body + "\n"
 	if err := os.WriteFile(path, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +162,7 @@ func TestUpSaysWhy(t *testing.T) {
 				body := `mkdir -p "$dir/run" "$dir/logs"
 printf '==== earlier run\nold line\n==== now starting kube-apiserver\n%s\n' '` + line + `' > "$dir/logs/kube-apiserver.log"
 echo '[{"name":"etcd","state":"ready"},{"name":"kube-apiserver","state":"back-off","restarts":1,"lastExit":"exit status 1"}]' > "$dir/run/status.json"
-exec sleep 60`
+supervise`
 				return UpOptions{Options: Options{Name: "backoff", Binary: fakeSupervisor(t, body)}},
 					[]string{"kube-apiserver exited (exit status 1) and is being restarted with back-off",
 						"kube-apiserver.log:\n    " + line,
@@ -168,7 +176,7 @@ exec sleep 60`
 				writeCluster(t, home, "killed", validState(t), true)
 				body := `mkdir -p "$dir/run"
 echo '[{"name":"simnode","state":"back-off","restarts":1,"lastExit":"signal: killed","killed":true}]' > "$dir/run/status.json"
-exec sleep 60`
+supervise`
 				return UpOptions{Options: Options{Name: "killed", Binary: fakeSupervisor(t, body)}, Wait: 2 * time.Second},
 					[]string{"the apiserver did not answer /readyz in time", "The cluster's processes were stopped"}
 			},
@@ -184,7 +192,7 @@ exec sleep 60`
 				if err := os.WriteFile(filepath.Join(dir, runDir, "status.json"), []byte(stale), 0o600); err != nil {
 					t.Fatal(err)
 				}
-				return UpOptions{Options: Options{Name: "stale", Binary: fakeSupervisor(t, "exec sleep 60")}, Wait: 2 * time.Second},
+				return UpOptions{Options: Options{Name: "stale", Binary: fakeSupervisor(t, "supervise")}, Wait: 2 * time.Second},
 					[]string{"the apiserver did not answer /readyz in time"}
 			},
 		},
