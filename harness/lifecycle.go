@@ -488,12 +488,8 @@ func Delete(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
-	if err := deleteLocked(ctx, o); err != nil {
-		lock.unlock()
-		return err
-	}
-	lock.remove()
-	return nil
+	defer lock.unlock()
+	return deleteLocked(ctx, o)
 }
 
 // deleteLocked is Delete with the cluster's lock held. It refuses before

@@ -20,8 +20,9 @@ import (
 // taking it creates nothing inside the directory, and only once the name
 // has been checked.
 type clusterLock struct {
-	f    *os.File
-	path string
+	f          *os.File
+	path       string
+	home, name string
 }
 
 // lockPath is the lock file of a cluster.
@@ -41,6 +42,7 @@ func lockCluster(ctx context.Context, home, name, what string, progress io.Write
 			return nil, err
 		}
 		if l != nil {
+			l.home, l.name = home, name
 			fmt.Fprintf(l.f, "%d %s\n", os.Getpid(), what)
 			return l, nil
 		}
@@ -97,17 +99,16 @@ func lockHolder(path string) string {
 	return fmt.Sprintf("pid %s (%s)", pid, what)
 }
 
-// unlock releases the lock.
+// unlock releases the lock. Its file stays only beside a state directory
+// wink made: after a Delete, or a refusal, it is removed (a process waiting
+// for it sees the file gone and takes a new one).
 func (l *clusterLock) unlock() {
-	if l != nil && l.f != nil {
-		l.f.Close()
-		l.f = nil
+	if l == nil || l.f == nil {
+		return
 	}
-}
-
-// remove deletes the lock file and releases the lock (Delete: the cluster
-// is gone). A process waiting for it sees the file replaced and retries.
-func (l *clusterLock) remove() {
-	_ = os.Remove(l.path)
-	l.unlock()
+	if d, err := checkStateDir(l.home, l.name); err != nil || !d.marked {
+		_ = os.Remove(l.path)
+	}
+	l.f.Close()
+	l.f = nil
 }

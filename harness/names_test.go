@@ -208,6 +208,9 @@ func TestDeleteRemovesOnlyWhatWinkMade(t *testing.T) {
 					t.Fatalf("%s = %v, want an error naming %s and containing %q", how, err, filepath.Join(home, "c"), tt.wantErr)
 				}
 				mustExist(t, keep)
+				if _, err := os.Lstat(lockPath(home, "c")); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("a refusal left the lock file: %v", err)
+				}
 			})
 		}
 	}
