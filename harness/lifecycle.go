@@ -361,6 +361,9 @@ func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig str
 		}
 		select {
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return errors.New("interrupted")
+			}
 			if !apiUp {
 				return errors.New("the apiserver did not answer /readyz in time")
 			}

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"wink.dev/wink/harness/config/v1alpha1"
@@ -57,10 +56,4 @@ const defaultWait = 3 * time.Minute
 func IsOptionError(err error) bool {
 	var oe *OptionError
 	return errors.As(err, &oe)
-}
-
-// errNotWink is the refusal to write into or remove a directory wink did
-// not make.
-func errNotWink(dir, why, fix string) error {
-	return fmt.Errorf("%s %s: wink writes and removes only the state directories it made (%s marker file) directly inside the clusters' home; %s", dir, why, markerFile, fix)
 }

@@ -115,3 +115,9 @@ func removeStateDir(home, name string) error {
 	}
 	return os.RemoveAll(d.path)
 }
+
+// errNotWink is the refusal to write into or remove a directory wink did
+// not make.
+func errNotWink(dir, why, fix string) error {
+	return fmt.Errorf("%s %s: wink writes and removes only the state directories it made (%s marker file) directly inside the clusters' home; %s", dir, why, markerFile, fix)
+}
