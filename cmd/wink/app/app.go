@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/controlplane"
 	"wink.dev/wink/simnode"
 	simconfig "wink.dev/wink/simnode/config"
@@ -46,7 +47,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err := Run(ctx, args, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "ERROR: %v\n", err)
 		var usage usageError
-		if errors.As(err, &usage) {
+		if errors.As(err, &usage) || harness.IsOptionError(err) {
 			return ExitUsage
 		}
 		return ExitError
@@ -74,6 +75,17 @@ type common struct {
 func (c *common) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.name, "name", "", `cluster name (default "wink", or the name in --config)`)
 	cmd.Flags().StringVar(&c.home, "home", "", "directory holding the clusters' state (default $WINK_HOME, else ~/.wink)")
+	cmd.PreRunE = c.check
+}
+
+// check refuses --name given empty: the default cluster is named by
+// leaving --name out. Every other name is checked by the harness (one
+// place for every command), before anything touches disk.
+func (c *common) check(cmd *cobra.Command, _ []string) error {
+	if cmd.Flags().Changed("name") && c.name == "" {
+		return usageError{v1alpha1.ValidateName("--name", c.name)}
+	}
+	return nil
 }
 
 func (c *common) options(progress io.Writer) harness.Options {

@@ -70,7 +70,7 @@ func layout(st *cluster.State) paths {
 		metrics:    filepath.Join(st.Dir, "kubeconfigs", "metrics-server.conf"),
 		simnodeCfg: filepath.Join(st.Dir, "simnode.yaml"),
 		egress:     filepath.Join(st.Dir, "egress-selector.yaml"),
-		egressSock: filepath.Join(st.Dir, "run", "egress.sock"),
+		egressSock: EgressSocket(st.Dir),
 		etcdData:   filepath.Join(st.Dir, "etcd"),
 		certDir:    filepath.Join(st.Dir, "run", "certs"),
 	}
