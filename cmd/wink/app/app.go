@@ -81,9 +81,13 @@ func (c *common) bind(cmd *cobra.Command) {
 // check refuses --name given empty: the default cluster is named by
 // leaving --name out. Every other name is checked by the harness (one
 // place for every command), before anything touches disk.
-func (c *common) check(cmd *cobra.Command, _ []string) error {
-	if cmd.Flags().Changed("name") && c.name == "" {
-		return usageError{v1alpha1.ValidateName("--name", c.name)}
+func (c *common) check(cmd *cobra.Command, _ []string) error { return checkName(cmd, c.name) }
+
+// checkName refuses an explicitly empty --name (harness.Options checks the
+// rest of the name when it is used).
+func checkName(cmd *cobra.Command, name string) error {
+	if cmd.Flags().Changed("name") && name == "" {
+		return usageError{v1alpha1.ValidateName("--name", name)}
 	}
 	return nil
 }

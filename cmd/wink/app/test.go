@@ -65,7 +65,7 @@ Exit code: 0 when everything passed, 1 when anything failed, 2 on usage errors.`
 			return err
 		},
 	}
-	cmd.PreRunE = f.check
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error { return checkName(cmd, f.Name) }
 	fl := cmd.Flags()
 	fl.StringVar(&f.Name, "name", "", "run against this wink cluster (its admin kubeconfig); it must be up")
 	fl.StringVar(&f.Home, "home", "", "directory holding the clusters' state (default $WINK_HOME, else ~/.wink)")
