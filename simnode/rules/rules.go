@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/version"
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 //go:embed nodes.yaml conditions.yaml admission.yaml events.yaml runtime.yaml http.yaml shutdown.yaml
@@ -214,32 +215,14 @@ func Load(fsys FS) (*Rules, error) {
 
 var knownOS = map[string]bool{"windows": true, "linux": true}
 
-// knownRows are the spec row IDs a rule may cite.
-func validCite(c string) bool {
-	if len(c) < 2 {
-		return false
-	}
-	switch c[0] {
-	case 'N', 'A', 'B', 'H', 'S', 'E':
-	default:
-		return false
-	}
-	for _, d := range c[1:] {
-		if d < '0' || d > '9' {
-			return false
-		}
-	}
-	return true
-}
-
+// checkCites: every rule cites at least one row, and only rows of the
+// behaviour catalog (simnode/facts).
 func checkCites(what string, cites []string) error {
 	if len(cites) == 0 {
 		return fmt.Errorf("%s: cites no spec row", what)
 	}
-	for _, c := range cites {
-		if !validCite(c) {
-			return fmt.Errorf("%s: %q is not a spec row ID", what, c)
-		}
+	if err := facts.CheckCites(cites); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

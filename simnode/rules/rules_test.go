@@ -33,7 +33,8 @@ func TestMalformedTables(t *testing.T) {
 	}{
 		{"unknown field", "admission.yaml", "check: osField", "check: osField\n  bogus: 1", "unknown field"},
 		{"unknown check", "admission.yaml", "check: osField", "check: osFeld", `unknown check "osFeld"`},
-		{"bad cite", "admission.yaml", "cites: [B1]", "cites: [X1]", "not a spec row ID"},
+		{"bad cite", "admission.yaml", "cites: [B1]", "cites: [X1]", "not a row of the behaviour catalog"},
+		{"cite of a row that does not exist", "admission.yaml", "cites: [B1]", "cites: [B99]", `cites "B99", which is not a row`},
 		{"no cite", "admission.yaml", "cites: [B1]", "cites: []", "cites no spec row"},
 		{"bad version", "admission.yaml", "kubeletVersions: {since: v1.24.0}\n- id: B3", "kubeletVersions: {since: one}\n- id: B3", "since"},
 		{"overlapping events", "events.yaml", "until: v1.30.0}\n    message: 'Successfully", "until: v1.31.0}\n    message: 'Successfully", "variants match"},

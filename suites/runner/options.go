@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"wink.dev/wink/reports"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/suites/suite/undertest"
 )
 
@@ -111,12 +111,8 @@ func checkLabels(flag string, labels []string) ([]string, error) {
 }
 
 func checkRows(flag string, rows []string) error {
-	known := map[string]bool{}
-	for _, r := range reports.Spec() {
-		known[r.ID] = true
-	}
 	for _, r := range rows {
-		if !rowIDRe.MatchString(r) || !known[r] {
+		if !rowIDRe.MatchString(r) || !facts.Known(r) {
 			return UsageError{fmt.Errorf("%s: %q is not a row of the behaviour catalog (rows look like N1, A17, B4, H2, S3, E)", flag, r)}
 		}
 	}
