@@ -33,7 +33,7 @@ const (
 //     k8s.io/kubernetes.
 func TestLayering(t *testing.T) {
 	deps := listDeps(t)
-	notRuntime := []string{module + "/simnode/facts", module + "/simnode/config", module + "/simnode/egress"}
+	notRuntime := []string{module + "/simnode/facts", module + "/simnode/config", module + "/simnode/egress", module + "/simnode/certs"}
 	for pkg, ds := range deps {
 		for _, d := range ds {
 			switch {
