@@ -1,6 +1,6 @@
 // Package shell is the simulated shell of wink's containers: a Windows
 // cmd.exe and PowerShell (rows E, B9, B11, H1–H6 of
-// /work/shared/spec/windows-behaviors.md) and a small POSIX sh for Linux
+// simnode/facts/windows-behaviors.md) and a small POSIX sh for Linux
 // containers. A container's command, and every `kubectl exec`, runs here;
 // what it writes becomes the container log or the exec output.
 //

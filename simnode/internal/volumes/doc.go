@@ -1,7 +1,7 @@
 // Package volumes is what a simulated container sees on disk: the image's
 // own files plus the pod's volumes at their mountPaths, with the kubelet's
 // rules for Windows and Linux nodes (rows B10, B11, B12 of
-// /work/shared/spec/windows-behaviors.md).
+// simnode/facts/windows-behaviors.md).
 //
 // # API
 //
