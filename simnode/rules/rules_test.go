@@ -62,6 +62,33 @@ func TestMalformedTables(t *testing.T) {
 	}
 }
 
+// TestEveryProblemReported: Load names every broken entry of every table,
+// not only the first it meets.
+func TestEveryProblemReported(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for _, n := range Files {
+		data, err := files.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		switch n {
+		case "admission.yaml":
+			s = strings.Replace(s, "check: osField", "check: osFeld", 1)
+			s = strings.Replace(s, "cites: [B3]", "cites: [B99]", 1)
+		case "nodes.yaml":
+			s = strings.Replace(s, `kernelVersion: "10.0.20348.1607"`, `kernelVersion: "10.0.20349.1607"`, 1)
+		}
+		fsys[n] = &fstest.MapFile{Data: []byte(s)}
+	}
+	_, err := Load(fsys)
+	for _, want := range []string{`unknown check "osFeld"`, `cites "B99"`, "<build>.<UBR>"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load() error = %v, want it to name %q", err, want)
+		}
+	}
+}
+
 func v(s string) *version.Version { return version.MustParseGeneric(s) }
 
 // TestConditionSets checks N6/N7 by kubelet version.
