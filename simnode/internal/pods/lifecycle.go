@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/rules"
 )
@@ -132,7 +133,7 @@ func (m *machine) sandboxError(rec *record) string {
 		}
 	}
 	if m.node.OS == "windows" {
-		if u := podUserName(rec.pod); u != nil && !m.rules.Runtime.KnownUser(*u, isHostProcess(rec.pod), m.nodeLabels()) {
+		if u := podUserName(rec.pod); u != nil && !m.rules.Runtime.KnownUser(*u, facts.HostProcess(rec.pod), m.nodeLabels()) {
 			return m.rules.Runtime.Message("sandboxUnknownUserMessage", rules.MessageData{ID: strings.TrimPrefix(sandboxID(rec.uid), "containerd://")})
 		}
 	}
@@ -578,7 +579,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		rec.volumes.SetEnv(c.name, vars)
 		env.Files = rec.volumes.FS(c.name)
 	}
-	if isHostProcess(rec.pod) {
+	if facts.HostProcess(rec.pod) {
 		env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = SandboxMountPoint(c.id)
 		if rec.volumes != nil {
 			if mp := rec.volumes.SandboxMountPoint(c.name); mp != "" {
@@ -595,7 +596,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	se := m.rules.Runtime.StartError
 	startErr := ""
 	switch {
-	case m.node.OS == "windows" && !m.rules.Runtime.KnownUser(env.User, isHostProcess(rec.pod), m.nodeLabels()):
+	case m.node.OS == "windows" && !m.rules.Runtime.KnownUser(env.User, facts.HostProcess(rec.pod), m.nodeLabels()):
 		startErr = m.rules.Runtime.Message("startError.unknownUser", rules.MessageData{ID: id})
 	case rec.volumes != nil && rec.volumes.ContainerError(c.name) != nil:
 		startErr = rec.volumes.ContainerError(c.name).Error()
@@ -699,7 +700,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if rec.pod.Spec.Hostname != "" {
 		hostname = rec.pod.Spec.Hostname
 	}
-	if isHostProcess(rec.pod) || (rec.pod.Spec.HostNetwork && m.node.OS == "linux") {
+	if facts.HostProcess(rec.pod) || (rec.pod.Spec.HostNetwork && m.node.OS == "linux") {
 		hostname = m.node.Name // B10: the host's name
 	}
 	user := ""

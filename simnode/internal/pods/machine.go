@@ -12,6 +12,7 @@ import (
 	k8srecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/tools/reference"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/rules"
@@ -665,7 +666,7 @@ func (m *machine) resume(rec *record) {
 			rec.volumes.SetEnv(c.name, vars)
 			c.env.Files = rec.volumes.FS(c.name)
 		}
-		if isHostProcess(rec.pod) {
+		if facts.HostProcess(rec.pod) {
 			c.env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = SandboxMountPoint(c.id)
 			if rec.volumes != nil {
 				if mp := rec.volumes.SandboxMountPoint(c.name); mp != "" {
