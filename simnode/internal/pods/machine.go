@@ -80,8 +80,10 @@ type container struct {
 	instance int
 	env      *Env
 	argv     []string
-	listens  []int
-	cancel   context.CancelFunc
+	// opaque: the process is a program wink does not simulate (lifecycle.go).
+	opaque  bool
+	listens []int
+	cancel  context.CancelFunc
 	// killing: the kubelet is stopping the current instance (liveness,
 	// startup probe, postStart hook): its exit restarts per policy.
 	killing bool
@@ -639,6 +641,10 @@ func (m *machine) resume(rec *record) {
 			c.env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = SandboxMountPoint(c.id)
 		}
 		c.argv = argvOf(spec, c.img, vars)
+		if entrypoint(spec, c.img, c.argv) {
+			c.env.Server = c.argv[0]
+		}
+		c.opaque = m.opaque(spec, c, c.env, c.argv)
 		c.listens = m.listens(spec, c, c.argv)
 		buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
 		m.runProcess(rec, c, buf)

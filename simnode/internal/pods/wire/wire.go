@@ -29,6 +29,7 @@ func Env(e *pods.Env) *shell.Env {
 	out := &shell.Env{
 		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
+		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess),
 	}
 	if fs, ok := e.Files.(shell.FS); ok {
 		out.Files = fs
@@ -56,8 +57,12 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
 }
 
-// Found implements pods.Shell.
-func (Shell) Found(os string, argv []string) bool { return shell.Found(shell.OS(os), argv) }
+// Found implements pods.Shell: present as far as wink knows (the open
+// world of shell.Present), and simulated by the shell.
+func (Shell) Found(e *pods.Env, argv []string) (found, simulated bool) {
+	os := shell.OS(e.OS)
+	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
+}
 
 // Listens implements pods.Shell.
 func (Shell) Listens(argv []string) []int { return shell.Listens(argv) }
@@ -85,7 +90,7 @@ func (i Images) Pull(ref string, h pods.ImageHost, annotations map[string]string
 		}
 		return pods.Image{}, &pods.PullError{Reason: images.ReasonErrImagePull, Message: err.Error()}
 	}
-	out := pods.Image{Ref: img.Ref, ID: img.ImageID(), Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
+	out := pods.Image{Ref: img.Ref, ID: img.ImageID(), Known: img.Known, Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
 	for _, p := range img.Ports {
 		out.Ports = append(out.Ports, int(p))
 	}
