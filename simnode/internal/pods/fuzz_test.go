@@ -79,7 +79,7 @@ func (fuzzShell) Found(e *Env, argv []string) (bool, bool) {
 	os := shell.OS(e.OS)
 	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
 }
-func (fuzzShell) Listens(argv []string) []int         { return shell.Listens(argv) }
+func (fuzzShell) Listens(argv []string) []int { return shell.Listens(argv) }
 
 type fuzzImages struct{ c *images.Catalog }
 

@@ -38,9 +38,9 @@ type Env struct {
 	Image       string
 	HostProcess bool
 	Dir         string
-	OSVersion string
-	Now       func() time.Time
-	Sleep     func(ctx context.Context, d time.Duration) error
+	OSVersion   string
+	Now         func() time.Time
+	Sleep       func(ctx context.Context, d time.Duration) error
 }
 
 // Shell runs commands in a simulated container (shell.Run, shell.Present
@@ -69,7 +69,7 @@ type ImageHost struct {
 type Image struct {
 	// Ref and ID are the containerd reference and imageID; empty: derived
 	// from the image name.
-	Ref, ID    string
+	Ref, ID string
 	// Known: the image's ENTRYPOINT and CMD are known (a catalog or
 	// registry image). Otherwise a container that gives only args runs the
 	// image's unknown ENTRYPOINT with them, as containerd does.
