@@ -46,6 +46,8 @@ type InBoxFile struct {
 		Source string   `json:"source"`
 		Names  []string `json:"names"`
 	} `json:"executables"`
+	// Tools are command-line programs that end, per OS.
+	Tools map[OS][]string `json:"tools"`
 }
 
 // BaseImage is a base image whose file set wink knows.
@@ -68,6 +70,7 @@ type inBoxTable struct {
 	bases   map[OS]map[string]BaseImage // os -> repository -> base
 	cmdlets map[string]string           // lower-case cmdlet -> module
 	exes    map[string]bool             // program name (programName) -> in-box
+	tools   map[OS]map[string]bool      // os -> program name -> a tool that ends
 }
 
 // inBox loads inbox.yaml on first use (after the init functions that index
@@ -137,6 +140,23 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 		}
 		seenExe[n] = true
 	}
+	for os, names := range f.Tools {
+		if os != Windows && os != Linux {
+			fail("tools.%s: Unsupported value: %q: supported values: %q, %q", os, os, Linux, Windows)
+		}
+		seen := map[string]bool{}
+		for i, n := range names {
+			switch {
+			case programName(n, os == Windows) != n || strings.Contains(n, "/"):
+				fail("tools.%s[%d]: Invalid value: %q: a program name without path (Windows: lower case, no .exe)", os, i, n)
+			case os == Windows && windowsIndex[n] != nil, os == Linux && linuxIndex[n] != nil:
+				fail("tools.%s[%d]: Invalid value: %q: simulated in commands.go; remove it here", os, i, n)
+			case seen[n]:
+				fail("tools.%s[%d]: Duplicate value: %q", os, i, n)
+			}
+			seen[n] = true
+		}
+	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("inbox.yaml: %s", strings.Join(errs, "; "))
 	}
@@ -165,6 +185,13 @@ func mustLoadInBox(data []byte) *inBoxTable {
 	}
 	for _, n := range f.Executables.Names {
 		t.exes[n] = true
+	}
+	t.tools = map[OS]map[string]bool{}
+	for os, names := range f.Tools {
+		t.tools[os] = map[string]bool{}
+		for _, n := range names {
+			t.tools[os][n] = true
+		}
 	}
 	return t
 }
@@ -212,17 +239,26 @@ func Present(os OS, img Image, argv []string) bool {
 
 // unsimulated runs a program wink does not simulate but knows may be
 // present (see Present): an in-box program exits 0 at once with no output;
-// any other program of an open image runs until it is stopped. ok is false
+// a tool that ends exits 0 at once; any other program of an open image
+// runs until it is stopped. ok is false
 // when the program is known to be absent.
 func (p *proc) unsimulated(argv0 string) (code int, ok bool) {
 	if p.win && p.env.Image.InBox && InBoxExecutable(argv0) {
 		return 0, true
 	}
 	if p.env.Image.Open {
+		if Tool(p.env.OS, argv0) {
+			return 0, true
+		}
 		return p.block(), true
 	}
 	return 0, false
 }
+
+// Tool reports whether argv0 is a command-line tool that ends (inbox.yaml
+// tools): in an open image, where the shell does not simulate it, it exits
+// 0 with no output.
+func Tool(os OS, argv0 string) bool { return inBox().tools[os][programName(argv0, os == Windows)] }
 
 // unsimulated is PowerShell's open world: an in-box cmdlet or executable
 // wink does not simulate succeeds silently ($? true, $LASTEXITCODE 0 for an
@@ -242,6 +278,11 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 			s.p.lastExit, s.lastOK = 0, true
 			return true
 		}
+	}
+	if img.Open && Tool(Windows, name) {
+		s.evalArgs(el)
+		s.p.lastExit, s.lastOK = 0, true
+		return true
 	}
 	if img.Open && !verbNounRE.MatchString(name) {
 		s.evalArgs(el)

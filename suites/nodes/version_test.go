@@ -22,7 +22,7 @@ import (
 // v0.0.0-master+$Format:%H$ placeholder, which neither can parse).
 func TestControlPlaneVersion(t *testing.T) {
 	f := suite.Feature("the control plane says its upstream release", "nodes", "simnode").
-		Assess("/version is v1.35.4 and parses as kubectl parses it", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+		Assess("the apiserver version is v1.35.4 and parses as kubectl parses it", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			embeddedOnly(t)
 			info, err := suite.Clientset(t, cfg).Discovery().ServerVersion()
 			if err != nil {
