@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -301,7 +302,7 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 // file system knows is absent for sure (a path in a volume wink simulates)
 // answers with a permission error or a readable parent directory.
 func (p *proc) scriptMayExist(path string, err error) bool {
-	if !p.env.Image.Open || p.env.Files == nil {
+	if !p.env.Image.Open {
 		return false
 	}
 	if errors.Is(err, fs.ErrPermission) {
@@ -321,4 +322,14 @@ type VolumeFS interface {
 func (p *proc) knownAbsent(path string) bool {
 	v, ok := p.env.Files.(VolumeFS)
 	return ok && v.InVolume(p.path(path))
+}
+
+// RunUntilStopped runs a program wink does not simulate (an image's own
+// ENTRYPOINT): no output, until ctx is done, sleeping on env's clock; it
+// returns what a stopped process returns.
+func RunUntilStopped(ctx context.Context, env *Env) int {
+	if env == nil {
+		env = &Env{}
+	}
+	return newProc(ctx, env, nil, nil, nil).block()
 }

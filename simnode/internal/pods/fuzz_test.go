@@ -67,11 +67,7 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 		env.Interfaces = nc
 	}
 	if e.Server != "" && len(argv) > 0 && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
-		<-ctx.Done()
-		if e.OS == string(shell.Windows) {
-			return shell.ExitKilledWindows
-		}
-		return shell.ExitKilledLinux
+		return shell.RunUntilStopped(ctx, env)
 	}
 	return shell.Run(ctx, env, argv, stdin, stdout, stderr)
 }

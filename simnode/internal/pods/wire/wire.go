@@ -48,11 +48,7 @@ func Env(e *pods.Env) *shell.Env {
 // as a stopped process does.
 func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if env.Server != "" && len(argv) > 0 && argv[0] == env.Server && !shell.Found(shell.OS(env.OS), argv) {
-		<-ctx.Done()
-		if env.OS == string(shell.Windows) {
-			return shell.ExitKilledWindows
-		}
-		return shell.ExitKilledLinux
+		return shell.RunUntilStopped(ctx, Env(env))
 	}
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
 }
