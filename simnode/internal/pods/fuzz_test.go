@@ -66,7 +66,7 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	if nc, ok := e.Interfaces.(shell.NetConfig); ok {
 		env.Interfaces = nc
 	}
-	if e.Server != "" && len(argv) > 0 && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
+	if len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
 		return shell.RunUntilStopped(ctx, env)
 	}
 	return shell.Run(ctx, env, argv, stdin, stdout, stderr)

@@ -47,6 +47,9 @@ func TestOpenWorld(t *testing.T) {
 		{name: "operator flag args, linux", os: v1alpha1.OSLinux, container: corev1.Container{
 			Image: "example.com/vendor/operator:2.1", Args: []string{"-supportExtendedDaemonset=false"},
 		}},
+		{name: "unknown image, neither command nor args", os: v1alpha1.OSLinux, container: corev1.Container{
+			Image: "example.com/vendor/operator:2.1",
+		}},
 		{name: "unknown image command not simulated", os: v1alpha1.OSLinux, container: corev1.Container{
 			Image: "example.com/vendor/app:1", Command: []string{"/app/server", "--listen=:8080"},
 			Ports:          []corev1.ContainerPort{{ContainerPort: 8080}},

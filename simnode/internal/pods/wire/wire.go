@@ -47,7 +47,10 @@ func Env(e *pods.Env) *shell.Env {
 // shell does not simulate, serves until the container stops and then exits
 // as a stopped process does.
 func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if env.Server != "" && len(argv) > 0 && argv[0] == env.Server && !shell.Found(shell.OS(env.OS), argv) {
+	// An empty argv is the image's own default process, which wink does not
+	// know (an image without catalog or registry metadata), as MiniShell has
+	// it: it runs until stopped.
+	if len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(shell.OS(env.OS), argv) {
 		return shell.RunUntilStopped(ctx, Env(env))
 	}
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
