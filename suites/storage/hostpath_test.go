@@ -62,7 +62,7 @@ func TestHostPathKubeletLayout(t *testing.T) {
 			}
 			return ctx
 		}).
-		Assess("Linux: containerd's socket, /var/log/pods, /proc and /sys", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+		Assess("Linux: containerd's socket, the pod log directories, proc and sys", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cluster.SkipUnlessSimulated(t)
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "hostpath-linux")
