@@ -200,17 +200,21 @@ func mustLoadInBox(data []byte) *inBoxTable {
 // ImageOf is what wink knows of the programs of image ref (a container's
 // image reference) on os: a base of inbox.yaml, or an open image (of a
 // servercore-like base, with in-box programs, on Windows). A HostProcess
-// container sees the host: open, with in-box programs.
+// container sees the host's in-box programs besides its image's files
+// (under the sandbox mount point): open when the image is not a base, so
+// that upstream's `foobar.exe` in the e2e busybox image still fails to
+// start (host_process.go, row B10).
 func ImageOf(os OS, ref string, hostProcess bool) Image {
-	if hostProcess {
-		return Image{Open: true, InBox: true, Base: "host"}
-	}
+	img := Image{Open: true, InBox: os == Windows}
 	if named, err := reference.ParseNormalizedNamed(ref); err == nil {
 		if b, ok := inBox().bases[os][named.Name()]; ok {
-			return Image{InBox: b.InBox, Base: b.Name}
+			img = Image{InBox: b.InBox, Base: b.Name}
 		}
 	}
-	return Image{Open: true, InBox: os == Windows}
+	if hostProcess {
+		img.InBox, img.Base = true, "host"
+	}
+	return img
 }
 
 // InBoxCmdlet returns the in-box module of a PowerShell cmdlet wink does not

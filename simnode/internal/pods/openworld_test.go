@@ -60,6 +60,12 @@ func TestOpenWorld(t *testing.T) {
 			Command: []string{"powershell", "-File", "$env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/start.ps1"},
 		}},
 		// Known files: the behaviour rows stay.
+		{name: "HostProcess foobar.exe of the e2e busybox image", os: v1alpha1.OSWindows, hostProc: true, container: corev1.Container{
+			Image: "registry.k8s.io/e2e-test-images/busybox:1.37.0-1", Command: []string{"foobar.exe"},
+		}, startError: "failed to create containerd task"},
+		{name: "HostProcess in-box program of a base image", os: v1alpha1.OSWindows, hostProc: true, container: corev1.Container{
+			Image: "registry.k8s.io/e2e-test-images/busybox:1.37.0-1", Command: []string{"powershell", "-Command", "New-NetFirewallRule -DisplayName x -LocalPort 9182; if ($?) { Start-Sleep 3600 }"},
+		}},
 		{name: "nanoserver unknown program", os: v1alpha1.OSWindows, container: corev1.Container{
 			Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"foo.exe"},
 		}, startError: "failed to create containerd task"},
