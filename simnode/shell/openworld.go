@@ -74,8 +74,7 @@ type inBoxTable struct {
 	tools   map[OS]map[string]bool      // os -> program name -> a tool that ends
 }
 
-// inBox loads inbox.yaml on first use (after the init functions that index
-// the simulated programs, which it is checked against).
+// inBox loads inbox.yaml on first use.
 var inBox = sync.OnceValue(func() *inBoxTable { return mustLoadInBox(inboxYAML) })
 
 var verbNounRE = regexp.MustCompile(`^[A-Za-z]+-[A-Za-z][A-Za-z0-9]*$`)
@@ -121,8 +120,6 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 			switch {
 			case !verbNounRE.MatchString(c):
 				fail("%s.cmdlets[%d]: Invalid value: %q: want Verb-Noun", where, j, c)
-			case psCmdletIndex[strings.ToLower(c)] != nil:
-				fail("%s.cmdlets[%d]: Invalid value: %q: simulated in ps_cmdlets.go; remove it here", where, j, c)
 			case seenCmdlet[strings.ToLower(c)] != "":
 				fail("%s.cmdlets[%d]: Duplicate value: %q: already in module %s", where, j, c, seenCmdlet[strings.ToLower(c)])
 			}
@@ -134,8 +131,6 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 		switch {
 		case programName(n, true) != n:
 			fail("executables.names[%d]: Invalid value: %q: a lower-case name without .exe", i, n)
-		case windowsIndex[n] != nil:
-			fail("executables.names[%d]: Invalid value: %q: simulated in commands.go; remove it here", i, n)
 		case seenExe[n]:
 			fail("executables.names[%d]: Duplicate value: %q", i, n)
 		}
@@ -150,8 +145,6 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 			switch {
 			case programName(n, os == Windows) != n || strings.Contains(n, "/"):
 				fail("tools.%s[%d]: Invalid value: %q: a program name without path (Windows: lower case, no .exe)", os, i, n)
-			case os == Windows && windowsIndex[n] != nil, os == Linux && linuxIndex[n] != nil:
-				fail("tools.%s[%d]: Invalid value: %q: simulated in commands.go; remove it here", os, i, n)
 			case seen[n]:
 				fail("tools.%s[%d]: Duplicate value: %q", os, i, n)
 			}
@@ -162,6 +155,33 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 		return nil, fmt.Errorf("inbox.yaml: %s", strings.Join(errs, "; "))
 	}
 	return &f, nil
+}
+
+// Simulated lists the entries of f that the shell simulates (a simulated
+// program or cmdlet always wins over the table; TestInBoxTable keeps the
+// table free of them).
+func (f *InBoxFile) Simulated() []string {
+	var out []string
+	for _, m := range f.Modules {
+		for _, c := range m.Cmdlets {
+			if psCmdletIndex[strings.ToLower(c)] != nil {
+				out = append(out, "modules "+m.Module+": "+c)
+			}
+		}
+	}
+	for _, n := range f.Executables.Names {
+		if windowsIndex[n] != nil {
+			out = append(out, "executables: "+n)
+		}
+	}
+	for os, names := range f.Tools {
+		for _, n := range names {
+			if os == Windows && windowsIndex[n] != nil || os == Linux && linuxIndex[n] != nil {
+				out = append(out, "tools."+string(os)+": "+n)
+			}
+		}
+	}
+	return out
 }
 
 func mustLoadInBox(data []byte) *inBoxTable {

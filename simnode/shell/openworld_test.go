@@ -145,19 +145,27 @@ func TestInBoxTable(t *testing.T) {
 	if len(f.Modules) == 0 || len(f.Executables.Names) == 0 || len(f.Bases) == 0 {
 		t.Fatalf("inbox.yaml: %d modules, %d executables, %d bases", len(f.Modules), len(f.Executables.Names), len(f.Bases))
 	}
+	if sim := f.Simulated(); len(sim) != 0 {
+		t.Errorf("inbox.yaml lists what the shell simulates; remove them there: %v", sim)
+	}
 	if m, ok := InBoxCmdlet("new-netfirewallrule"); !ok || m != "NetSecurity" {
 		t.Errorf("InBoxCmdlet(new-netfirewallrule) = %q, %v", m, ok)
 	}
 	bad := []struct{ yaml, want string }{
 		{"modules: [{module: X, source: https://example.com/, cmdlets: [New-Thing]}]", "modules[0] (X).source: Invalid value"},
-		{"modules: [{module: X, source: https://learn.microsoft.com/x, cmdlets: [Write-Host]}]", `modules[0] (X).cmdlets[0]: Invalid value: "Write-Host": simulated`},
 		{"modules: [{module: X, source: https://learn.microsoft.com/x, cmdlets: [notacmdlet]}]", "want Verb-Noun"},
 		{"executables: {names: [netsh, NETSH.exe]}", `executables.names[1]: Invalid value: "NETSH.exe"`},
-		{"executables: {names: [ping]}", `executables.names[0]: Invalid value: "ping": simulated`},
 		{"bases: [{name: b, os: linux, inBox: true, repositories: [busybox]}]", "bases[0] (b).inBox: Forbidden"},
 		{"bases: [{name: b, os: linux, repositories: [busybox, docker.io/library/busybox]}]", "bases[0] (b).repositories[1]: Duplicate value"},
-		{"tools: {linux: [sh]}", `tools.linux[0]: Invalid value: "sh": simulated`},
+		{"tools: {macos: [x]}", `tools.macos: Unsupported value`},
 		{"unknownField: 1", "unknown field"},
+	}
+	f2, err := LoadInBox([]byte("modules: [{module: X, source: https://learn.microsoft.com/x, cmdlets: [Write-Host]}]\nexecutables: {names: [ping]}\ntools: {linux: [sh]}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(f2.Simulated(), "; "); got != "modules X: Write-Host; executables: ping; tools.linux: sh" {
+		t.Errorf("Simulated() = %q", got)
 	}
 	for _, b := range bad {
 		_, err := LoadInBox([]byte(b.yaml))
