@@ -930,8 +930,11 @@ func (m *machine) found(env *Env, argv []string) bool {
 // not simulate (open world): it runs until stopped, with no output, and
 // listens on its declared ports and the ports its probes check.
 func (m *machine) opaque(spec *corev1.Container, c *container, env *Env, argv []string) bool {
-	if len(argv) == 0 || m.rt.shell == nil {
+	if m.rt.shell == nil {
 		return false
+	}
+	if len(argv) == 0 {
+		return !c.img.Known // the image's unknown default process (argvOf)
 	}
 	found, simulated := m.rt.shell.Found(env, argv)
 	return !simulated && (found || entrypoint(spec, c.img, argv))

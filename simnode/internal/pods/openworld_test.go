@@ -50,6 +50,10 @@ func TestOpenWorld(t *testing.T) {
 		{name: "unknown image, neither command nor args", os: v1alpha1.OSLinux, container: corev1.Container{
 			Image: "example.com/vendor/operator:2.1",
 		}},
+		{name: "unknown Windows image, neither command nor args", os: v1alpha1.OSWindows, container: corev1.Container{
+			Image:          "ghcr.io/vendor/windows-exporter:0.30.0",
+			ReadinessProbe: readiness(corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/health", Port: intstr.FromInt32(9182)}}),
+		}},
 		{name: "unknown image command not simulated", os: v1alpha1.OSLinux, container: corev1.Container{
 			Image: "example.com/vendor/app:1", Command: []string{"/app/server", "--listen=:8080"},
 			Ports:          []corev1.ContainerPort{{ContainerPort: 8080}},
