@@ -22,8 +22,10 @@
 //
 //	Found(os, argv) bool
 //
-// tells whether argv[0] names a program the simulated image has; the
-// kubelet turns a false into a StartError instead of running anything.
+// tells whether the shell simulates argv[0]. Present(os, image, argv)
+// widens it by what wink knows of the image (see Open world below); the
+// kubelet turns a false Present into a StartError instead of running
+// anything.
 //
 // # Open world
 //
