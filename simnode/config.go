@@ -1,10 +1,19 @@
 package simnode
 
 import (
+	"path/filepath"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 )
+
+// ImageResolveRegistry is Config.ImageResolve's value for asking registries.
+const ImageResolveRegistry = "registry"
+
+// ImageCacheDir is the registry cache of a wink home (the parent of the
+// clusters' state directories), shared by its clusters.
+func ImageCacheDir(home string) string { return filepath.Join(home, "cache", "images") }
 
 // Config is everything one simnode process serves. The harness writes it to
 // <state>/simnode.yaml and starts `wink simnode --config <file>`.
@@ -48,6 +57,14 @@ type Config struct {
 	// StrictImages makes images the catalog does not know fail to pull
 	// (wink.yaml images.strict, row B4).
 	StrictImages bool `json:"strictImages,omitempty"`
+	// ImageResolve is where image metadata comes from (wink.yaml
+	// images.resolve, row B4): "registry" asks the image's registry on the
+	// first pull of a reference; "offline" or "" uses ImageCacheDir and the
+	// catalog only.
+	ImageResolve string `json:"imageResolve,omitempty"`
+	// ImageCacheDir is the registry cache shared by clusters:
+	// $WINK_HOME/cache/images. Empty: answers are kept in memory only.
+	ImageCacheDir string `json:"imageCacheDir,omitempty"`
 
 	// PodStartDelay is the time from admission to Running and Ready (image
 	// pull, container start). Default 200ms.

@@ -441,7 +441,7 @@ func (r *Rules) validate() error {
 	}
 	for _, id := range []string{EventPulling, EventPulled, EventAlreadyPresent, EventCreated, EventStarted, EventKilling,
 		EventFailedPull, EventError, EventPullBackOff, EventNeverPull, EventBackOff, EventSandboxFailed, EventFailedMount,
-		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed} {
+		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed, EventImageFallback} {
 		if !evIDs[id] {
 			return fmt.Errorf("events.yaml: missing event %q", id)
 		}
@@ -617,6 +617,8 @@ const (
 	EventKillingBecause  = "killing-because"
 	EventPostStartFailed = "post-start-failed"
 	EventPreStopFailed   = "pre-stop-failed"
+	// EventImageFallback is wink's: a registry that did not answer (B4).
+	EventImageFallback = "image-metadata-fallback"
 )
 
 // EventData is what event message templates see.

@@ -145,6 +145,8 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 		EgressSocket:        p.egressSock,
 		StateDir:            filepath.Join(st.Dir, "simnode"),
 		StrictImages:        st.Config.Images.Strict,
+		ImageResolve:        string(st.Config.Images.Resolve),
+		ImageCacheDir:       simnode.ImageCacheDir(filepath.Dir(st.Dir)),
 	}
 	data, err := yaml.Marshal(cfg)
 	if err != nil {

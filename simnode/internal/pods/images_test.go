@@ -17,7 +17,7 @@ import (
 // RuntimeClass handler "bogus" is not configured.
 type fakeImages struct{}
 
-func (fakeImages) Pull(ref string, h ImageHost, _ map[string]string, _ string) (Image, error) {
+func (fakeImages) Pull(ref string, h ImageHost, _ *corev1.Pod, _ string) (Image, error) {
 	if strings.Contains(ref, "linux-only") && h.OS == "windows" {
 		return Image{}, &PullError{Reason: "ErrImagePull", Message: `rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/linux-only:latest": no match for platform in manifest: not found`}
 	}

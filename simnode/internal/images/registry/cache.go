@@ -20,9 +20,6 @@ type Cache struct {
 	Dir string
 }
 
-// DirIn is the cache directory under a wink home.
-func DirIn(home string) string { return filepath.Join(home, "cache", "images") }
-
 func (c *Cache) blob(digest string) (string, error) {
 	algo, hexPart, ok := strings.Cut(digest, ":")
 	if !ok || algo != "sha256" || len(hexPart) != 64 {
