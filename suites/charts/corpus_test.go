@@ -342,6 +342,9 @@ func describe(pods []corev1.Pod) string {
 			switch {
 			case s.State.Waiting != nil:
 				fmt.Fprintf(&b, "; %s waiting %s: %s", s.Name, s.State.Waiting.Reason, s.State.Waiting.Message)
+				if last := s.LastTerminationState.Terminated; last != nil {
+					fmt.Fprintf(&b, " (last: %s, exit %d: %s)", last.Reason, last.ExitCode, strings.TrimSpace(last.Message))
+				}
 			case s.State.Terminated != nil:
 				fmt.Fprintf(&b, "; %s terminated %s (exit %d): %s", s.Name, s.State.Terminated.Reason, s.State.Terminated.ExitCode, strings.TrimSpace(s.State.Terminated.Message))
 			case s.State.Running != nil:

@@ -83,7 +83,12 @@ func helmTemplate(ch *chart.Chart) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("helm returned a %T, not a v1 release", rel)
 	}
-	return r.Manifest, nil
+	// Hooks are not in the release manifest; `helm template` prints them too.
+	manifest := r.Manifest
+	for _, h := range r.Hooks {
+		manifest += "\n---\n" + h.Manifest
+	}
+	return manifest, nil
 }
 
 // caseDirs are the corpus cases: the directories of testdata with a chart.
