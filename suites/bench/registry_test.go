@@ -7,6 +7,7 @@ import (
 	"log"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,7 +90,8 @@ func BenchmarkPodThroughputRegistry(b *testing.B) {
 	n := benchPods(b)
 	image := registryImage(b)
 	measure := func(mode string) float64 {
-		b.Setenv("WINK_HOME", b.TempDir())
+		home := b.TempDir()
+		b.Setenv("WINK_HOME", home)
 		c, opts, _ := up(b, "bench-"+mode, podsConfig+"images: {resolve: "+mode+"}\n", true)
 		defer func() { _ = harness.Delete(context.Background(), opts) }()
 		cs := clientset(b, c.Kubeconfig)
@@ -105,6 +107,12 @@ func BenchmarkPodThroughputRegistry(b *testing.B) {
 			p.Spec.Tolerations = []corev1.Toleration{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}}
 		}
 		warm(b, cs, image)
+		// The warm-up pull went to the registry and into the cache (or,
+		// offline, did not).
+		refs, _ := os.ReadDir(filepath.Join(home, "cache", "images", "refs"))
+		if cached := len(refs) > 0; cached != (mode == "registry") {
+			b.Fatalf("images.resolve %s: %d references in the image cache after the warm-up pod", mode, len(refs))
+		}
 		b.StartTimer()
 		got := runPods(b, cs, "through", n, onWindows, nil)
 		b.StopTimer()
