@@ -32,7 +32,7 @@ const (
 )
 
 // image is a synthetic image: random layers, the given config.
-func image(t *testing.T, os, osVersion string, cfg v1.Config) v1.Image {
+func image(t testing.TB, os, osVersion string, cfg v1.Config) v1.Image {
 	t.Helper()
 	img, err := random.Image(1024, 2)
 	assert.NilError(t, err)
@@ -45,7 +45,7 @@ func image(t *testing.T, os, osVersion string, cfg v1.Config) v1.Image {
 	return img
 }
 
-func index(t *testing.T, imgs ...v1.Image) v1.ImageIndex {
+func index(t testing.TB, imgs ...v1.Image) v1.ImageIndex {
 	t.Helper()
 	var idx v1.ImageIndex = empty.Index
 	for _, img := range imgs {
@@ -82,7 +82,7 @@ func basicAuth(h http.Handler) http.Handler {
 // B4 cases: a Windows manifest list (ltsc2019 + ltsc2022), a list without
 // the 2022 build, a Linux-only image, a HostProcess image (no os.version)
 // and a private image behind basic auth.
-func testRegistry(t *testing.T) (host string) {
+func testRegistry(t testing.TB) (host string) {
 	t.Helper()
 	srv := httptest.NewServer(basicAuth(ggcrregistry.New(ggcrregistry.Logger(log.New(io.Discard, "", 0)))))
 	t.Cleanup(srv.Close)
@@ -260,4 +260,37 @@ func TestUnavailableRegistryFallsBackOnce(t *testing.T) {
 	_, err = r.Resolve(context.Background(), "registry.invalid/vendor/agent:1.0", nil)
 	assert.Assert(t, errors.As(err, &un), "got %v", err)
 	assert.Assert(t, un.First)
+}
+
+// BenchmarkPull is what one pull costs on a node once the registry's
+// answer is cached (images.resolve: registry) against the catalog alone
+// (offline): the per-pod cost BenchmarkPodThroughputRegistry measures at
+// cluster scale.
+func BenchmarkPull(b *testing.B) {
+	host := testRegistry(b)
+	ref := host + "/vendor/agent:1.0"
+	cat := images.Default()
+	win := images.Host{OS: images.Windows, Build: "10.0.20348"}
+	r := &Resolver{Cache: &Cache{Dir: b.TempDir()}, Keychain: emptyKeychain{}}
+	if _, err := r.Resolve(context.Background(), ref, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("offline", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := cat.Pull(ref, win, nil, images.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("registry-warm", func(b *testing.B) {
+		for b.Loop() {
+			m, err := r.Resolve(context.Background(), ref, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := cat.Pull(ref, win, nil, images.Options{Manifest: m}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
