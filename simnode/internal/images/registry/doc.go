@@ -1,6 +1,6 @@
 // Package registry resolves what an image is from its registry, with
 // go-containerregistry, for wink's simulated containerd (row B4 of the
-// behaviour catalog, docs/spec: windows-behaviors.md): the first pull of a
+// behaviour catalog, reports/spec/windows-behaviors.md): the first pull of a
 // reference on a node reads its manifest (list) and each platform's config
 // (ENTRYPOINT, CMD, Env, WorkingDir, User, ExposedPorts; os, os.version,
 // architecture) as an images.Manifest, which images.Catalog.Pull turns into
