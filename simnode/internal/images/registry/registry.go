@@ -54,7 +54,9 @@ type Resolver struct {
 	mu    sync.Mutex
 	mem   map[string]*images.Manifest
 	neg   map[string]time.Time
-	now   func() time.Time
+	// warned: until when a reference's unavailability has been reported.
+	warned map[string]time.Time
+	now    func() time.Time
 }
 
 // Unavailable is a registry that did not answer: the caller uses the
@@ -77,6 +79,7 @@ func (r *Resolver) init() {
 	r.once.Do(func() {
 		r.mem = map[string]*images.Manifest{}
 		r.neg = map[string]time.Time{}
+		r.warned = map[string]time.Time{}
 		if r.now == nil {
 			r.now = time.Now
 		}
@@ -108,8 +111,12 @@ func (r *Resolver) Resolve(ctx context.Context, ref string, secrets []corev1.Sec
 		return m, nil
 	}
 	if until, ok := r.neg[full]; ok && r.now().Before(until) {
+		first := !r.now().Before(r.warned[full])
+		if first {
+			r.warned[full] = until
+		}
 		r.mu.Unlock()
-		return nil, &Unavailable{Ref: full, Err: errors.New("no answer recently; not asked again yet")}
+		return nil, &Unavailable{Ref: full, Err: errors.New("no answer recently; not asked again yet"), First: first}
 	}
 	r.mu.Unlock()
 
@@ -133,12 +140,22 @@ func (r *Resolver) Resolve(ctx context.Context, ref string, secrets []corev1.Sec
 				r.mu.Lock()
 				r.neg[full] = r.now().Add(r.NegativeTTL)
 				r.mu.Unlock()
-				un.First = true
 			}
 			return nil, err
 		}
 		return m, nil
 	})
+	if un := (*Unavailable)(nil); errors.As(err, &un) {
+		// Callers that shared one fetch share its error: only the first
+		// of them in the window is told to warn.
+		r.mu.Lock()
+		first := !r.now().Before(r.warned[full])
+		if first {
+			r.warned[full] = r.now().Add(r.NegativeTTL)
+		}
+		r.mu.Unlock()
+		return nil, &Unavailable{Ref: un.Ref, Err: un.Err, First: first}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -294,3 +294,28 @@ func BenchmarkPull(b *testing.B) {
 		}
 	})
 }
+
+// Pulls of one reference at the same time share one request and one
+// warning.
+func TestConcurrentPullsWarnOnce(t *testing.T) {
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-hang }))
+	t.Cleanup(func() { close(hang); srv.Close() })
+	ref := strings.TrimPrefix(srv.URL, "http://") + "/vendor/agent:1.0"
+	r := &Resolver{Keychain: emptyKeychain{}, Timeout: DefaultTimeout / 10}
+	firsts := make(chan bool, 8)
+	for range 8 {
+		go func() {
+			_, err := r.Resolve(context.Background(), ref, nil)
+			var un *Unavailable
+			firsts <- errors.As(err, &un) && un.First
+		}()
+	}
+	warned := 0
+	for range 8 {
+		if <-firsts {
+			warned++
+		}
+	}
+	assert.Equal(t, warned, 1)
+}
