@@ -33,6 +33,7 @@ import (
 	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/internal/images/registry"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
@@ -185,8 +186,10 @@ type shared struct {
 	// informers; its Listens and HTTP answers come from the providers.
 	network *network.Model
 	images  *images.Catalog
-	log     *slog.Logger
-	vkLog   *slog.Logger
+	// registry resolves image metadata before the catalog (nil: catalog only).
+	registry wire.Resolver
+	log      *slog.Logger
+	vkLog    *slog.Logger
 }
 
 func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, log *slog.Logger, vkLog *slog.Logger) error {
@@ -280,6 +283,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	}
 
 	s.images = images.Default()
+	s.registry = imageResolver(cfg)
 	s.network = network.New(&network.Listers{
 		PodLister:           s.pods.Core().V1().Pods().Lister(),
 		ServiceLister:       s.others.Core().V1().Services().Lister(),
@@ -470,7 +474,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		Log:        log,
 		// The simulated runtime (issue: containers run their commands).
 		Shell:  wire.Shell{},
-		Images: wire.Images{Catalog: s.images, Strict: s.cfg.StrictImages},
+		Images: wire.Images{Catalog: s.images, Strict: s.cfg.StrictImages, Registry: s.registry, Secrets: secretLister},
 		Volumes: wire.Volumes{Node: volNode, Source: wire.Source{
 			ConfigMaps: cmLister, Secrets: secretLister, Token: s.serviceAccountToken,
 		}},
@@ -680,4 +684,18 @@ func keepTransitionTimes(node, existing *corev1.Node) {
 			}
 		}
 	}
+}
+
+// imageResolver is the registry resolver of cfg.ImageResolve (B4): nil
+// when offline without a cache, so pulls read the catalog alone.
+func imageResolver(cfg *config.Config) wire.Resolver {
+	offline := cfg.ImageResolve != config.ImageResolveRegistry
+	if offline && cfg.ImageCacheDir == "" {
+		return nil
+	}
+	r := &registry.Resolver{Offline: offline}
+	if cfg.ImageCacheDir != "" {
+		r.Cache = &registry.Cache{Dir: cfg.ImageCacheDir}
+	}
+	return r
 }

@@ -91,6 +91,8 @@ nodePools:
     containerRuntimeVersion: containerd://2.1.4
     shutdownGracePeriod: 30s
     shutdownGracePeriodCriticalPods: 10s
+images:
+  resolve: registry
 `
 
 // messages returns the message of every error joined in err.

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -52,6 +53,14 @@ type Config struct {
 	// StrictImages makes images the catalog does not know fail to pull
 	// (wink.yaml images.strict, row B4).
 	StrictImages bool `json:"strictImages,omitempty"`
+	// ImageResolve is where image metadata comes from (wink.yaml
+	// images.resolve, row B4): "registry" asks the image's registry on the
+	// first pull of a reference; "offline" or "" uses ImageCacheDir and the
+	// catalog only.
+	ImageResolve string `json:"imageResolve,omitempty"`
+	// ImageCacheDir is the registry cache shared by clusters:
+	// $WINK_HOME/cache/images. Empty: answers are kept in memory only.
+	ImageCacheDir string `json:"imageCacheDir,omitempty"`
 
 	// PodStartDelay is the time from admission to Running and Ready (image
 	// pull, container start). Default 200ms.
@@ -103,6 +112,13 @@ type Pool struct {
 	ShutdownGracePeriod             *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
 	ShutdownGracePeriodCriticalPods *metav1.Duration `json:"shutdownGracePeriodCriticalPods,omitempty"`
 }
+
+// ImageResolveRegistry is Config.ImageResolve's value for asking registries.
+const ImageResolveRegistry = "registry"
+
+// ImageCacheDir is the registry cache of a wink home (the parent of the
+// clusters' state directories), shared by its clusters.
+func ImageCacheDir(home string) string { return filepath.Join(home, "cache", "images") }
 
 // DefaultWindowsBuild is the build of a windows pool that names none:
 // Windows Server 2022 (N2). wink.yaml's defaulting uses it too.

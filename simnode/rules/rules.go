@@ -504,7 +504,7 @@ func (r *Rules) validateEvents() []error {
 	}
 	for _, id := range []string{EventPulling, EventPulled, EventAlreadyPresent, EventCreated, EventStarted, EventKilling,
 		EventFailedPull, EventError, EventPullBackOff, EventNeverPull, EventBackOff, EventSandboxFailed, EventFailedMount,
-		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed} {
+		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed, EventImageFallback} {
 		if !evIDs[id] {
 			errs = append(errs, fmt.Errorf("events.yaml: missing event %q", id))
 		}
@@ -699,6 +699,8 @@ const (
 	EventKillingBecause  = "killing-because"
 	EventPostStartFailed = "post-start-failed"
 	EventPreStopFailed   = "pre-stop-failed"
+	// EventImageFallback is wink's: a registry that did not answer (B4).
+	EventImageFallback = "image-metadata-fallback"
 )
 
 // EventData is what event message templates see.

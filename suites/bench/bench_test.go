@@ -103,7 +103,7 @@ nodePools:
 // the benchmark itself (no scheduler, no simnode). Goal: ratio >= 0.5.
 func BenchmarkPodThroughput(b *testing.B) {
 	const pods = 3000
-	c, _, _ := up(b, "bench-pods", podsConfig, true)
+	c, _, _ := up(b, "bench-pods", podsConfig+"images: {resolve: offline}\n", true)
 	cs := clientset(b, c.Kubeconfig)
 	ctx := context.Background()
 	for _, ns := range []string{"through", "ceiling"} {

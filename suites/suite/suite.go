@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/features"
 
 	"wink.dev/wink/harness"
+	winkconfig "wink.dev/wink/harness/config"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/simnode/facts"
 )
@@ -102,7 +103,11 @@ func Setup(area string, config *v1alpha1.Cluster) (env.Environment, *Cluster) {
 			}
 		}
 		c.Options = harness.Options{Name: c.Name, Home: home, Binary: bin, Progress: os.Stderr}
-		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, Config: config, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
+		cluster, err := offline(config)
+		if err != nil {
+			return ctx, err
+		}
+		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, Config: cluster, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
 		if err != nil {
 			return ctx, err
 		}
@@ -117,6 +122,22 @@ func Setup(area string, config *v1alpha1.Cluster) (env.Environment, *Cluster) {
 		return ctx, harness.Delete(ctx, c.Options)
 	})
 	return testenv, c
+}
+
+// offline is config (nil: the default cluster) with images.resolve:
+// offline. A suite never depends on the internet: what it knows of an image
+// is the catalog's (fixtures/images.yaml) and the cache's, or a registry it
+// serves itself.
+func offline(config *v1alpha1.Cluster) (*v1alpha1.Cluster, error) {
+	if config == nil {
+		var err error
+		if config, err = winkconfig.Load(""); err != nil {
+			return nil, err
+		}
+	}
+	c := *config
+	c.Images.Resolve = v1alpha1.ImageResolveOffline
+	return &c, nil
 }
 
 // Binary finds the wink binary the cluster runs from: $WINK_BINARY (what

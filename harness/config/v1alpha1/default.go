@@ -68,6 +68,9 @@ func SetDefaults_Cluster(c *Cluster) {
 	if c.Backend == "" {
 		c.Backend = DefaultBackend
 	}
+	if c.Images.Resolve == "" {
+		c.Images.Resolve = ImageResolveRegistry
+	}
 	SetDefaults_Networking(&c.Networking)
 	if c.NodePools == nil {
 		c.NodePools = defaultNodePools()

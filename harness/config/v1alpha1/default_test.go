@@ -46,6 +46,7 @@ func defaultCluster() *Cluster {
 		Kind:       Kind,
 		Name:       "wink",
 		Backend:    BackendEmbedded,
+		Images:     Images{Resolve: ImageResolveRegistry},
 		Networking: Networking{
 			PodSubnet:        "10.244.0.0/16",
 			NodeCIDRMaskSize: 24,

@@ -174,4 +174,23 @@ type Images struct {
 	// pod can declare an unknown image's OS and build with the annotations
 	// wink.dev/image-os.<container> and wink.dev/image-build.<container>.
 	Strict bool `json:"strict,omitempty"`
+	// Resolve says where a simulated node learns what an image is (its
+	// manifest list: each platform's os, os.version and architecture, and
+	// its config: ENTRYPOINT, CMD, Env, WorkingDir, User, ExposedPorts):
+	// "registry" (default) asks the image's registry on the first pull of a
+	// reference, with the pod's imagePullSecrets and the user's docker
+	// config, and keeps the answer in $WINK_HOME/cache/images, shared by
+	// clusters; a registry that does not answer within a few seconds falls
+	// back to the catalog (fixtures/images.yaml) with one Warning event.
+	// "offline" uses the cache and the catalog only and never the network.
+	Resolve ImageResolve `json:"resolve,omitempty"`
 }
+
+// ImageResolve says where image metadata comes from (images.resolve).
+type ImageResolve string
+
+// Values of images.resolve.
+const (
+	ImageResolveRegistry ImageResolve = "registry"
+	ImageResolveOffline  ImageResolve = "offline"
+)

@@ -223,6 +223,15 @@ func (v *validator) cluster(c *Cluster) {
 			`supported values: "embedded" (control plane in wink, no Docker), "kind" (a kind cluster), "existing" (the cluster of kubeconfig)`)
 	}
 
+	switch c.Images.Resolve {
+	case ImageResolveRegistry, ImageResolveOffline:
+	case "":
+		v.add("images.resolve", ErrorTypeRequired, nil, "", `set images.resolve: registry or offline`)
+	default:
+		v.add("images.resolve", ErrorTypeNotSupported, string(c.Images.Resolve), "",
+			`supported values: "registry" (ask the image's registry, cache the answer under $WINK_HOME/cache/images), "offline" (the cache and fixtures/images.yaml only, no network)`)
+	}
+
 	total := 0
 	for _, p := range c.NodePools {
 		if p.Count != nil && *p.Count > 0 {

@@ -123,6 +123,20 @@ func TestValidate(t *testing.T) {
 			want:   []string{`backend: Required value: set backend: embedded, kind or existing`},
 		},
 		{
+			name:   "images.resolve unknown (B4: where image metadata comes from)",
+			mutate: func(c *Cluster) { c.Images.Resolve = "online" },
+			want:   []string{`images.resolve: Unsupported value: "online": supported values: "registry" (ask the image's registry, cache the answer under $WINK_HOME/cache/images), "offline" (the cache and fixtures/images.yaml only, no network)`},
+		},
+		{
+			name:   "images.resolve missing",
+			mutate: func(c *Cluster) { c.Images.Resolve = "" },
+			want:   []string{`images.resolve: Required value: set images.resolve: registry or offline`},
+		},
+		{
+			name:   "images.resolve offline",
+			mutate: func(c *Cluster) { c.Images.Resolve = ImageResolveOffline },
+		},
+		{
 			name:   "backend existing without kubeconfig",
 			mutate: func(c *Cluster) { c.Backend = BackendExisting },
 			want:   []string{`kubeconfig: Required value: backend existing joins the cluster of a kubeconfig; set kubeconfig to the path of that cluster's kubeconfig`},

@@ -132,6 +132,8 @@ func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion
 		ListenAddress:       listenAddress,
 		StateDir:            StateDir(st),
 		StrictImages:        st.Config.Images.Strict,
+		ImageResolve:        string(st.Config.Images.Resolve),
+		ImageCacheDir:       simconfig.ImageCacheDir(filepath.Dir(st.Dir)),
 	}
 }
 

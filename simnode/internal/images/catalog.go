@@ -85,6 +85,8 @@ type Platform struct {
 	Entrypoint []string `json:"entrypoint,omitempty"`
 	Cmd        []string `json:"cmd,omitempty"`
 	Ports      []int32  `json:"ports,omitempty"`
+
+	remote *RemotePlatform // the registry's, when Options.Manifest gave it
 }
 
 // Catalog is a loaded, validated image catalog. It is read-only and safe

@@ -10,6 +10,15 @@
 //     handler; if not, a *SandboxError the kubelet reports as
 //     FailedCreatePodSandBox (N8).
 //
+// What a registry says of an image comes first: Options.Manifest (from
+// images/registry, wink.yaml images.resolve: registry, or its cache) gives
+// the manifest list with each platform's os.version and config; the B4
+// rules below then choose among its platforms exactly as among a catalog
+// entry's, and a Windows platform without os.version (HostProcess images)
+// fits any build, as containerd's Windows matcher takes it. The catalog is
+// the fallback when there is no manifest (offline, or a registry that did
+// not answer) and the source of what a registry cannot say.
+//
 // The catalog is data: fixtures/images.yaml (embedded by package fixtures),
 // whose header documents every field. Its rules, each citing its row:
 //

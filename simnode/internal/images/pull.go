@@ -50,11 +50,16 @@ type Image struct {
 	Entrypoint []string `json:"entrypoint,omitempty"`
 	Cmd        []string `json:"cmd,omitempty"`
 	Ports      []int32  `json:"ports,omitempty"`
-	Size       int64    `json:"size"`
+	// Env and WorkingDir are the image config's (registry images only).
+	Env        map[string]string `json:"env,omitempty"`
+	WorkingDir string            `json:"workingDir,omitempty"`
+	Size       int64             `json:"size"`
 	// Known is true for images of the catalog; Declared for unknown images
-	// whose OS or build a pod annotation declared.
+	// whose OS or build a pod annotation declared; Registry for images whose
+	// manifest and config came from their registry (Options.Manifest).
 	Known    bool `json:"known"`
 	Declared bool `json:"declared,omitempty"`
+	Registry bool `json:"registry,omitempty"`
 
 	name string
 }
@@ -71,6 +76,12 @@ type Options struct {
 	// selects the wink.dev/image-os.<name> and wink.dev/image-build.<name>
 	// annotations.
 	Container string
+	// Manifest is what the image's registry said of the reference
+	// (images/registry): when set, its platforms are the manifest list the
+	// node chooses from and its configs give the image's ENTRYPOINT, CMD,
+	// Env, WorkingDir, User and ports; the catalog entry adds only what a
+	// registry cannot say. Nil: the catalog alone (offline).
+	Manifest *Manifest
 }
 
 // PullError is a failed pull as the kubelet sees it.
@@ -170,6 +181,10 @@ func (c *Catalog) Pull(ref string, host Host, annotations map[string]string, opt
 	entry := c.lookup(named.Name(), tag)
 	img := Image{Ref: full, name: named.Name()}
 	switch {
+	case opts.Manifest != nil:
+		plats = remotePlatforms(opts.Manifest, entry)
+		img.Registry = true
+		img.Known = entry != nil
 	case entry != nil && entry.Absent:
 		return Image{}, notFound(full)
 	case entry != nil:
@@ -201,6 +216,21 @@ func (c *Catalog) Pull(ref string, host Host, annotations map[string]string, opt
 	}
 
 	img.OS, img.Build, img.Size = p.OS, p.Build, p.Size
+	if rp := p.remote; rp != nil {
+		img.Build = normaliseBuild(rp.OSVersion)
+		img.User = rp.User
+		img.Entrypoint = slices.Clone(rp.Entrypoint)
+		img.Cmd = slices.Clone(rp.Cmd)
+		img.Ports = slices.Clone(rp.ExposedPorts)
+		img.Env = envMap(rp.Env)
+		img.WorkingDir = rp.WorkingDir
+		img.Digest = opts.Manifest.Digest
+		if digest != "" {
+			img.Digest = digest
+		}
+		img.ID = rp.ConfigDigest
+		return img, nil
+	}
 	if entry != nil {
 		img.User = entry.User
 		img.Entrypoint = slices.Clone(entry.Entrypoint)
@@ -231,6 +261,36 @@ func (c *Catalog) Pull(ref string, host Host, annotations map[string]string, opt
 	}
 	img.ID = sha("wink/config/" + full + "/" + p.OS + "/" + p.Build)
 	return img, nil
+}
+
+// NotFound is the pull error for a reference its registry does not have
+// (full: the fully qualified reference, docker.io/library/nginx:latest).
+func NotFound(full string) *PullError { return notFound(full) }
+
+// Unauthorized is the pull error for a registry that refuses the
+// credentials (or their absence): containerd v1.7.27's resolver gets the
+// status of its HEAD request (remotes/docker/resolver.go, errors.go
+// "unexpected status from %s request to %s: %s") and the CRI wraps it
+// (gRPC code Unknown). url is the manifest URL it asked, status e.g.
+// "401 Unauthorized".
+func Unauthorized(full, url, status string) *PullError {
+	return &PullError{
+		Reason:  ReasonErrImagePull,
+		Code:    "Unknown",
+		Message: fmt.Sprintf("failed to pull and unpack image %q: failed to resolve reference %q: unexpected status from HEAD request to %s: %s", full, full, url, status),
+	}
+}
+
+// Normalise is the reference containerd's CRI pulls (distribution's
+// ParseDockerRef): the fully qualified name with the tag (latest when none)
+// or digest, e.g. nginx -> docker.io/library/nginx:latest. It is the key
+// the catalog, the registry resolver and its cache share.
+func Normalise(ref string) (string, error) {
+	named, err := reference.ParseDockerRef(ref)
+	if err != nil {
+		return "", err
+	}
+	return named.String(), nil
 }
 
 // notFound is containerd's error for a reference the registry does not have
@@ -308,6 +368,14 @@ func (c *Catalog) pick(plats []Platform, host Host, hostBuild string) (Platform,
 	var best Platform
 	found := false
 	for _, p := range plats {
+		if p.OS == Windows && p.Build == "" {
+			// No os.version (HostProcess images): containerd's Windows
+			// matcher takes it on any build.
+			if !found {
+				best, found = p, true
+			}
+			continue
+		}
 		if p.OS != Windows || !c.accepts(iso, hostBuild, p.Build) {
 			continue
 		}

@@ -232,7 +232,7 @@ func (m *machine) imageMeta(rec *record, c *container) Image {
 	if m.rt.images == nil {
 		return Image{}
 	}
-	img, err := m.rt.images.Pull(c.image, m.host(rec), rec.pod.Annotations, c.name)
+	img, err := m.rt.images.Pull(c.image, m.host(rec), rec.pod, c.name)
 	if err != nil {
 		return Image{}
 	}

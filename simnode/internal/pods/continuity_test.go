@@ -47,7 +47,7 @@ func (*tickShell) Listens([]string) []int            { return nil }
 // tickerImages resolves every image to one whose entrypoint is "ticker".
 type tickerImages struct{}
 
-func (tickerImages) Pull(string, ImageHost, map[string]string, string) (Image, error) {
+func (tickerImages) Pull(string, ImageHost, *corev1.Pod, string) (Image, error) {
 	return Image{Entrypoint: []string{"ticker"}, Known: true, Size: 1 << 20}, nil
 }
 func (tickerImages) Sandbox(ImageHost) error { return nil }

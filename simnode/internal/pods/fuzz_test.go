@@ -79,8 +79,8 @@ func (fuzzShell) Listens(argv []string) []int { return shell.Listens(argv) }
 
 type fuzzImages struct{ c *images.Catalog }
 
-func (i fuzzImages) Pull(ref string, h ImageHost, ann map[string]string, container string) (Image, error) {
-	img, err := i.c.Pull(ref, images.Host{OS: h.OS, Build: h.Build, Handler: h.Handler}, ann, images.Options{Container: container})
+func (i fuzzImages) Pull(ref string, h ImageHost, pod *corev1.Pod, container string) (Image, error) {
+	img, err := i.c.Pull(ref, images.Host{OS: h.OS, Build: h.Build, Handler: h.Handler}, pod.Annotations, images.Options{Container: container})
 	if err != nil {
 		var pe *images.PullError
 		if errors.As(err, &pe) {

@@ -15,7 +15,10 @@ import (
 // RuntimeClass handler "bogus" is not configured.
 type fakeImages struct{}
 
-func (fakeImages) Pull(ref string, h ImageHost, _ map[string]string, _ string) (Image, error) {
+func (fakeImages) Pull(ref string, h ImageHost, _ *corev1.Pod, _ string) (Image, error) {
+	if strings.Contains(ref, "unreachable.example") {
+		return Image{User: "ContainerUser", Size: 300 << 20, Fallback: "dial tcp: lookup unreachable.example: no such host"}, nil
+	}
 	if strings.Contains(ref, "linux-only") && h.OS == "windows" {
 		return Image{}, &PullError{Reason: "ErrImagePull", Message: `rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/linux-only:latest": no match for platform in manifest: not found`}
 	}
@@ -75,6 +78,23 @@ func TestImagePullError(t *testing.T) {
 	}
 	if ph := f.get("img").Status.Phase; ph != corev1.PodPending {
 		t.Fatalf("phase %s", ph)
+	}
+}
+
+// B4: a registry that did not answer: the catalog's image runs, and the
+// pull records one ImageMetadataFallback Warning naming image and reason.
+func TestImageMetadataFallbackEvent(t *testing.T) {
+	f := newFixtureWith(t, "windows", func(c *Config) { c.Images = fakeImages{} })
+	pod := simplePod("fb", "cmd", "/c", "ping -t localhost")
+	pod.Spec.Containers[0].Image = "unreachable.example/app:1"
+	f.start(pod)
+	if ph := f.get("fb").Status.Phase; ph != corev1.PodRunning {
+		t.Fatalf("phase %s", ph)
+	}
+	ev := f.eventsOf("ImageMetadataFallback")
+	want := `Image "unreachable.example/app:1": its registry did not answer (dial tcp: lookup unreachable.example: no such host); using what wink's image catalog says of it`
+	if len(ev) != 1 || ev[0].Type != "Warning" || ev[0].Message != want {
+		t.Fatalf("events %+v, want one Warning %q", ev, want)
 	}
 }
 

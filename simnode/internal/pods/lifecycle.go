@@ -448,7 +448,7 @@ func (m *machine) ensureImage(rec *record, c *container, now time.Time) bool {
 	img := Image{}
 	if m.rt.images != nil {
 		var err error
-		img, err = m.rt.images.Pull(c.image, m.host(rec), rec.pod.Annotations, c.name)
+		img, err = m.rt.images.Pull(c.image, m.host(rec), rec.pod, c.name)
 		if err != nil {
 			reason, msg := "ErrImagePull", err.Error()
 			var pe *PullError
@@ -465,6 +465,9 @@ func (m *machine) ensureImage(rec *record, c *container, now time.Time) bool {
 			m.retryLater(rec, c, m.rules.Runtime.PullFailureResync.Duration, now)
 			return false
 		}
+	}
+	if img.Fallback != "" {
+		m.event(rec.pod, c, rules.EventImageFallback, rules.EventData{Container: c.name, Image: c.image, Message: img.Fallback})
 	}
 	if img.Size == 0 {
 		img.Size = imageSize(ref, m.node.OS)

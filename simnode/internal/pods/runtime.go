@@ -90,6 +90,9 @@ type Image struct {
 	Env        map[string]string
 	Ports      []int
 	Size       int64
+	// Fallback, when set, is why the image's registry gave nothing and the
+	// catalog was used: the pull records one Warning event with it.
+	Fallback string
 }
 
 // PullError is a failed pull (images.PullError): Reason is the waiting
@@ -102,9 +105,12 @@ func (e *PullError) Error() string { return e.Message }
 
 // Images is the image catalog.
 type Images interface {
-	// Pull resolves image ref for container's host; a failure is a
-	// *PullError whose Message is the CRI's error text.
-	Pull(ref string, host ImageHost, annotations map[string]string, container string) (Image, error)
+	// Pull resolves image ref for container of pod on host (the pod's
+	// annotations and imagePullSecrets count); a failure is a *PullError
+	// whose Message is the CRI's error text. Like the kubelet's serialized
+	// image pulls it may take a while: a registry lookup is bounded by a
+	// few seconds (images/registry).
+	Pull(ref string, host ImageHost, pod *corev1.Pod, container string) (Image, error)
 	// Sandbox checks that a sandbox can be created for host (RuntimeClass
 	// handler); the error text goes into FailedCreatePodSandBox.
 	Sandbox(host ImageHost) error

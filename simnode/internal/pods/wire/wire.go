@@ -13,6 +13,7 @@ import (
 	nodev1listers "k8s.io/client-go/listers/node/v1"
 
 	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/internal/images/registry"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/volumes"
 	"wink.dev/wink/simnode/network"
@@ -84,11 +85,22 @@ func (Shell) Found(e *pods.Env, argv []string) (found, simulated bool) {
 // Listens implements pods.Shell.
 func (Shell) Listens(argv []string) []int { return shell.Listens(argv) }
 
-// Images is pods.Images over the catalog.
+// Images is pods.Images over the registry resolver and the catalog: the
+// one lookup every pull goes through.
 type Images struct {
 	Catalog *images.Catalog
 	// Strict makes unknown images fail to pull.
 	Strict bool
+	// Registry, when set, says what an image is before the catalog does
+	// (images.resolve: registry, or the cache when offline).
+	Registry Resolver
+	// Secrets reads the pods' imagePullSecrets for the registry.
+	Secrets corev1listers.SecretLister
+}
+
+// Resolver is images/registry.Resolver.
+type Resolver interface {
+	Resolve(ctx context.Context, ref string, secrets []corev1.Secret) (*images.Manifest, error)
 }
 
 var _ pods.Images = Images{}
@@ -98,16 +110,29 @@ func host(h pods.ImageHost) images.Host {
 }
 
 // Pull implements pods.Images.
-func (i Images) Pull(ref string, h pods.ImageHost, annotations map[string]string, container string) (pods.Image, error) {
-	img, err := i.Catalog.Pull(ref, host(h), annotations, images.Options{Strict: i.Strict, Container: container})
-	if err != nil {
-		var pe *images.PullError
-		if errors.As(err, &pe) {
-			return pods.Image{}, &pods.PullError{Reason: pe.Reason, Message: pe.Error()}
+func (i Images) Pull(ref string, h pods.ImageHost, pod *corev1.Pod, container string) (pods.Image, error) {
+	opts := images.Options{Strict: i.Strict, Container: container}
+	fallback := ""
+	if i.Registry != nil {
+		m, err := i.Registry.Resolve(context.Background(), ref, i.pullSecrets(pod))
+		var un *registry.Unavailable
+		switch {
+		case errors.As(err, &un):
+			if un.First {
+				fallback = un.Err.Error()
+			}
+		case err != nil:
+			return pods.Image{}, pullError(err)
+		default:
+			opts.Manifest = m
 		}
-		return pods.Image{}, &pods.PullError{Reason: images.ReasonErrImagePull, Message: err.Error()}
 	}
-	out := pods.Image{Ref: img.Ref, ID: img.ImageID(), Known: img.Known, Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
+	img, err := i.Catalog.Pull(ref, host(h), pod.Annotations, opts)
+	if err != nil {
+		return pods.Image{}, pullError(err)
+	}
+	out := pods.Image{Ref: img.Ref, ID: img.ImageID(), Known: img.Known, Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size,
+		Env: img.Env, WorkingDir: img.WorkingDir, Fallback: fallback}
 	for _, p := range img.Ports {
 		out.Ports = append(out.Ports, int(p))
 	}
@@ -230,4 +255,27 @@ func (s Source) ServiceAccountToken(ctx context.Context, ns, sa, audience string
 		return s.Token(ctx, ns, sa, audience, exp, pod)
 	}
 	return "", errors.New("service account tokens are not available")
+}
+
+func pullError(err error) error {
+	var pe *images.PullError
+	if errors.As(err, &pe) {
+		return &pods.PullError{Reason: pe.Reason, Message: pe.Error()}
+	}
+	return &pods.PullError{Reason: images.ReasonErrImagePull, Message: err.Error()}
+}
+
+// pullSecrets are the pod's imagePullSecrets that exist; like the kubelet
+// (kubelet_pods.go getPullSecretsForPod) a missing one is skipped.
+func (i Images) pullSecrets(pod *corev1.Pod) []corev1.Secret {
+	if i.Secrets == nil {
+		return nil
+	}
+	var out []corev1.Secret
+	for _, ref := range pod.Spec.ImagePullSecrets {
+		if s, err := i.Secrets.Secrets(pod.Namespace).Get(ref.Name); err == nil {
+			out = append(out, *s)
+		}
+	}
+	return out
 }
