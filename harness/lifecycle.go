@@ -137,7 +137,9 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
 	defer cancel()
 	nodes := NodeNames(st.Config)
-	if err := waitReady(waitCtx, o, dir, kubeconfig, nodes, opts.Schedulable, start); err != nil {
+	if err := waitWorking(waitCtx, backend, st, kubeconfig, func(ctx context.Context) error {
+		return waitReady(ctx, o, dir, kubeconfig, nodes, opts.Schedulable, start)
+	}); err != nil {
 		return nil, fmt.Errorf("cluster %q is not up: %w (component logs are in %s)", name, err, filepath.Join(dir, logDir))
 	}
 	fmt.Fprintf(o.Progress, "Cluster %q is up in %.1fs. Try:\n  kubectl --kubeconfig %s get nodes -o wide\n", name, time.Since(start).Seconds(), kubeconfig)
