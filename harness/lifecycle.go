@@ -131,7 +131,7 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	}
 	if running(dir) {
 		fmt.Fprintln(o.Progress, " ✓ Supervisor already running")
-	} else if err := startSupervisor(o, name, dir); err != nil {
+	} else if err := startSupervisorAfterLeftovers(o, name, dir); err != nil {
 		return nil, err
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
