@@ -197,14 +197,15 @@ func (s *Supervisor) runChild(ctx context.Context, c Component, restart bool) er
 
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	if restart && c.Ready != nil {
+	if restart {
 		// After the child started, so that a probe that still passes on
 		// what the last one left (Ready nodes whose leases have not run
-		// out) is not overwritten by "starting".
+		// out) is not overwritten by "starting". Without a probe a
+		// component is ready once started, as in Run.
 		readyCtx, stopReady := context.WithCancel(ctx)
 		defer stopReady()
 		go func() {
-			if poll(readyCtx, c.Ready) == nil {
+			if c.Ready == nil || poll(readyCtx, c.Ready) == nil {
 				s.set(c.Name, func(st *ComponentStatus) {
 					if st.PID == pid {
 						st.State = StateReady

@@ -70,9 +70,19 @@ func TestRestartsAKilledChild(t *testing.T) {
 }
 
 // TestRestartedChildIsReadyAgain: a restarted child whose Ready probe
-// passes at once (simnode's: its nodes are still Ready in the API) is
-// "ready" with its new pid, not left "starting".
+// passes at once (simnode's of kind and existing clusters: its nodes are
+// still Ready in the API), or that has none (the embedded backend's
+// simnode), is "ready" with its new pid, not left "starting".
 func TestRestartedChildIsReadyAgain(t *testing.T) {
+	for name, ready := range map[string]func(context.Context) error{
+		"a probe that passes": func(context.Context) error { return nil },
+		"no probe":            nil,
+	} {
+		t.Run(name, func(t *testing.T) { testRestartedChildIsReadyAgain(t, ready) })
+	}
+}
+
+func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) error) {
 	s := newSupervisor(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -81,7 +91,7 @@ func TestRestartedChildIsReadyAgain(t *testing.T) {
 		done <- s.Run(ctx, []Component{{
 			Name:  "sleeper",
 			Args:  []string{"-c", "exec sleep 30"},
-			Ready: func(context.Context) error { return nil },
+			Ready: ready,
 		}})
 	}()
 	var first int
