@@ -29,10 +29,12 @@ const (
 	steady = "steady"
 	// rolling is a Deployment rolled out anew at each fault.
 	rolling = "rolling"
-	// writer is a pod whose container writes markFile, then runs on.
+	// writer is a pod whose container writes a random number into
+	// markFile, on an emptyDir volume, then runs on: the file must keep
+	// that number (a container run again would write another).
 	writer   = "writer"
-	markFile = `C:\mark.txt`
-	mark     = "written before the faults"
+	markDir  = `C:\data`
+	markFile = markDir + `\mark.txt`
 	// pingHeader starts ping's output: printed once per run of ping -t.
 	pingHeader = "Pinging "
 )
@@ -76,7 +78,7 @@ func TestFaultsDuringARollout(t *testing.T) {
 		b = b.Assess(f.name, func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cluster.SkipUnlessSimulated(t)
 			cs := suite.Clientset(t, cfg)
-			before := takeSnapshot(ctx, t, cs, ns)
+			before := takeSnapshot(ctx, t, cfg, cs, ns)
 			start := time.Now()
 			rollOut(ctx, t, cs, ns, f.name)
 			f.inject(ctx, t)
@@ -107,7 +109,10 @@ func createWorkloads(ctx context.Context, t *testing.T, cs kubernetes.Interface,
 			t.Fatalf("creating deployment %s: %v", name, err)
 		}
 	}
-	suite.RunPod(ctx, t, cs, ns, suite.WindowsPod(writer, suite.Build2022, "cmd", "/c", "echo "+mark+"> "+markFile+" && ping -t localhost"))
+	w := suite.WindowsPod(writer, suite.Build2022, "cmd", "/c", "echo %RANDOM%> "+markFile+" && ping -t localhost")
+	w.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+	w.Spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "data", MountPath: markDir}}
+	suite.RunPod(ctx, t, cs, ns, w)
 	waitRollout(ctx, t, cs, ns)
 	for _, name := range []string{steady, rolling} {
 		d, err := cs.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
@@ -217,11 +222,17 @@ type snapshot struct {
 	logs map[string]string
 	// system are kube-system's pods by name.
 	system map[string]podState
+	// mark is what writer's markFile holds.
+	mark string
 }
 
-func takeSnapshot(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) snapshot {
+func takeSnapshot(ctx context.Context, t *testing.T, cfg *envconf.Config, cs kubernetes.Interface, ns string) snapshot {
 	t.Helper()
 	s := snapshot{pods: keptPods(ctx, t, cs, ns), logs: map[string]string{}, system: map[string]podState{}}
+	res := suite.Exec(ctx, t, cfg, ns, writer, "main", "cmd", "/c", "type "+markFile)
+	if s.mark = strings.TrimSpace(res.Stdout); res.ExitCode != 0 || s.mark == "" {
+		t.Fatalf("exec `type %s` in %s before the fault: exit %d, stdout %q, stderr %q", markFile, writer, res.ExitCode, res.Stdout, res.Stderr)
+	}
 	for name := range s.pods {
 		s.logs[name] = suite.Logs(ctx, t, cs, ns, name, "main")
 	}
@@ -317,8 +328,8 @@ func checkContinuity(ctx context.Context, t *testing.T, cfg *envconf.Config, cs 
 			t.Errorf("pod %s: ping's header %q is in the log %d times, want once: the container's output was replayed", name, pingHeader, n)
 		}
 	}
-	if res := suite.Exec(ctx, t, cfg, ns, writer, "main", "cmd", "/c", "type "+markFile); res.ExitCode != 0 || !strings.Contains(res.Stdout, mark) {
-		t.Errorf("exec `type %s` in %s: exit %d, stdout %q, stderr %q; want %q: the file the container wrote is gone", markFile, writer, res.ExitCode, res.Stdout, res.Stderr, mark)
+	if res := suite.Exec(ctx, t, cfg, ns, writer, "main", "cmd", "/c", "type "+markFile); res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != before.mark {
+		t.Errorf("exec `type %s` in %s: exit %d, stdout %q, stderr %q; want %q: the file the container wrote is gone or was written again", markFile, writer, res.ExitCode, res.Stdout, res.Stderr, before.mark)
 	}
 	// kube-system Running and Ready, with the restart counts it had.
 	var last []string
