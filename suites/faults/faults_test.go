@@ -46,6 +46,9 @@ const (
 	// growTimeout is how long a container's log may take to show a new
 	// line after a fault: ping -t prints one a second.
 	growTimeout = 10 * time.Second
+	// systemTimeout is how long kube-system's pods may take to be Running
+	// and Ready again after a fault.
+	systemTimeout = 20 * time.Second
 )
 
 // fault is one thing that goes wrong in the middle of a rollout, and the
@@ -71,7 +74,7 @@ func TestFaultsDuringARollout(t *testing.T) {
 			cluster.SkipUnlessSimulated(t)
 			cs := suite.Clientset(t, cfg)
 			ns = suite.Namespace(ctx, t, cs, "faults")
-			createWorkloads(ctx, t, cs, ns)
+			createWorkloads(ctx, t, cfg, cs, ns)
 			return ctx
 		})
 	for _, f := range faults {
@@ -100,7 +103,7 @@ func TestFaultsDuringARollout(t *testing.T) {
 
 // createWorkloads creates steady, rolling and writer in ns and waits until
 // they run.
-func createWorkloads(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns string) {
+func createWorkloads(ctx context.Context, t *testing.T, cfg *envconf.Config, cs kubernetes.Interface, ns string) {
 	t.Helper()
 	for name, replicas := range map[string]int32{steady: 2, rolling: 3} {
 		d := deployment(name, replicas)
@@ -109,10 +112,19 @@ func createWorkloads(ctx context.Context, t *testing.T, cs kubernetes.Interface,
 			t.Fatalf("creating deployment %s: %v", name, err)
 		}
 	}
-	w := suite.WindowsPod(writer, suite.Build2022, "cmd", "/c", "echo %RANDOM%> "+markFile+" && ping -t localhost")
+	// `&`, not `&&`: ping runs on whatever the echo did, so that a
+	// container run again shows in the continuity checks (its log, the
+	// file), not as a restart.
+	w := suite.WindowsPod(writer, suite.Build2022, "cmd", "/c", "echo %RANDOM%> "+markFile+" & ping -t localhost")
 	w.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
 	w.Spec.Containers[0].VolumeMounts = []corev1.VolumeMount{{Name: "data", MountPath: markDir}}
 	suite.RunPod(ctx, t, cs, ns, w)
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+		return readMark(ctx, t, cfg, ns) != "", nil
+	})
+	if err != nil {
+		t.Fatalf("%s did not write %s", writer, markFile)
+	}
 	waitRollout(ctx, t, cs, ns)
 	for _, name := range []string{steady, rolling} {
 		d, err := cs.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
@@ -229,10 +241,9 @@ type snapshot struct {
 func takeSnapshot(ctx context.Context, t *testing.T, cfg *envconf.Config, cs kubernetes.Interface, ns string) snapshot {
 	t.Helper()
 	s := snapshot{pods: keptPods(ctx, t, cs, ns), logs: map[string]string{}, system: map[string]podState{}}
-	res := suite.Exec(ctx, t, cfg, ns, writer, "main", "cmd", "/c", "type "+markFile)
-	if s.mark = strings.TrimSpace(res.Stdout); res.ExitCode != 0 || s.mark == "" {
-		t.Fatalf("exec `type %s` in %s before the fault: exit %d, stdout %q, stderr %q", markFile, writer, res.ExitCode, res.Stdout, res.Stderr)
-	}
+	// What the file holds now (nothing when an earlier fault lost it:
+	// that fault's checks said so).
+	s.mark = readMark(ctx, t, cfg, ns)
 	for name := range s.pods {
 		s.logs[name] = suite.Logs(ctx, t, cs, ns, name, "main")
 	}
@@ -317,7 +328,10 @@ func checkContinuity(ctx context.Context, t *testing.T, cfg *envconf.Config, cs 
 				return false, nil
 			}
 			now = string(data)
-			return len(now) > len(old) && strings.HasPrefix(now, old), nil
+			// A log only grows: once it no longer starts with what it
+			// was (nor is the start of it), the lines are lost for good.
+			lost := !strings.HasPrefix(now, old) && !strings.HasPrefix(old, now)
+			return lost || len(now) > len(old) && strings.HasPrefix(now, old), nil
 		})
 		if !strings.HasPrefix(now, old) {
 			t.Errorf("pod %s: the log lines from before the fault are gone:\nbefore (%d bytes, ends %q)\nafter (%d bytes, starts %q)", name, len(old), tail(old), len(now), head(now))
@@ -328,12 +342,12 @@ func checkContinuity(ctx context.Context, t *testing.T, cfg *envconf.Config, cs 
 			t.Errorf("pod %s: ping's header %q is in the log %d times, want once: the container's output was replayed", name, pingHeader, n)
 		}
 	}
-	if res := suite.Exec(ctx, t, cfg, ns, writer, "main", "cmd", "/c", "type "+markFile); res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != before.mark {
-		t.Errorf("exec `type %s` in %s: exit %d, stdout %q, stderr %q; want %q: the file the container wrote is gone or was written again", markFile, writer, res.ExitCode, res.Stdout, res.Stderr, before.mark)
+	if got := readMark(ctx, t, cfg, ns); got != before.mark {
+		t.Errorf("exec `type %s` in %s: %q, want %q: the file the container wrote is gone or was written again", markFile, writer, got, before.mark)
 	}
 	// kube-system Running and Ready, with the restart counts it had.
 	var last []string
-	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, recoverTimeout, true, func(ctx context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, systemTimeout, true, func(ctx context.Context) (bool, error) {
 		list, err := cs.CoreV1().Pods(metav1.NamespaceSystem).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, nil
@@ -360,6 +374,18 @@ func checkContinuity(ctx context.Context, t *testing.T, cfg *envconf.Config, cs 
 	if err != nil {
 		t.Errorf("kube-system after the fault: %s", strings.Join(last, "; "))
 	}
+}
+
+// readMark is what writer's markFile holds, through exec ("" when exec
+// fails to read it, said in the log).
+func readMark(ctx context.Context, t *testing.T, cfg *envconf.Config, ns string) string {
+	t.Helper()
+	res := suite.Exec(ctx, t, cfg, ns, writer, "main", "cmd", "/c", "type "+markFile)
+	if res.ExitCode != 0 {
+		t.Logf("exec `type %s` in %s: exit %d, stderr %q", markFile, writer, res.ExitCode, res.Stderr)
+		return ""
+	}
+	return strings.TrimSpace(res.Stdout)
 }
 
 func head(s string) string {
