@@ -61,7 +61,13 @@ func CSRServingCert(ctx context.Context, client kubernetes.Interface, nodeName s
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	usages := []certificatesv1.KeyUsage{certificatesv1.UsageDigitalSignature, certificatesv1.UsageServerAuth}
-	name, uid, err := csr.RequestCertificateWithContext(ctx, client, request, "", certificatesv1.KubeletServingSignerName, nil, usages, key)
+	// Named for the node, so that `kubectl get csr` says whose it is.
+	suffix := make([]byte, 4)
+	if _, err := rand.Read(suffix); err != nil {
+		return tls.Certificate{}, err
+	}
+	reqName := fmt.Sprintf("wink-%s-%x", nodeName, suffix)
+	name, uid, err := csr.RequestCertificateWithContext(ctx, client, request, reqName, certificatesv1.KubeletServingSignerName, nil, usages, key)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
