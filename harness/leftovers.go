@@ -80,6 +80,24 @@ func startSupervisorAfterLeftovers(o Options, name, dir string) error {
 	return startSupervisor(o, name, dir)
 }
 
+// leftovers are the components a supervisor that is gone left running
+// (see stopLeftovers), by name.
+func leftovers(dir string) []string {
+	files, _ := filepath.Glob(filepath.Join(dir, runDir, "*.pid")) // the pattern is good
+	var out []string
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".pid")
+		data, err := os.ReadFile(f)
+		if err != nil || name == "supervisor" {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 && runsFrom(pid, dir) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // runsFrom reports whether pid is a live process (not a zombie) whose
 // command line names dir.
 func runsFrom(pid int, dir string) bool {

@@ -58,6 +58,11 @@ func TestStopLeftovers(t *testing.T) {
 		t.Fatalf("runsFrom: mine %v, other %v", runsFrom(mine, dir), runsFrom(other, dir))
 	}
 	start := time.Now()
+	left := leftovers(dir)
+	slices.Sort(left)
+	if !slices.Equal(left, []string{"etcd", "simnode"}) {
+		t.Errorf("leftovers %v, want [etcd simnode]", left)
+	}
 	const grace = 500 * time.Millisecond
 	stopped := stopLeftovers(dir, grace)
 	slices.Sort(stopped)
@@ -75,8 +80,11 @@ func TestStopLeftovers(t *testing.T) {
 	if err := syscall.Kill(other, 0); err != nil {
 		t.Errorf("the other cluster's process was stopped: %v", err)
 	}
-	left, _ := filepath.Glob(filepath.Join(run, "*"))
-	if !slices.Equal(left, []string{filepath.Join(run, "supervisor.pid")}) {
-		t.Errorf("left in run/: %v, want only supervisor.pid", left)
+	files, _ := filepath.Glob(filepath.Join(run, "*"))
+	if !slices.Equal(files, []string{filepath.Join(run, "supervisor.pid")}) {
+		t.Errorf("left in run/: %v, want only supervisor.pid", files)
+	}
+	if left := leftovers(dir); len(left) != 0 {
+		t.Errorf("leftovers after stopLeftovers: %v", left)
 	}
 }

@@ -296,6 +296,10 @@ func Down(ctx context.Context, opts Options) error {
 	}
 	pid, err := supervisorPID(dir)
 	if err != nil || !running(dir) {
+		if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
+			fmt.Fprintf(o.Progress, "Stopped %s of cluster %q, left running by a supervisor that is gone\n", strings.Join(stopped, ", "), o.name())
+			return nil
+		}
 		fmt.Fprintf(o.Progress, "Cluster %q is not running\n", o.name())
 		return nil
 	}
@@ -365,6 +369,9 @@ type Status struct {
 	Running    bool
 	Kubeconfig string
 	Components []supervisor.ComponentStatus
+	// Leftovers are components still running although their supervisor is
+	// gone (killed): `wink up` and `wink down` stop them.
+	Leftovers []string
 }
 
 // GetStatus reads a cluster's status from its state directory.
@@ -380,6 +387,8 @@ func GetStatus(opts Options) (*Status, error) {
 	s := &Status{Name: o.name(), Dir: dir, Running: running(dir), Kubeconfig: filepath.Join(dir, "kubeconfig")}
 	if s.Running {
 		s.Components, _ = supervisor.ReadStatus(filepath.Join(dir, runDir))
+	} else {
+		s.Leftovers = leftovers(dir)
 	}
 	return s, nil
 }

@@ -479,8 +479,8 @@ func killSupervisor(ctx context.Context, t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Running {
-		t.Errorf("wink status says cluster %s runs after its supervisor was killed", st.Name)
+	if st.Running || len(st.Leftovers) > 0 {
+		t.Errorf("wink status after the supervisor was killed: running %v, components left running %v; want neither", st.Running, st.Leftovers)
 	}
 	up(ctx, t)
 }
