@@ -319,26 +319,35 @@ func checkAPI(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns str
 // containers do through a kubelet restart on a real node.
 func checkContinuity(ctx context.Context, t *testing.T, cfg *envconf.Config, cs kubernetes.Interface, ns string, before snapshot) {
 	t.Helper()
-	for name, old := range before.logs {
-		// The process runs on: its log grows past what it was.
-		var now string
-		_ = wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, growTimeout, true, func(ctx context.Context) (bool, error) {
+	// Each process runs on: its log grows past what it was. All pods are
+	// watched at once, each until its log grew or lost its lines.
+	now := map[string]string{}
+	_ = wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, growTimeout, true, func(ctx context.Context) (bool, error) {
+		settled := true
+		for name, old := range before.logs {
 			data, err := cs.CoreV1().Pods(ns).GetLogs(name, &corev1.PodLogOptions{Container: "main"}).DoRaw(ctx)
 			if err != nil {
-				return false, nil
+				settled = false
+				continue
 			}
-			now = string(data)
+			log := string(data)
+			now[name] = log
 			// A log only grows: once it no longer starts with what it
 			// was (nor is the start of it), the lines are lost for good.
-			lost := !strings.HasPrefix(now, old) && !strings.HasPrefix(old, now)
-			return lost || len(now) > len(old) && strings.HasPrefix(now, old), nil
-		})
-		if !strings.HasPrefix(now, old) {
-			t.Errorf("pod %s: the log lines from before the fault are gone:\nbefore (%d bytes, ends %q)\nafter (%d bytes, starts %q)", name, len(old), tail(old), len(now), head(now))
-		} else if len(now) == len(old) {
+			lost := !strings.HasPrefix(log, old) && !strings.HasPrefix(old, log)
+			grown := len(log) > len(old) && strings.HasPrefix(log, old)
+			settled = settled && (lost || grown)
+		}
+		return settled, nil
+	})
+	for name, old := range before.logs {
+		log := now[name]
+		if !strings.HasPrefix(log, old) {
+			t.Errorf("pod %s: the log lines from before the fault are gone:\nbefore (%d bytes, ends %q)\nafter (%d bytes, starts %q)", name, len(old), tail(old), len(log), head(log))
+		} else if len(log) == len(old) {
 			t.Errorf("pod %s: no new log line within %s of the fault: its process stopped", name, growTimeout)
 		}
-		if n := strings.Count(now, pingHeader); n != 1 {
+		if n := strings.Count(log, pingHeader); n != 1 {
 			t.Errorf("pod %s: ping's header %q is in the log %d times, want once: the container's output was replayed", name, pingHeader, n)
 		}
 	}
