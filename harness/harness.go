@@ -48,7 +48,13 @@ type Options struct {
 	Progress io.Writer
 }
 
+// withDefaults checks the options (see validate) and fills in the
+// defaults; every call of the package starts with it, before it touches
+// disk.
 func (o Options) withDefaults() (Options, error) {
+	if err := o.validate(); err != nil {
+		return o, err
+	}
 	if o.Home == "" {
 		o.Home = os.Getenv("WINK_HOME")
 	}
@@ -59,6 +65,11 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.Home = filepath.Join(home, ".wink")
 	}
+	home, err := filepath.Abs(o.Home)
+	if err != nil {
+		return o, err
+	}
+	o.Home = home
 	if o.Binary == "" {
 		exe, err := os.Executable()
 		if err != nil {
@@ -106,8 +117,12 @@ func loadState(o Options, name string) (*cluster.State, error) {
 	if err != nil {
 		return nil, err
 	}
+	path := filepath.Join(dir, stateFile)
 	if err := json.Unmarshal(data, &st.Ports); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, stateFile), err)
+		return nil, fmt.Errorf("%s: %w; restore it, or make the cluster again with `wink up --name %s --fresh` (its etcd data is lost)", path, err, name)
+	}
+	if err := validateState(path, name, cfg.Backend, st.Ports); err != nil {
+		return nil, err
 	}
 	return st, nil
 }

@@ -71,15 +71,6 @@ func stopLeftovers(dir string, grace time.Duration) []string {
 	return stopped
 }
 
-// startSupervisorAfterLeftovers stops what a dead supervisor left
-// (stopLeftovers), saying so, and starts a new supervisor.
-func startSupervisorAfterLeftovers(o Options, name, dir string) error {
-	if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
-		fmt.Fprintf(o.Progress, " ✓ Stopped %s, left running by a supervisor that is gone\n", strings.Join(stopped, ", "))
-	}
-	return startSupervisor(o, name, dir)
-}
-
 // leftovers are the components a supervisor that is gone left running
 // (see stopLeftovers), by name.
 func leftovers(dir string) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -22,9 +23,9 @@ import (
 	"wink.dev/wink/harness/config"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/embedded"
 	"wink.dev/wink/harness/internal/simnodeplan"
 	"wink.dev/wink/harness/internal/supervisor"
-	"wink.dev/wink/simnode"
 	"wink.dev/wink/simnode/egress"
 )
 
@@ -61,13 +62,26 @@ type Cluster struct {
 
 // Up brings a cluster up, or finds it up, and returns once the apiserver
 // answers and every simulated node is Ready.
+//
+// It checks what it can before it writes anything or starts a process:
+// the options (a name that is a DNS-1123 label, a positive wait), the
+// configuration, state.json of an existing cluster, the length of the
+// state directory's socket path and, for a cluster not running, its ports.
+// One Up, Down or Delete of a cluster runs at a time: a second Up of the
+// same name waits until the first has started the cluster's supervisor,
+// then finds it. A component that exits by itself while Up waits ends the
+// wait at once with its last log lines; a supervisor this Up started is
+// stopped again when the cluster does not come up.
 func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	if opts.Wait == 0 {
-		opts.Wait = 3 * time.Minute
+		opts.Wait = defaultWait
 	}
 	start := time.Now()
 	given := opts.Config != nil || opts.ConfigPath != ""
@@ -85,15 +99,38 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	if name == "" {
 		name = DefaultName
 	}
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
 	cfg.Name = name
+	o.Name = name
 	dir := o.dir(name)
-
-	if opts.Fresh {
-		if err := Delete(ctx, Options{Name: name, Home: o.Home, Binary: o.Binary, Progress: o.Progress}); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, configFile)); err != nil && cfg.Backend == v1alpha1.BackendEmbedded {
+		// A new cluster: say so before making anything (checked again
+		// below for the backend of a cluster that exists).
+		if err := embedded.CheckStateDir(dir); err != nil {
 			return nil, err
 		}
 	}
+
+	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
+	defer cancel()
+	lock, err := lockCluster(waitCtx, o.Home, name, "wink up", o.Progress)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.unlock()
+	if opts.Fresh {
+		if err := deleteLocked(ctx, o); err != nil {
+			return nil, err
+		}
+	}
+	d, err := checkStateDir(o.Home, name)
+	if err != nil {
+		return nil, err
+	}
 	st, err := loadState(o, name)
+	adoptable := err == nil
 	switch {
 	case err == nil && given:
 		st.Config = cfg // a new config for an existing cluster: its ports stay
@@ -102,10 +139,17 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 		if _, statErr := os.Stat(filepath.Join(dir, configFile)); statErr == nil {
 			return nil, err // a cluster is there, but broken: say why
 		}
-		st, err = newState(dir, cfg, o.Binary)
-		if err != nil {
+		if st, err = newState(dir, cfg, o.Binary); err != nil {
 			return nil, err
 		}
+	}
+	if st.Config.Backend == v1alpha1.BackendEmbedded {
+		if err := embedded.CheckStateDir(dir); err != nil {
+			return nil, err
+		}
+	}
+	if err := makeStateDir(d, name, adoptable, o.Progress); err != nil {
+		return nil, err
 	}
 	st.Binary = o.Binary
 	fmt.Fprintf(o.Progress, "Creating cluster %q (%s backend, Kubernetes %s) in %s\n", name, st.Config.Backend, KubernetesVersion, dir)
@@ -129,33 +173,79 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	if err := saveState(st); err != nil {
 		return nil, err
 	}
+	var sup *startedSupervisor
 	if running(dir) {
 		fmt.Fprintln(o.Progress, " ✓ Supervisor already running")
-	} else if err := startSupervisorAfterLeftovers(o, name, dir); err != nil {
-		return nil, err
+	} else {
+		if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
+			fmt.Fprintf(o.Progress, " ✓ Stopped %s, left running by a supervisor that is gone\n", strings.Join(stopped, ", "))
+		}
+		if err := checkPortsFree(st); err != nil {
+			return nil, fmt.Errorf("cluster %q: %w", name, err)
+		}
+		if sup, err = startSupervisor(o, name, dir); err != nil {
+			return nil, err
+		}
+		// Keep the cluster's lock until the supervisor holds its own:
+		// another Up must find it running, not start a second one.
+		sup.waitRunning(waitCtx, dir)
 	}
-	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
-	defer cancel()
+	// The supervisor runs: whoever takes the lock next finds the cluster.
+	lock.unlock()
 	nodes := NodeNames(st.Config)
 	if err := waitWorking(waitCtx, backend, st, kubeconfig, func(ctx context.Context) error {
-		return waitReady(ctx, o, dir, kubeconfig, nodes, opts.Schedulable, start)
+		return waitReady(ctx, o, st, kubeconfig, nodes, opts.Schedulable, start, sup)
 	}); err != nil {
-		return nil, fmt.Errorf("cluster %q is not up: %w (component logs are in %s)", name, err, filepath.Join(dir, logDir))
+		err = fmt.Errorf("cluster %q is not up: %w\n(component logs are in %s)", name, err, filepath.Join(dir, logDir))
+		return nil, stopAfterFailure(ctx, o, dir, sup, err)
 	}
 	fmt.Fprintf(o.Progress, "Cluster %q is up in %.1fs. Try:\n  kubectl --kubeconfig %s get nodes -o wide\n", name, time.Since(start).Seconds(), kubeconfig)
 	return &Cluster{Name: name, Dir: dir, Kubeconfig: kubeconfig, Nodes: nodes}, nil
 }
 
+// stopAfterFailure stops the supervisor a failed Up started, so that a
+// cluster that did not come up does not keep restarting components in the
+// background; one that was running before is left running, and the error
+// says how to stop it.
+func stopAfterFailure(ctx context.Context, o Options, dir string, sup *startedSupervisor, err error) error {
+	name := o.name()
+	if sup == nil {
+		if pid, perr := supervisorPID(dir); perr == nil && running(dir) {
+			return fmt.Errorf("%w\nIts supervisor (pid %d) was running before this `wink up` and still runs: `wink down --name %s` stops it", err, pid, name)
+		}
+		return err
+	}
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	// Down stops the supervisor that holds the cluster's lock, when it is
+	// this Up's; one that never took the lock is signalled below.
+	if pid, perr := supervisorPID(dir); perr == nil && pid == sup.pid {
+		quiet := o
+		quiet.Progress = io.Discard
+		if derr := Down(stopCtx, quiet); derr != nil {
+			return fmt.Errorf("%w\nStopping its supervisor failed: %v; `wink down --name %s` stops it", err, derr, name)
+		}
+	}
+	select {
+	case <-sup.exited:
+	default:
+		_ = syscall.Kill(sup.pid, syscall.SIGTERM)
+		select {
+		case <-sup.exited:
+		case <-stopCtx.Done():
+			return fmt.Errorf("%w\nIts supervisor (pid %d) did not stop: kill it", err, sup.pid)
+		}
+	}
+	return fmt.Errorf("%w\nThe cluster's processes were stopped; its state is kept in %s (`wink delete --name %s` removes it)", err, dir, name)
+}
+
 // NodeNames are the names of a configuration's simulated nodes, in order:
 // <cluster>-<pool>-<index>, as simnode names them.
 func NodeNames(cfg *v1alpha1.Cluster) []string {
-	return (&simnode.Config{ClusterName: cfg.Name, Pools: cfg.NodePools}).NodeNames()
+	return simnodeplan.NodeNames(cfg)
 }
 
 func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
 	ports, err := freePorts(5)
 	if err != nil {
 		return nil, err
@@ -170,26 +260,66 @@ func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State,
 	}}, nil
 }
 
+// startedSupervisor is a supervisor this Up started: exited receives
+// its exit.
+type startedSupervisor struct {
+	pid    int
+	exited chan error
+}
+
 // startSupervisor starts `wink supervise` detached from this process, so the
-// cluster outlives `wink up`.
-func startSupervisor(o Options, name, dir string) error {
+// cluster outlives `wink up`. A status file left by an earlier supervisor is
+// removed first: it says nothing of this one.
+func startSupervisor(o Options, name, dir string) (*startedSupervisor, error) {
+	if err := os.Remove(filepath.Join(dir, runDir, supervisor.StatusFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
 	logFile, err := os.OpenFile(filepath.Join(dir, logDir, "supervisor.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer logFile.Close()
+	fmt.Fprintf(logFile, "==== %s wink up starts the supervisor\n", time.Now().Format(time.RFC3339))
 	cmd := exec.Command(o.Binary, "supervise", "--name", name, "--home", o.Home)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting the supervisor: %w", err)
+		return nil, fmt.Errorf("starting the supervisor: %w", err)
 	}
-	return cmd.Process.Release()
+	s := &startedSupervisor{pid: cmd.Process.Pid, exited: make(chan error, 1)}
+	go func() { s.exited <- exitErr(cmd.Wait()) }()
+	return s, nil
+}
+
+// waitRunning waits until the supervisor holds its lock, has exited, or
+// ctx is done.
+func (s *startedSupervisor) waitRunning(ctx context.Context, dir string) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for !running(dir) {
+		select {
+		case err := <-s.exited:
+			s.exited <- err // for supervisorGone
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func exitErr(err error) error {
+	if err == nil {
+		return errors.New("exit status 0")
+	}
+	return err
 }
 
 // waitReady waits for the apiserver and then for every node to be Ready,
-// printing each step once, and fails early when a component fails.
-func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []string, schedulable bool, start time.Time) error {
+// printing each step once. It fails at once when a component cannot start
+// or the supervisor is gone.
+func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig string, nodes []string, schedulable bool, start time.Time, sup *startedSupervisor) error {
+	dir := st.Dir
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return err
@@ -204,7 +334,10 @@ func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []s
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if err := failedComponent(dir); err != nil {
+		if err := componentFailure(dir, st); err != nil {
+			return err
+		}
+		if err := supervisorGone(dir, sup); err != nil {
 			return err
 		}
 		if !apiUp {
@@ -232,12 +365,42 @@ func waitReady(ctx context.Context, o Options, dir, kubeconfig string, nodes []s
 		}
 		select {
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return errors.New("interrupted")
+			}
 			if !apiUp {
 				return errors.New("the apiserver did not answer /readyz in time")
 			}
 			return fmt.Errorf("%d of %d nodes Ready in time", max(lastReady, 0), len(nodes))
 		case <-tick.C:
 		}
+	}
+}
+
+// supervisorGone reports a supervisor that exited: the one this Up
+// started (with the last lines of its log), or, when it found one running,
+// that one having stopped.
+func supervisorGone(dir string, sup *startedSupervisor) error {
+	if sup == nil {
+		if !running(dir) {
+			return errors.New("its supervisor stopped (`wink down`?)")
+		}
+		return nil
+	}
+	select {
+	case err := <-sup.exited:
+		sup.exited <- err // for stopAfterFailure
+		logPath := filepath.Join(dir, logDir, "supervisor.log")
+		msg := fmt.Sprintf("its supervisor (pid %d) exited (%v)", sup.pid, err)
+		if err.Error() == "exit status 0" {
+			msg = fmt.Sprintf("its supervisor (pid %d) was stopped (`wink down`?)", sup.pid)
+		}
+		if lines := lastRun(logPath, 12); lines != "" {
+			msg += "; the last lines of " + logPath + ":\n" + indent(lines, "    ")
+		}
+		return errors.New(msg)
+	default:
+		return nil
 	}
 }
 
@@ -268,21 +431,6 @@ func notReadyTainted(n *corev1.Node) bool {
 	return false
 }
 
-// failedComponent reports a component the supervisor gave up on, or the
-// supervisor itself having exited.
-func failedComponent(dir string) error {
-	list, err := supervisor.ReadStatus(filepath.Join(dir, runDir))
-	if err != nil {
-		return nil // not written yet
-	}
-	for _, c := range list {
-		if c.State == supervisor.StateFailed {
-			return fmt.Errorf("%s failed: %s", c.Name, c.LastExit)
-		}
-	}
-	return nil
-}
-
 // Down stops a cluster's processes and keeps its state, so that Up finds it
 // as it was.
 func Down(ctx context.Context, opts Options) error {
@@ -294,6 +442,17 @@ func Down(ctx context.Context, opts Options) error {
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("no cluster %q under %s", o.name(), o.Home)
 	}
+	lock, err := lockCluster(ctx, o.Home, o.name(), "wink down", o.Progress)
+	if err != nil {
+		return err
+	}
+	defer lock.unlock()
+	return downLocked(ctx, o)
+}
+
+// downLocked is Down with the cluster's lock held.
+func downLocked(ctx context.Context, o Options) error {
+	dir := o.dir(o.name())
 	pid, err := supervisorPID(dir)
 	if err != nil || !running(dir) {
 		if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
@@ -323,19 +482,42 @@ func Down(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// Delete stops a cluster and removes its state and whatever its backend made
-// elsewhere (a kind cluster).
+// Delete stops a cluster and removes its state directory and whatever its
+// backend made elsewhere (a kind cluster). It removes only a directory wink
+// made: one holding the marker file Up writes, directly inside the
+// clusters' home, not a symbolic link. Deleting a cluster that does not
+// exist does nothing.
 func Delete(ctx context.Context, opts Options) error {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return err
 	}
-	name := o.name()
-	dir := o.dir(name)
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(o.dir(o.name())); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	if err := Down(ctx, o); err != nil {
+	lock, err := lockCluster(ctx, o.Home, o.name(), "wink delete", o.Progress)
+	if err != nil {
+		return err
+	}
+	defer lock.unlock()
+	return deleteLocked(ctx, o)
+}
+
+// deleteLocked is Delete with the cluster's lock held. It refuses before
+// stopping anything when the directory is not one wink made.
+func deleteLocked(ctx context.Context, o Options) error {
+	name := o.name()
+	d, err := checkStateDir(o.Home, name)
+	if err != nil {
+		return err
+	}
+	if !d.exists {
+		return nil
+	}
+	if !d.marked {
+		return removeStateDir(o.Home, name) // refuses, naming the directory
+	}
+	if err := downLocked(ctx, o); err != nil {
 		return err
 	}
 	if st, err := loadState(o, name); err == nil {
@@ -345,8 +527,8 @@ func Delete(ctx context.Context, opts Options) error {
 			}
 		}
 	}
-	fmt.Fprintf(o.Progress, "Deleting cluster %q (%s)\n", name, dir)
-	return os.RemoveAll(dir)
+	fmt.Fprintf(o.Progress, "Deleting cluster %q (%s)\n", name, d.path)
+	return removeStateDir(o.Home, name)
 }
 
 // KubeconfigPath is the admin kubeconfig of a cluster.
@@ -525,7 +707,7 @@ func Dialer(opts Options) (func(ctx context.Context, network, addr string) (net.
 	if err != nil {
 		return nil, err
 	}
-	socket := filepath.Join(o.dir(o.name()), runDir, "egress.sock")
+	socket := embedded.EgressSocket(o.dir(o.name()))
 	if _, err := os.Stat(socket); err == nil {
 		return egress.Dialer(socket), nil
 	}

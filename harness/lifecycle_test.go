@@ -16,7 +16,7 @@ func TestHostAddress(t *testing.T) {
 		name, config, state string
 		want, wantErr       string
 	}{
-		{name: "embedded", config: "name: e\n", state: `{"nodeAddressBase":"172.18.0.2"}`, want: "127.0.0.1"},
+		{name: "embedded", config: "name: e\n", state: `{"apiServer":6443,"etcdClient":2379,"etcdPeer":2380,"controllerManager":10257,"scheduler":10259,"nodeAddressBase":"172.18.0.2"}`, want: "127.0.0.1"},
 		{name: "kind", config: "name: k\nbackend: kind\n", state: `{"nodeAddressBase":"172.19.0.1"}`, want: "172.19.0.1"},
 		{name: "existing", config: "name: x\nbackend: existing\nkubeconfig: /k\n", state: `{"nodeAddressBase":"10.0.0.5"}`, want: "10.0.0.5"},
 		{name: "kind before Prepare", config: "name: p\nbackend: kind\n", state: `{}`, wantErr: "no node address"},

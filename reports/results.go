@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"wink.dev/wink/simnode/facts"
 )
 
 // Status of a result.
@@ -23,27 +25,19 @@ const (
 	StatusNotCovered Status = "not covered"
 )
 
-// Prefixes of the traceability lines the suites log (suites/suite/evidence.go).
+// The traceability lines the suites log have simnode/facts' format.
 const (
-	labelsPrefix   = "wink:labels "
-	evidencePrefix = "wink:evidence "
+	labelsPrefix   = facts.LabelsPrefix
+	evidencePrefix = facts.EvidencePrefix
 )
 
 // Labels are what a feature says about itself: the rows it checks, its area
 // and what it needs ("simnode" or "any").
-type Labels struct {
-	Feature string   `json:"feature,omitempty"`
-	Rows    []string `json:"rows"`
-	Area    string   `json:"area,omitempty"`
-	Needs   string   `json:"needs,omitempty"`
-}
+type Labels = facts.LabelsLine
 
-// Evidence is what decided an assertion: an object (YAML), an event (its
-// message), exec output (with its exit code) or a log.
+// Evidence is one evidence line of a result.
 type Evidence struct {
-	Kind    string `json:"kind"`
-	Summary string `json:"summary"`
-	Detail  string `json:"detail,omitempty"`
+	facts.EvidenceLine
 	// Test is the assessment (full test name) that logged it.
 	Test string `json:"test,omitempty"`
 }
@@ -92,7 +86,7 @@ type PackageResult struct {
 
 // RowResult is a catalog row with the results that check it.
 type RowResult struct {
-	SpecRow
+	facts.Row
 	Status Status   `json:"status"`
 	Tests  []string `json:"tests"` // Package + " " + Test of each result
 	Known  bool     `json:"in_catalog"`
@@ -237,10 +231,10 @@ func (p *pkgState) node(name string) *node {
 }
 
 // Report builds the report, with the embedded catalog's rows.
-func (c *Collector) Report() *Report { return c.ReportWith(Spec()) }
+func (c *Collector) Report() *Report { return c.ReportWith(facts.Rows()) }
 
 // ReportWith builds the report against the given catalog rows.
-func (c *Collector) ReportWith(spec []SpecRow) *Report {
+func (c *Collector) ReportWith(spec []facts.Row) *Report {
 	r := &Report{Started: c.started, Finished: c.last, Packages: []PackageResult{}, Results: []Result{}}
 	if !c.started.IsZero() {
 		r.Duration = c.last.Sub(c.started).Round(time.Millisecond).Seconds()
@@ -475,7 +469,7 @@ func skipReason(out string) string {
 
 // rowResults joins the catalog with the results: every catalog row (in
 // catalog order), then rows the tests cite that the catalog does not have.
-func rowResults(spec []SpecRow, results []Result) []RowResult {
+func rowResults(spec []facts.Row, results []Result) []RowResult {
 	byRow := map[string][]int{}
 	for i, r := range results {
 		for _, id := range r.Rows {
@@ -484,9 +478,9 @@ func rowResults(spec []SpecRow, results []Result) []RowResult {
 	}
 	var rows []RowResult
 	seen := map[string]bool{}
-	add := func(s SpecRow, known bool) {
+	add := func(s facts.Row, known bool) {
 		seen[s.ID] = true
-		rr := RowResult{SpecRow: s, Known: known, Tests: []string{}, Status: StatusNotCovered}
+		rr := RowResult{Row: s, Known: known, Tests: []string{}, Status: StatusNotCovered}
 		for _, i := range byRow[s.ID] {
 			res := results[i]
 			rr.Tests = append(rr.Tests, res.Package+" "+res.Test)
@@ -505,7 +499,7 @@ func rowResults(spec []SpecRow, results []Result) []RowResult {
 	}
 	sort.Strings(unknown)
 	for _, id := range unknown {
-		add(SpecRow{ID: id, Section: "not in the catalog"}, false)
+		add(facts.Row{ID: id, Section: "not in the catalog"}, false)
 	}
 	return rows
 }

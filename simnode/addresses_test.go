@@ -5,15 +5,14 @@ import (
 	"strconv"
 	"testing"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 )
 
 // TestNodeAddresses: simulated addresses count up from the base; nodes served
 // from this machine for a kind or existing cluster (ListenAddress) share the
 // base address and take a port each.
 func TestNodeAddresses(t *testing.T) {
-	two, one := 2, 1
-	pools := []v1alpha1.NodePool{{Name: "win", OS: v1alpha1.OSWindows, Count: &two}, {Name: "linux", OS: v1alpha1.OSLinux, Count: &one}}
+	pools := []config.Pool{{Name: "win", OS: "windows", Count: 2}, {Name: "linux", OS: "linux", Count: 1}}
 	tests := []struct {
 		name, listen string
 		want         []string
@@ -27,8 +26,8 @@ func TestNodeAddresses(t *testing.T) {
 			if tt.listen != "" {
 				base = "172.18.0.1"
 			}
-			cfg := &Config{ClusterName: "c", NodeAddressBase: base, ListenAddress: tt.listen, KubeletPort: 10250, Pools: pools}
-			specs, err := cfg.nodeSpecs()
+			cfg := &config.Config{ClusterName: "c", NodeAddressBase: base, ListenAddress: tt.listen, KubeletPort: 10250, Pools: pools}
+			specs, err := nodeSpecs(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/internal/nodes"
 )
 
@@ -124,9 +124,9 @@ func readyCondition(n *corev1.Node) corev1.NodeCondition {
 // the reboot its container is restarted in a new sandbox.
 func TestShutdownAndReboot(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.Pools = []v1alpha1.NodePool{
-		{Name: "win", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2022},
-		{Name: "old", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2019, KubeletVersion: "v1.33.5"},
+	cfg.Pools = []config.Pool{
+		{Name: "win", OS: "windows", WindowsBuild: "10.0.20348", Count: 1},
+		{Name: "old", OS: "windows", WindowsBuild: "10.0.17763", KubeletVersion: "v1.33.5", Count: 1},
 	}
 	client := fake.NewSimpleClientset()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -253,7 +253,7 @@ func TestShutdownAndReboot(t *testing.T) {
 // "now"; removing it boots the node with the next bootID.
 func TestStaysOffAcrossRestart(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.Pools = []v1alpha1.NodePool{{Name: "win", OS: v1alpha1.OSWindows}}
+	cfg.Pools = []config.Pool{{Name: "win", OS: "windows", WindowsBuild: "10.0.20348", Count: 1}}
 	name := "t-win-0"
 	dir := filepath.Join(cfg.StateDir, "nodes", name)
 	p := newPower(name, dir, nil, nil, nil)

@@ -29,8 +29,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
-	"sigs.k8s.io/yaml"
 
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/images"
@@ -59,39 +59,7 @@ const (
 	podSyncWorkers           = 2
 )
 
-// LoadConfig reads a simnode configuration file (YAML or JSON).
-func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("simnode config: %w", err)
-	}
-	cfg := &Config{}
-	if err := yaml.UnmarshalStrict(data, cfg); err != nil {
-		return nil, fmt.Errorf("simnode config %s: %w", path, err)
-	}
-	return cfg, nil
-}
-
-// NodeNames returns the names of the nodes cfg describes, in order:
-// <cluster>-<pool>-<index>, index from 0.
-func (c *Config) NodeNames() []string {
-	var out []string
-	for _, p := range c.Pools {
-		for i := 0; i < poolCount(p.Count); i++ {
-			out = append(out, nodes.Name(c.ClusterName, p.Name, i))
-		}
-	}
-	return out
-}
-
-func poolCount(n *int) int {
-	if n == nil {
-		return 1
-	}
-	return *n
-}
-
-func (c *Config) withDefaults() (*Config, error) {
+func withDefaults(c *config.Config) (*config.Config, error) {
 	out := *c
 	if out.ClusterName == "" {
 		return nil, fmt.Errorf("simnode config: clusterName is required")
@@ -139,7 +107,7 @@ func (c *Config) withDefaults() (*Config, error) {
 // with a ListenAddress (kind, existing clusters), where the nodes are really
 // served from this one machine: they all share NodeAddressBase and each
 // node's kubelet API gets its own port, KubeletPort + n.
-func (c *Config) nodeSpecs() ([]nodes.Spec, error) {
+func nodeSpecs(c *config.Config) ([]nodes.Spec, error) {
 	ip, err := netip.ParseAddr(c.NodeAddressBase)
 	if err != nil {
 		return nil, fmt.Errorf("nodeAddressBase: %w", err)
@@ -147,7 +115,7 @@ func (c *Config) nodeSpecs() ([]nodes.Spec, error) {
 	shared := c.ListenAddress != ""
 	var out []nodes.Spec
 	for _, p := range c.Pools {
-		for i := 0; i < poolCount(p.Count); i++ {
+		for i := range p.Count {
 			if !ip.IsValid() {
 				return nil, fmt.Errorf("nodeAddressBase %s: out of addresses", c.NodeAddressBase)
 			}
@@ -172,8 +140,8 @@ func (c *Config) nodeSpecs() ([]nodes.Spec, error) {
 
 // Run serves every node of every pool until ctx is done. It logs to
 // stderr.
-func Run(ctx context.Context, cfg *Config) error {
-	cfg, err := cfg.withDefaults()
+func Run(ctx context.Context, cfg *config.Config) error {
+	cfg, err := withDefaults(cfg)
 	if err != nil {
 		return err
 	}
@@ -199,7 +167,7 @@ func Run(ctx context.Context, cfg *Config) error {
 
 // shared is what all nodes of the process share.
 type shared struct {
-	cfg         *Config
+	cfg         *config.Config
 	client      kubernetes.Interface
 	rules       *rules.Rules
 	pods        informers.SharedInformerFactory
@@ -222,8 +190,8 @@ type shared struct {
 	vkLog   *slog.Logger
 }
 
-func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slog.Logger, vkLog *slog.Logger) error {
-	specs, err := cfg.nodeSpecs()
+func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, log *slog.Logger, vkLog *slog.Logger) error {
+	specs, err := nodeSpecs(cfg)
 	if err != nil {
 		return err
 	}
@@ -349,7 +317,7 @@ func run(ctx context.Context, cfg *Config, client kubernetes.Interface, log *slo
 // (ShutdownAnnotation, power.go); the machine then stays off until it is
 // switched on again, with the next bootID (N3).
 func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
-	name := nodes.Name(spec.ClusterName, spec.Pool.Name, spec.Index)
+	name := config.NodeName(spec.ClusterName, spec.Pool.Name, spec.Index)
 	stateDir := filepath.Join(s.cfg.StateDir, "nodes", name)
 	nodeLister := s.others.Core().V1().Nodes().Lister()
 	pw := newPower(name, stateDir, func() *corev1.Node {
@@ -391,7 +359,7 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 // bootNode serves one boot of a node until ctx is done or the node shut
 // down (then the machine is marked off and bootNode returns nil).
 func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPodInformer bool) error {
-	name := nodes.Name(spec.ClusterName, spec.Pool.Name, spec.Index)
+	name := config.NodeName(spec.ClusterName, spec.Pool.Name, spec.Index)
 	log := s.log.With("node", name)
 	ctx, endBoot := context.WithCancel(ctx)
 	defer endBoot()
@@ -467,8 +435,17 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 			}
 		}
 	}
-	store := logs.NewStore()
+	// The node's disk (containers survive a restart of simnode as a real
+	// node's survive a kubelet restart): container logs at
+	// <node>/root/var/log/pods (C:\var\log\pods), and the runtime's records,
+	// emptyDirs and container layers under <node>/runtime.
+	store := logs.NewFileStore(filepath.Join(stateDir, "root"), logs.DefaultRotation)
+	runtimeDir := filepath.Join(stateDir, "runtime")
 	volNode := volumes.NewNode(info.OS)
+	volNode.SetStateDir(runtimeDir)
+	// The logs are on the host's disk where the kubelet keeps them, for
+	// HostProcess containers and hostPath volumes (log collectors).
+	volNode.SetLogDirs(map[string]string{"/var/log/pods": store.PodsDir(), "/var/log/containers": store.ContainersDir()})
 	volNode.SetHostname(name)
 	volNode.SetAllocatable(nodeObj.Status.Allocatable)
 	cmLister := s.others.Core().V1().ConfigMaps().Lister()
@@ -514,6 +491,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		PullBandwidth:  pullBandwidth,
 		ShuttingDown:   func() bool { return shutdownMgr.ShuttingDown() },
 		Rebooted:       rebooted,
+		StateDir:       runtimeDir,
 	})
 	// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
 	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
@@ -545,6 +523,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 			}
 		}
 		podProvider.Seed(mine)
+		podProvider.CollectGarbage(mine)
 	}
 
 	nc, err := node.NewNodeController(nodeProvider, nodeObj, s.client.CoreV1().Nodes(),

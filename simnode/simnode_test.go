@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,24 +18,22 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	certutil "k8s.io/client-go/util/cert"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
 )
 
-func intp(i int) *int { return &i }
-
-func testConfig(t *testing.T) *Config {
-	return &Config{
+func testConfig(t *testing.T) *config.Config {
+	return &config.Config{
 		ClusterName:         "t",
 		ControlPlaneVersion: "v1.35.4",
 		NodeAddressBase:     "127.0.0.1",
 		KubeletPort:         20250,
 		StateDir:            t.TempDir(),
 		PodStartDelay:       metav1.Duration{Duration: 50 * time.Millisecond},
-		Pools: []v1alpha1.NodePool{
-			{Name: "win", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2022, Count: intp(2),
+		Pools: []config.Pool{
+			{Name: "win", OS: "windows", WindowsBuild: "10.0.20348", Count: 2,
 				Taints: []corev1.Taint{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}}},
-			{Name: "lin", OS: v1alpha1.OSLinux},
+			{Name: "lin", OS: "linux", Count: 1},
 		},
 	}
 }
@@ -51,43 +48,6 @@ func eventually(t *testing.T, what string, f func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func TestLoadConfig(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "simnode.yaml")
-	data := `clusterName: wink
-kubeconfig: /x/kubeconfig
-controlPlaneVersion: v1.35.4
-nodeAddressBase: 127.10.0.2
-stateDir: /x/simnode
-podStartDelay: 300ms
-pools:
-- name: win2022
-  os: windows
-  windowsBuild: "10.0.20348"
-  count: 2
-  taints: [{key: os, value: windows, effect: NoSchedule}]
-  capacity: {cpu: "4", memory: 8Gi}
-`
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(cfg.NodeNames(), ","); got != "wink-win2022-0,wink-win2022-1" {
-		t.Fatalf("names %s", got)
-	}
-	if cfg.PodStartDelay.Duration != 300*time.Millisecond {
-		t.Fatalf("podStartDelay %v", cfg.PodStartDelay)
-	}
-	if err := os.WriteFile(path, []byte(data+"bogus: 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), "bogus") {
-		t.Fatalf("unknown field accepted: %v", err)
 	}
 }
 
@@ -211,9 +171,9 @@ func TestRunNodesAndPods(t *testing.T) {
 	}
 }
 
-func mustDefaults(t *testing.T, cfg *Config) *Config {
+func mustDefaults(t *testing.T, cfg *config.Config) *config.Config {
 	t.Helper()
-	c, err := cfg.withDefaults()
+	c, err := withDefaults(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	discoverylisters "k8s.io/client-go/listers/discovery/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell"
 )
 
@@ -295,7 +296,7 @@ func (m *Model) snapshot() *snapshot {
 		}
 		if p.Spec.HostNetwork {
 			n := s.nodeByName[p.Spec.NodeName]
-			if m.rules.SourceKind(podOS(p, n), true, hostProcess(p)).Outcome == SrcHost {
+			if m.rules.SourceKind(podOS(p, n), true, facts.HostProcess(p)).Outcome == SrcHost {
 				s.hostPods[p.Spec.NodeName] = append(s.hostPods[p.Spec.NodeName], p)
 			} else if a := h7Address(p, n); a.IsValid() {
 				// H7: not on the host; reachable at its own address only.
@@ -438,18 +439,6 @@ func podOS(p *corev1.Pod, n *corev1.Node) string {
 	return osLinux
 }
 
-func hostProcess(p *corev1.Pod) bool {
-	if sc := p.Spec.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.HostProcess != nil && *sc.WindowsOptions.HostProcess {
-		return true
-	}
-	for _, c := range p.Spec.Containers {
-		if sc := c.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.HostProcess != nil && *sc.WindowsOptions.HostProcess {
-			return true
-		}
-	}
-	return false
-}
-
 func nodeIP(n *corev1.Node) netip.Addr {
 	if n == nil {
 		return netip.Addr{}
@@ -490,7 +479,7 @@ func (m *Model) viewOf(s *snapshot, pod *corev1.Pod) *view {
 	return &view{
 		m:        m,
 		os:       os,
-		kind:     m.rules.SourceKind(os, pod.Spec.HostNetwork, hostProcess(pod)),
+		kind:     m.rules.SourceKind(os, pod.Spec.HostNetwork, facts.HostProcess(pod)),
 		pod:      pod,
 		nodeName: pod.Spec.NodeName,
 		node:     n,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 //go:embed rules.yaml
@@ -159,6 +160,16 @@ func validCombination(dst, proto string) bool {
 }
 
 func (t *Table) compile() error {
+	// Every entry's id is the behaviour catalog row it implements.
+	for _, ids := range [][]string{
+		idsOf(t.Sources, func(r SourceRule) string { return r.ID }),
+		idsOf(t.Paths, func(r PathRule) string { return r.ID }),
+		idsOf(t.Proxy, func(r ProxyRule) string { return r.ID }),
+	} {
+		if err := facts.CheckCites(ids); err != nil {
+			return fmt.Errorf("rules.yaml: %w", err)
+		}
+	}
 	seenSrc := map[string]bool{}
 	for i, r := range t.Sources {
 		if r.ID == "" || !in(allOS, r.OS) || !in(allSrc, r.Kind) {
@@ -354,4 +365,13 @@ func (t *Table) Expand() string {
 		}
 	}
 	return b.String()
+}
+
+// idsOf lists the id of each entry of a rule list.
+func idsOf[R any](rules []R, id func(R) string) []string {
+	ids := make([]string, 0, len(rules))
+	for _, r := range rules {
+		ids = append(ids, id(r))
+	}
+	return ids
 }

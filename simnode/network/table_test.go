@@ -85,6 +85,9 @@ paths:
 `, 1),
 		"icmp nodeport": strings.Replace(base, "  dst: [nodeport-other]\n  proto: [tcp, udp]", "  dst: [nodeport-other]\n  proto: [tcp, udp, icmp]", 1),
 		"bad outcome":   strings.Replace(base, "outcome: unreachable", "outcome: maybe", 1),
+		// An entry's id is the catalog row it implements: one that does not
+		// exist is refused.
+		"row not in the catalog": strings.Replace(base, "- id: H4\n", "- id: H99\n", 1),
 	}
 	for name, y := range cases {
 		if y == base {

@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/version"
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 //go:embed nodes.yaml conditions.yaml admission.yaml events.yaml runtime.yaml http.yaml shutdown.yaml
@@ -214,32 +216,14 @@ func Load(fsys FS) (*Rules, error) {
 
 var knownOS = map[string]bool{"windows": true, "linux": true}
 
-// knownRows are the spec row IDs a rule may cite.
-func validCite(c string) bool {
-	if len(c) < 2 {
-		return false
-	}
-	switch c[0] {
-	case 'N', 'A', 'B', 'H', 'S', 'E':
-	default:
-		return false
-	}
-	for _, d := range c[1:] {
-		if d < '0' || d > '9' {
-			return false
-		}
-	}
-	return true
-}
-
+// checkCites: every rule cites at least one row, and only rows of the
+// behaviour catalog (simnode/facts).
 func checkCites(what string, cites []string) error {
 	if len(cites) == 0 {
 		return fmt.Errorf("%s: cites no spec row", what)
 	}
-	for _, c := range cites {
-		if !validCite(c) {
-			return fmt.Errorf("%s: %q is not a spec row ID", what, c)
-		}
+	if err := facts.CheckCites(cites); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
@@ -278,133 +262,205 @@ func (r *Rules) boundaries() []*version.Version {
 }
 
 func (r *Rules) validate() error {
+	// Every problem of every table is reported, not only the first.
+	var errs []error
+	for _, table := range [][]error{
+		r.validateLabels(),
+		r.validateProfiles(),
+		r.validateConditions(),
+		r.validateAdmission(),
+		r.validateEvents(),
+		r.validateOthers(),
+	} {
+		errs = append(errs, table...)
+	}
+	if len(errs) > 0 {
+		// Coverage needs every version range compiled.
+		return errors.Join(errs...)
+	}
+	return errors.Join(r.validateCoverage()...)
+}
+
+// validateLabels checks the kubelet's own node labels (N1, N2).
+func (r *Rules) validateLabels() []error {
+	var errs []error
 	// Labels.
 	sample := LabelData{OS: "windows", Arch: "amd64", Hostname: "h", Build: "10.0.1"}
 	for i := range r.LabelSets {
 		s := &r.LabelSets[i]
 		what := fmt.Sprintf("labelSets[%d] %s", i, s.ID)
 		if err := checkCites(what, s.Cites); err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		if err := s.KubeletVersions.compile(); err != nil {
-			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
+			errs = append(errs, fmt.Errorf("%s: kubeletVersions: %w", what, err))
+			continue
 		}
 		if len(s.OS) == 0 || len(s.Labels) == 0 {
-			return fmt.Errorf("%s: needs os and labels", what)
+			errs = append(errs, fmt.Errorf("%s: needs os and labels", what))
+			continue
 		}
 		for _, o := range s.OS {
 			if !knownOS[o] {
-				return fmt.Errorf("%s: unknown os %q", what, o)
+				errs = append(errs, fmt.Errorf("%s: unknown os %q", what, o))
+				continue
 			}
 		}
 		s.templates = map[string]*template.Template{}
 		for k, v := range s.Labels {
 			t, err := template.New(k).Option("missingkey=error").Parse(v)
 			if err != nil {
-				return fmt.Errorf("%s: label %s: %w", what, k, err)
+				errs = append(errs, fmt.Errorf("%s: label %s: %w", what, k, err))
+				continue
 			}
 			if err := t.Execute(&bytes.Buffer{}, sample); err != nil {
-				return fmt.Errorf("%s: label %s: %w", what, k, err)
+				errs = append(errs, fmt.Errorf("%s: label %s: %w", what, k, err))
+				continue
 			}
 			s.templates[k] = t
 		}
 	}
+	return errs
+}
+
+// validateProfiles checks the node profiles (N3) and default capacities.
+func (r *Rules) validateProfiles() []error {
+	var errs []error
 	// Profiles.
 	ids := map[string]bool{}
 	builds := map[string]bool{}
 	for i, p := range r.Profiles {
 		what := fmt.Sprintf("profiles[%d] %s", i, p.ID)
 		if err := checkCites(what, p.Cites); err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		if ids[p.ID] {
-			return fmt.Errorf("%s: duplicate id", what)
+			errs = append(errs, fmt.Errorf("%s: duplicate id", what))
+			continue
 		}
 		ids[p.ID] = true
 		if !knownOS[p.OS] {
-			return fmt.Errorf("%s: unknown os %q", what, p.OS)
+			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, p.OS))
+			continue
 		}
 		if p.OSImage == "" || p.KernelVersion == "" || p.ContainerRuntimeVersion == "" {
-			return fmt.Errorf("%s: osImage, kernelVersion and containerRuntimeVersion are required", what)
+			errs = append(errs, fmt.Errorf("%s: osImage, kernelVersion and containerRuntimeVersion are required", what))
+			continue
 		}
 		if p.MachineID != "hostname" && p.MachineID != "hash" {
-			return fmt.Errorf("%s: machineID must be hostname or hash, not %q", what, p.MachineID)
+			errs = append(errs, fmt.Errorf("%s: machineID must be hostname or hash, not %q", what, p.MachineID))
+			continue
 		}
 		if p.OS == "windows" {
 			// N3: kernelVersion is <build>.<UBR>.
 			if p.Build == "" || !strings.HasPrefix(p.KernelVersion, p.Build+".") {
-				return fmt.Errorf("%s: kernelVersion %q must be <build>.<UBR> of build %q (N3)", what, p.KernelVersion, p.Build)
+				errs = append(errs, fmt.Errorf("%s: kernelVersion %q must be <build>.<UBR> of build %q (N3)", what, p.KernelVersion, p.Build))
+				continue
 			}
 			if builds[p.Build] {
-				return fmt.Errorf("%s: duplicate build %s", what, p.Build)
+				errs = append(errs, fmt.Errorf("%s: duplicate build %s", what, p.Build))
+				continue
 			}
 			builds[p.Build] = true
 		}
 	}
 	for os := range knownOS {
 		if _, err := r.Profile(os, ""); os == "linux" && err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		c, ok := r.DefaultCapacity[os]
 		if !ok {
-			return fmt.Errorf("defaultCapacity: missing %s", os)
+			errs = append(errs, fmt.Errorf("defaultCapacity: missing %s", os))
+			continue
 		}
 		for _, res := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourcePods, corev1.ResourceEphemeralStorage} {
 			if _, ok := c[res]; !ok {
-				return fmt.Errorf("defaultCapacity.%s: missing %s", os, res)
+				errs = append(errs, fmt.Errorf("defaultCapacity.%s: missing %s", os, res))
+				continue
 			}
 		}
 	}
+	return errs
+}
+
+// validateConditions checks the node condition sets (N6, N7).
+func (r *Rules) validateConditions() []error {
+	var errs []error
 	// Conditions.
 	for i := range r.ConditionSets {
 		c := &r.ConditionSets[i]
 		what := fmt.Sprintf("conditionSets[%d] %s", i, c.ID)
 		if err := checkCites(what, c.Cites); err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		if !knownOS[c.OS] {
-			return fmt.Errorf("%s: unknown os %q", what, c.OS)
+			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, c.OS))
+			continue
 		}
 		if err := c.KubeletVersions.compile(); err != nil {
-			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
+			errs = append(errs, fmt.Errorf("%s: kubeletVersions: %w", what, err))
+			continue
 		}
 		if len(c.Conditions) == 0 || c.Conditions[len(c.Conditions)-1].Type != corev1.NodeReady {
-			return fmt.Errorf("%s: Ready must be the last condition (setters.go ReadyCondition)", what)
+			errs = append(errs, fmt.Errorf("%s: Ready must be the last condition (setters.go ReadyCondition)", what))
+			continue
 		}
 		for _, cond := range c.Conditions {
 			if cond.Type == "" || cond.Status == "" || cond.Reason == "" || cond.Message == "" {
-				return fmt.Errorf("%s: condition %q needs type, status, reason and message", what, cond.Type)
+				errs = append(errs, fmt.Errorf("%s: condition %q needs type, status, reason and message", what, cond.Type))
+				continue
 			}
 		}
 		for k, v := range c.EvictionHardDefault {
 			if _, err := ParseThreshold(v, resource.MustParse("1Gi")); err != nil {
-				return fmt.Errorf("%s: evictionHardDefault[%s]: %w", what, k, err)
+				errs = append(errs, fmt.Errorf("%s: evictionHardDefault[%s]: %w", what, k, err))
+				continue
 			}
 		}
 	}
 	if c := r.MemoryPressureTrue; c.Type != corev1.NodeMemoryPressure || c.Status != corev1.ConditionTrue || c.Reason == "" || c.Message == "" {
-		return fmt.Errorf("conditions.yaml: memoryPressureTrue must be a MemoryPressure condition with status True, reason and message")
+		errs = append(errs, fmt.Errorf("conditions.yaml: memoryPressureTrue must be a MemoryPressure condition with status True, reason and message"))
 	}
+	return errs
+}
+
+// validateAdmission checks the kubelet admission rules (B1-B3).
+func (r *Rules) validateAdmission() []error {
+	var errs []error
 	// Admission.
 	for i := range r.Admission {
 		a := &r.Admission[i]
 		what := fmt.Sprintf("admission rules[%d] %s", i, a.ID)
 		if err := checkCites(what, a.Cites); err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		if _, ok := admissionChecks[a.Check]; !ok {
-			return fmt.Errorf("%s: unknown check %q", what, a.Check)
+			errs = append(errs, fmt.Errorf("%s: unknown check %q", what, a.Check))
+			continue
 		}
 		if a.Reason == "" || a.Message == "" {
-			return fmt.Errorf("%s: reason and message are required", what)
+			errs = append(errs, fmt.Errorf("%s: reason and message are required", what))
+			continue
 		}
 		if err := a.KubeletVersions.compile(); err != nil {
-			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
+			errs = append(errs, fmt.Errorf("%s: kubeletVersions: %w", what, err))
+			continue
 		}
 	}
 	if r.StatusMessagePrefix == "" {
-		return fmt.Errorf("admission.yaml: statusMessagePrefix is required")
+		errs = append(errs, fmt.Errorf("admission.yaml: statusMessagePrefix is required"))
 	}
+	return errs
+}
+
+// validateEvents checks the pod and node events and pod status features.
+func (r *Rules) validateEvents() []error {
+	var errs []error
 	// Events.
 	evIDs := map[string]bool{}
 	sampleEv := EventData{Container: "c", Image: "i", PullDuration: "1s", TotalDuration: "1s", ImageSize: 1, Message: "m", Pod: "p_ns(u)", Probe: "Liveness"}
@@ -412,29 +468,36 @@ func (r *Rules) validate() error {
 		e := &r.Events[i]
 		what := fmt.Sprintf("events[%d] %s", i, e.ID)
 		if err := checkCites(what, e.Cites); err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		if evIDs[e.ID] {
-			return fmt.Errorf("%s: duplicate id", what)
+			errs = append(errs, fmt.Errorf("%s: duplicate id", what))
+			continue
 		}
 		evIDs[e.ID] = true
 		if e.Type != corev1.EventTypeNormal && e.Type != corev1.EventTypeWarning {
-			return fmt.Errorf("%s: type must be Normal or Warning", what)
+			errs = append(errs, fmt.Errorf("%s: type must be Normal or Warning", what))
+			continue
 		}
 		if e.Reason == "" || len(e.Variants) == 0 {
-			return fmt.Errorf("%s: reason and variants are required", what)
+			errs = append(errs, fmt.Errorf("%s: reason and variants are required", what))
+			continue
 		}
 		for j := range e.Variants {
 			v := &e.Variants[j]
 			if err := v.KubeletVersions.compile(); err != nil {
-				return fmt.Errorf("%s: variants[%d]: %w", what, j, err)
+				errs = append(errs, fmt.Errorf("%s: variants[%d]: %w", what, j, err))
+				continue
 			}
 			t, err := template.New(e.ID).Option("missingkey=error").Parse(v.Message)
 			if err != nil {
-				return fmt.Errorf("%s: variants[%d]: %w", what, j, err)
+				errs = append(errs, fmt.Errorf("%s: variants[%d]: %w", what, j, err))
+				continue
 			}
 			if err := t.Execute(&bytes.Buffer{}, sampleEv); err != nil {
-				return fmt.Errorf("%s: variants[%d]: %w", what, j, err)
+				errs = append(errs, fmt.Errorf("%s: variants[%d]: %w", what, j, err))
+				continue
 			}
 			v.tmpl = t
 		}
@@ -443,7 +506,7 @@ func (r *Rules) validate() error {
 		EventFailedPull, EventError, EventPullBackOff, EventNeverPull, EventBackOff, EventSandboxFailed, EventFailedMount,
 		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed} {
 		if !evIDs[id] {
-			return fmt.Errorf("events.yaml: missing event %q", id)
+			errs = append(errs, fmt.Errorf("events.yaml: missing event %q", id))
 		}
 	}
 	for name, f := range map[string]*Feature{
@@ -452,63 +515,81 @@ func (r *Rules) validate() error {
 		"terminalPhaseOnDeletion":         &r.PodStatus.TerminalPhaseOnDeletion,
 	} {
 		if err := checkCites("podStatus."+name, f.Cites); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 		if err := f.KubeletVersions.compile(); err != nil {
-			return fmt.Errorf("podStatus.%s: %w", name, err)
+			errs = append(errs, fmt.Errorf("podStatus.%s: %w", name, err))
 		}
 	}
 	for i := range r.NodeEvents {
 		e := &r.NodeEvents[i]
 		what := fmt.Sprintf("nodeEvents[%d] %s", i, e.ID)
 		if err := checkCites(what, e.Cites); err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		if e.When != "start" && e.When != "registered" {
-			return fmt.Errorf("%s: when must be start or registered, not %q", what, e.When)
+			errs = append(errs, fmt.Errorf("%s: when must be start or registered, not %q", what, e.When))
+			continue
 		}
 		if e.Reason == "" || e.Message == "" || len(e.OS) == 0 {
-			return fmt.Errorf("%s: os, reason and message are required", what)
+			errs = append(errs, fmt.Errorf("%s: os, reason and message are required", what))
+			continue
 		}
 		for _, o := range e.OS {
 			if !knownOS[o] {
-				return fmt.Errorf("%s: unknown os %q", what, o)
+				errs = append(errs, fmt.Errorf("%s: unknown os %q", what, o))
+				continue
 			}
 		}
 		t, err := template.New(e.ID).Option("missingkey=error").Parse(e.Message)
 		if err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
+			continue
 		}
 		if err := t.Execute(&bytes.Buffer{}, struct{ Node string }{"n"}); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
+			continue
 		}
 		e.tmpl = t
 	}
 	for os := range knownOS {
 		if _, ok := r.KilledExitCode[os]; !ok {
-			return fmt.Errorf("events.yaml: killedExitCode.%s missing", os)
+			errs = append(errs, fmt.Errorf("events.yaml: killedExitCode.%s missing", os))
+			continue
 		}
 	}
+	return errs
+}
 
+// validateOthers checks runtime.yaml, http.yaml and shutdown.yaml.
+func (r *Rules) validateOthers() []error {
+	var errs []error
 	if err := r.Runtime.compile(); err != nil {
-		return fmt.Errorf("runtime.yaml: %w", err)
+		errs = append(errs, fmt.Errorf("runtime.yaml: %w", err))
 	}
 	if err := compileHTTP(r.HTTPResponses); err != nil {
-		return fmt.Errorf("http.yaml: %w", err)
+		errs = append(errs, fmt.Errorf("http.yaml: %w", err))
 	}
 	if err := r.NodeShutdown.compile(); err != nil {
-		return fmt.Errorf("shutdown.yaml: %w", err)
+		errs = append(errs, fmt.Errorf("shutdown.yaml: %w", err))
 	}
 	if err := r.Reboot.compile(); err != nil {
-		return fmt.Errorf("shutdown.yaml: %w", err)
+		errs = append(errs, fmt.Errorf("shutdown.yaml: %w", err))
 	}
+	return errs
+}
 
+// validateCoverage checks that every versioned table answers exactly once for every supported version.
+func (r *Rules) validateCoverage() []error {
+	var errs []error
 	// Coverage: every versioned table answers exactly once for every
 	// supported version (checked at every range boundary).
 	for _, v := range r.boundaries() {
 		for os := range knownOS {
 			if _, err := r.conditionSet(os, v); err != nil {
-				return err
+				errs = append(errs, err)
+				continue
 			}
 		}
 		for _, e := range r.Events {
@@ -519,11 +600,12 @@ func (r *Rules) validate() error {
 				}
 			}
 			if n != 1 {
-				return fmt.Errorf("events %s: %d variants match kubelet %s, want exactly 1", e.ID, n, v)
+				errs = append(errs, fmt.Errorf("events %s: %d variants match kubelet %s, want exactly 1", e.ID, n, v))
+				continue
 			}
 		}
 	}
-	return nil
+	return errs
 }
 
 // ParseKubeletVersion parses v (with or without the leading "v") and checks

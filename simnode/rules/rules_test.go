@@ -33,7 +33,8 @@ func TestMalformedTables(t *testing.T) {
 	}{
 		{"unknown field", "admission.yaml", "check: osField", "check: osField\n  bogus: 1", "unknown field"},
 		{"unknown check", "admission.yaml", "check: osField", "check: osFeld", `unknown check "osFeld"`},
-		{"bad cite", "admission.yaml", "cites: [B1]", "cites: [X1]", "not a spec row ID"},
+		{"bad cite", "admission.yaml", "cites: [B1]", "cites: [X1]", "not a row of the behaviour catalog"},
+		{"cite of a row that does not exist", "admission.yaml", "cites: [B1]", "cites: [B99]", `cites "B99", which is not a row`},
 		{"no cite", "admission.yaml", "cites: [B1]", "cites: []", "cites no spec row"},
 		{"bad version", "admission.yaml", "kubeletVersions: {since: v1.24.0}\n- id: B3", "kubeletVersions: {since: one}\n- id: B3", "since"},
 		{"overlapping events", "events.yaml", "until: v1.30.0}\n    message: 'Successfully", "until: v1.31.0}\n    message: 'Successfully", "variants match"},
@@ -58,6 +59,33 @@ func TestMalformedTables(t *testing.T) {
 				t.Fatalf("Load() error = %v, want it to contain %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestEveryProblemReported: Load names every broken entry of every table,
+// not only the first it meets.
+func TestEveryProblemReported(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for _, n := range Files {
+		data, err := files.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		switch n {
+		case "admission.yaml":
+			s = strings.Replace(s, "check: osField", "check: osFeld", 1)
+			s = strings.Replace(s, "cites: [B3]", "cites: [B99]", 1)
+		case "nodes.yaml":
+			s = strings.Replace(s, `kernelVersion: "10.0.20348.1607"`, `kernelVersion: "10.0.20349.1607"`, 1)
+		}
+		fsys[n] = &fstest.MapFile{Data: []byte(s)}
+	}
+	_, err := Load(fsys)
+	for _, want := range []string{`unknown check "osFeld"`, `cites "B99"`, "<build>.<UBR>"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load() error = %v, want it to name %q", err, want)
+		}
 	}
 }
 

@@ -69,42 +69,59 @@ func TestSimnodeRestartLosesNothing(t *testing.T) {
 				p := suite.RunPod(ctx, t, cs, ns, suite.WindowsPod(fmt.Sprintf("server-%d", i), suite.Build2022, "ping", "-t", "localhost"))
 				before[p.Name] = snap(p)
 			}
-			pid, err := harness.ComponentPID(cluster.Options, "simnode")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			// Wait for the supervisor to start a new simnode, then give it
-			// time to resync every pod.
-			deadline := time.Now().Add(30 * time.Second)
-			for {
-				next, err := harness.ComponentPID(cluster.Options, "simnode")
-				if err == nil && next != pid {
-					break
+			cont := startContinuity(ctx, t, cs, ns)
+			// Twice: what survives one restart survives the next.
+			for range 2 {
+				pid, err := harness.ComponentPID(cluster.Options, "simnode")
+				if err != nil {
+					t.Fatal(err)
 				}
-				if time.Now().After(deadline) {
-					t.Fatal("simnode was not restarted within 30s")
+				if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+					t.Fatal(err)
 				}
-				time.Sleep(100 * time.Millisecond)
-			}
-			for range 30 { // 3 s of watching: nothing may change
-				for name, want := range before {
-					p, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
-					if err != nil {
-						t.Fatal(err)
+				// Wait for the supervisor to start a new simnode, then give it
+				// time to resync every pod.
+				deadline := time.Now().Add(30 * time.Second)
+				for {
+					next, err := harness.ComponentPID(cluster.Options, "simnode")
+					if err == nil && next != pid {
+						break
 					}
-					if got := snap(p); got != want {
-						t.Fatalf("pod %s changed across a simnode restart:\n got %+v\nwant %+v", name, got, want)
+					if time.Now().After(deadline) {
+						t.Fatal("simnode was not restarted within 30s")
 					}
+					time.Sleep(100 * time.Millisecond)
 				}
-				time.Sleep(100 * time.Millisecond)
+				for range 30 { // 3 s of watching: nothing may change
+					for name, want := range before {
+						p, err := cs.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+						if err != nil {
+							t.Fatal(err)
+						}
+						if got := snap(p); got != want {
+							t.Fatalf("pod %s changed across a simnode restart:\n got %+v\nwant %+v", name, got, want)
+						}
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
 			}
+			return context.WithValue(ctx, continuityKey{}, cont)
+		}).
+		Assess("containers go on: logs keep their lines and repeat none, files stay, --previous works, kube-system keeps running", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			// Checked after the restart above: the state is the
+			// feature's.
+			cont, _ := ctx.Value(continuityKey{}).(*continuity)
+			if cont == nil {
+				t.Skip("the restart step did not run")
+			}
+			cont.check(ctx, t, cfg, suite.Clientset(t, cfg))
 			return ctx
 		}).Feature()
 	testenv.Test(t, f)
 }
+
+// continuityKey carries a *continuity from the restart step to the check.
+type continuityKey struct{}
 
 func TestDownAndUpKeepsTheCluster(t *testing.T) {
 	f := suite.Feature("wink down then wink up finds the cluster as it was left", "lifecycle", "simnode").
@@ -113,6 +130,7 @@ func TestDownAndUpKeepsTheCluster(t *testing.T) {
 			cs := suite.Clientset(t, cfg)
 			ns := suite.Namespace(ctx, t, cs, "down-up")
 			before := suite.RunPod(ctx, t, cs, ns, suite.WindowsPod("survivor", suite.Build2022, "ping", "-t", "localhost"))
+			cont := startContinuity(ctx, t, cs, ns)
 			if err := harness.Down(ctx, cluster.Options); err != nil {
 				t.Fatal(err)
 			}
@@ -125,6 +143,7 @@ func TestDownAndUpKeepsTheCluster(t *testing.T) {
 				t.Errorf("pod changed across down/up: uid %s→%s, startTime %v→%v, podIP %s→%s",
 					before.UID, after.UID, before.Status.StartTime, after.Status.StartTime, before.Status.PodIP, after.Status.PodIP)
 			}
+			cont.check(ctx, t, cfg, cs)
 			return ctx
 		}).Feature()
 	testenv.Test(t, f)

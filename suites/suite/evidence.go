@@ -8,45 +8,29 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
-// Traceability lines. Every feature logs one labels line when it starts, and
-// assertions log evidence lines; `wink test` (package reports) reads them
-// back from the `go test -json` / test2json stream to tie each result to its
-// spec rows and to the object, event or exec output that decided it.
-//
-//	wink:labels {"feature":"...","rows":["N1","N2"],"area":"nodes","needs":"simnode"}
-//	wink:evidence {"kind":"event","summary":"...","detail":"..."}
-//
-// Each is one line of JSON (newlines in detail are escaped), so it survives
-// test2json whatever the test's indentation.
+// The traceability lines' format is simnode/facts' (evidence.go): reports
+// reads them back.
 const (
-	LabelsPrefix   = "wink:labels "
-	EvidencePrefix = "wink:evidence "
+	LabelsPrefix   = facts.LabelsPrefix
+	EvidencePrefix = facts.EvidencePrefix
 )
 
 // Evidence kinds.
 const (
-	EvidenceObject = "object" // detail: the object as YAML
-	EvidenceEvent  = "event"  // detail: the event's message
-	EvidenceExec   = "exec"   // detail: argv, stdout, stderr and exit code
-	EvidenceLog    = "log"    // detail: a container's log
+	EvidenceObject = facts.EvidenceObject
+	EvidenceEvent  = facts.EvidenceEvent
+	EvidenceExec   = facts.EvidenceExec
+	EvidenceLog    = facts.EvidenceLog
 )
 
 // LabelsLine is what a feature logs about itself.
-type LabelsLine struct {
-	Feature string   `json:"feature"`
-	Rows    []string `json:"rows"`
-	Area    string   `json:"area"`
-	Needs   string   `json:"needs"`
-}
+type LabelsLine = facts.LabelsLine
 
 // EvidenceLine is one piece of evidence.
-type EvidenceLine struct {
-	Kind    string `json:"kind"`
-	Summary string `json:"summary"`
-	Detail  string `json:"detail,omitempty"`
-}
+type EvidenceLine = facts.EvidenceLine
 
 // logLabels is the first setup step of every feature (see Feature).
 func logLabels(t *testing.T, l LabelsLine) {

@@ -20,12 +20,13 @@ import (
 
 	"wink.dev/wink/harness"
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Labels every feature carries.
 const (
-	// LabelRow is a spec row ID from ../shared/spec/windows-behaviors.md;
-	// a feature carries one label per row it checks.
+	// LabelRow is a row ID of the behaviour catalog (simnode/facts); a
+	// feature carries one label per row it checks.
 	LabelRow = "row"
 	// LabelArea is the suite's area (nodes, scheduling, lifecycle, ...).
 	LabelArea = "area"
@@ -35,12 +36,16 @@ const (
 	LabelNeeds = "needs"
 )
 
-// Feature starts a feature of area that checks rows. Its name must not
-// contain "/": go test joins a subtest's name to its parent's with "/", and
-// the reports would read the rest as a subtest of a feature that never ran.
+// Feature starts a feature of area that checks rows, each a row of the
+// behaviour catalog. Its name must not contain "/": go test joins a
+// subtest's name to its parent's with "/", and the reports would read the
+// rest as a subtest of a feature that never ran.
 func Feature(name, area, needs string, rows ...string) *features.FeatureBuilder {
 	if strings.Contains(name, "/") {
 		panic(fmt.Sprintf("suite.Feature(%q): a feature name must not contain \"/\" (go test's subtest separator)", name))
+	}
+	if err := facts.CheckCites(rows); err != nil {
+		panic(fmt.Sprintf("suite.Feature(%q): %v", name, err))
 	}
 	b := features.New(name).WithLabel(LabelArea, area).WithLabel(LabelNeeds, needs)
 	for _, r := range rows {

@@ -15,8 +15,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/controlplane"
 	"wink.dev/wink/simnode"
+	simconfig "wink.dev/wink/simnode/config"
 )
 
 // Version is wink's own version, set at link time with
@@ -46,7 +48,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err := Run(ctx, args, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "ERROR: %v\n", err)
 		var usage usageError
-		if errors.As(err, &usage) {
+		if errors.As(err, &usage) || harness.IsOptionError(err) {
 			return ExitUsage
 		}
 		return ExitError
@@ -74,6 +76,21 @@ type common struct {
 func (c *common) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.name, "name", "", `cluster name (default "wink", or the name in --config)`)
 	cmd.Flags().StringVar(&c.home, "home", "", "directory holding the clusters' state (default $WINK_HOME, else ~/.wink)")
+	cmd.PreRunE = c.check
+}
+
+// check refuses --name given empty: the default cluster is named by
+// leaving --name out. Every other name is checked by the harness (one
+// place for every command), before anything touches disk.
+func (c *common) check(cmd *cobra.Command, _ []string) error { return checkName(cmd, c.name) }
+
+// checkName refuses an explicitly empty --name (harness.Options checks the
+// rest of the name when it is used).
+func checkName(cmd *cobra.Command, name string) error {
+	if cmd.Flags().Changed("name") && name == "" {
+		return usageError{v1alpha1.ValidateName("--name", name)}
+	}
+	return nil
 }
 
 func (c *common) options(progress io.Writer) harness.Options {
@@ -95,7 +112,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 		newUp(stderr), newDown(stderr), newDelete(stderr), newStatus(stdout),
 		newKubeconfig(stdout), newVersion(stdout), newSupervise(), newSimnode(),
 	)
-	root.AddCommand(newTest(stdout, stderr))
+	root.AddCommand(newTest(stdout))
 	root.AddCommand(newWebhook(stdout, stderr))
 	return root
 }
@@ -244,7 +261,7 @@ func newSimnode() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := simnode.LoadConfig(path)
+			cfg, err := simconfig.Load(path)
 			if err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/suites/webhooks/reference"
 )
 
@@ -115,6 +116,12 @@ the cluster can reach and name it with --host.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			if cmd.Flags().Changed("cluster") {
+				// The harness checks it too, but names --name.
+				if err := v1alpha1.ValidateName("--cluster", c.name); err != nil {
+					return usageError{err}
+				}
+			}
 			switch admissionregv1.FailurePolicyType(failurePolicy) {
 			case admissionregv1.Fail, admissionregv1.Ignore:
 				cfg.FailurePolicy = admissionregv1.FailurePolicyType(failurePolicy)

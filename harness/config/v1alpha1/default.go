@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/version"
+
+	simconfig "wink.dev/wink/simnode/config"
 )
 
 // Defaults of the cluster and its networking.
@@ -22,7 +24,7 @@ const (
 // Defaults of a node pool.
 const (
 	// DefaultWindowsBuild is the build of windows pools: Windows Server 2022.
-	DefaultWindowsBuild = WindowsServer2022
+	DefaultWindowsBuild = simconfig.DefaultWindowsBuild
 	// DefaultWindowsContainerRuntimeVersion is what Windows nodes report in
 	// nodeInfo.containerRuntimeVersion (N3).
 	DefaultWindowsContainerRuntimeVersion = "containerd://1.7.27"

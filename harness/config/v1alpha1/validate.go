@@ -162,6 +162,22 @@ const (
 	dns1123LabelFix     = "use at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit"
 )
 
+// ValidateName checks a cluster name: a DNS-1123 label, since it names the
+// cluster's state directory, its nodes and its etcd member. path is where
+// the name came from ("name" in wink.yaml, "--name" on the command line).
+// It returns a *FieldError, or nil.
+func ValidateName(path, name string) error {
+	switch {
+	case name == "" && strings.HasPrefix(path, "-"):
+		return &FieldError{Path: path, Type: ErrorTypeRequired, Fix: "give a cluster name, e.g. " + path + " " + DefaultName}
+	case name == "":
+		return &FieldError{Path: path, Type: ErrorTypeRequired, Fix: "set " + path + ", e.g. " + path + ": " + DefaultName}
+	case len(validation.IsDNS1123Label(name)) > 0:
+		return &FieldError{Path: path, Type: ErrorTypeInvalid, Value: name, Message: dns1123LabelMessage, Fix: dns1123LabelFix + `, e.g. "wink"`}
+	}
+	return nil
+}
+
 // windowsBuildsFix lists the Windows Server builds (N2).
 var windowsBuildsFix = fmt.Sprintf("supported values: %q (Windows Server 2019), %q (2022), %q (2025)",
 	WindowsServer2019, WindowsServer2022, WindowsServer2025)
@@ -187,12 +203,9 @@ func (v *validator) cluster(c *Cluster) {
 	}
 
 	nameOK := false
-	switch {
-	case c.Name == "":
-		v.add("name", ErrorTypeRequired, nil, "", "set name, e.g. name: "+DefaultName)
-	case len(validation.IsDNS1123Label(c.Name)) > 0:
-		v.add("name", ErrorTypeInvalid, c.Name, dns1123LabelMessage, dns1123LabelFix+`, e.g. "wink"`)
-	default:
+	if err := ValidateName("name", c.Name); err != nil {
+		v.errs = append(v.errs, err)
+	} else {
 		nameOK = true
 	}
 

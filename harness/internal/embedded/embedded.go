@@ -17,8 +17,8 @@ import (
 
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/pki"
+	"wink.dev/wink/harness/internal/simnodeplan"
 	"wink.dev/wink/harness/internal/supervisor"
-	"wink.dev/wink/simnode"
 )
 
 // Version is the upstream Kubernetes version the embedded control plane runs.
@@ -70,7 +70,7 @@ func layout(st *cluster.State) paths {
 		metrics:    filepath.Join(st.Dir, "kubeconfigs", "metrics-server.conf"),
 		simnodeCfg: filepath.Join(st.Dir, "simnode.yaml"),
 		egress:     filepath.Join(st.Dir, "egress-selector.yaml"),
-		egressSock: filepath.Join(st.Dir, "run", "egress.sock"),
+		egressSock: EgressSocket(st.Dir),
 		etcdData:   filepath.Join(st.Dir, "etcd"),
 		certDir:    filepath.Join(st.Dir, "run", "certs"),
 	}
@@ -133,24 +133,11 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 	if err := os.WriteFile(p.schedCfg, schedCfg, 0o600); err != nil {
 		return "", err
 	}
-	cfg := simnode.Config{
-		ClusterName:         st.Config.Name,
-		Kubeconfig:          p.simnode,
-		ControlPlaneVersion: Version,
-		Pools:               st.Config.NodePools,
-		NodeAddressBase:     st.Ports.NodeAddressBase,
-		ServingCACert:       files.KubeletCA.Cert,
-		ServingCAKey:        files.KubeletCA.Key,
-		ClientCAFile:        files.CA.Cert,
-		EgressSocket:        p.egressSock,
-		StateDir:            filepath.Join(st.Dir, "simnode"),
-		StrictImages:        st.Config.Images.Strict,
-	}
-	data, err := yaml.Marshal(cfg)
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(p.simnodeCfg, data, 0o600); err != nil {
+	cfg := simnodeplan.NewConfig(st, p.simnode, "", Version)
+	cfg.ServingCACert, cfg.ServingCAKey = files.KubeletCA.Cert, files.KubeletCA.Key
+	cfg.ClientCAFile = files.CA.Cert
+	cfg.EgressSocket = p.egressSock
+	if err := simnodeplan.WriteConfig(p.simnodeCfg, cfg); err != nil {
 		return "", err
 	}
 	fmt.Fprintln(progress, " ✓ Kubeconfigs")

@@ -16,7 +16,6 @@ import (
 
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/simnodeplan"
-	"wink.dev/wink/simnode"
 )
 
 // access is one thing the kubeconfig's user must be allowed to do.
@@ -91,7 +90,7 @@ func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig stri
 	if err != nil {
 		return err
 	}
-	names := (&simnode.Config{ClusterName: st.Config.Name, Pools: st.Config.NodePools}).NodeNames()
+	names := simnodeplan.NodeNames(st.Config)
 	pending := map[string]bool{}
 	for _, n := range names {
 		pending[n] = true
@@ -168,8 +167,8 @@ func kubeletUnreachable(node *corev1.Node, err error) error {
 	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
 		fix = "the node's kubelet API refused the apiserver: grant the apiserver's kubelet client identity the ClusterRole system:kubelet-api-admin"
 	default:
-		fix = fmt.Sprintf("the cluster must reach this machine at %s on TCP port %d (each node has a port of its own from %d up): open those ports to the cluster, or set networking.nodeAddressBase to an address of this machine that the cluster routes to",
-			addr, port, simnode.DefaultKubeletPort)
+		fix = fmt.Sprintf("the cluster must reach this machine at %s on TCP port %d (each node has a port of its own): open those ports to the cluster, or set networking.nodeAddressBase to an address of this machine that the cluster routes to",
+			addr, port)
 	}
 	return fmt.Errorf("the apiserver cannot reach the kubelet API of node %s at %s:%d: %s; %s", node.Name, addr, port, msg, fix)
 }

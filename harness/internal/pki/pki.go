@@ -4,21 +4,20 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"wink.dev/wink/simnode/certs"
 )
 
 // Validity periods and the margin under which a leaf is renewed.
@@ -29,8 +28,6 @@ const (
 	LeafValidity = 365 * 24 * time.Hour
 	// RenewBefore is how long before its expiry Ensure replaces a leaf.
 	RenewBefore = 30 * 24 * time.Hour
-	// backdate absorbs clock skew between processes, as kubeadm does.
-	backdate = 5 * time.Minute
 )
 
 // File modes of the PKI directory and its files.
@@ -253,7 +250,7 @@ func Ensure(dir string, opts Options) (*Files, error) {
 	etcdIPs := append([]net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}, opts.EtcdIPs...)
 
 	leaves := []struct {
-		ca   *authority
+		ca   *certs.CA
 		spec certSpec
 	}{
 		{ca, certSpec{pair: f.APIServer, cn: "kube-apiserver", usages: server, ips: opts.APIServerIPs, dns: opts.APIServerDNSNames}},
@@ -279,110 +276,50 @@ func Ensure(dir string, opts Options) (*Files, error) {
 	return f, nil
 }
 
-// authority is a loaded CA.
-type authority struct {
-	cert *x509.Certificate
-	key  crypto.Signer
-}
-
 // ensureCA loads the CA at p or, when neither file exists (or only the key
 // does, left by an interrupted run), makes a new one.
-func ensureCA(p KeyPair, cn string, now time.Time) (*authority, error) {
-	certPEM, certErr := os.ReadFile(p.Cert)
+func ensureCA(p KeyPair, cn string, now time.Time) (*certs.CA, error) {
+	_, certErr := os.Stat(p.Cert)
 	switch {
 	case certErr == nil:
-		cert, err := parseCert(certPEM)
+		ca, err := certs.LoadCA(p.Cert, p.Key)
 		if err != nil {
-			return nil, fmt.Errorf("pki: CA %s: %w (remove it and its key to make a new CA)", p.Cert, err)
+			return nil, fmt.Errorf("pki: %w (remove it and its key to make a new CA)", err)
 		}
-		keyPEM, err := os.ReadFile(p.Key)
-		if err != nil {
-			return nil, fmt.Errorf("pki: CA %s has no usable key: %w (remove the certificate to make a new CA)", p.Cert, err)
-		}
-		key, err := parseKey(keyPEM)
-		if err != nil {
-			return nil, fmt.Errorf("pki: CA key %s: %w", p.Key, err)
-		}
-		if !publicKeyEqual(cert.PublicKey, key.Public()) {
-			return nil, fmt.Errorf("pki: CA key %s does not match %s", p.Key, p.Cert)
-		}
-		if !cert.IsCA {
-			return nil, fmt.Errorf("pki: %s is not a CA certificate", p.Cert)
-		}
-		if now.After(cert.NotAfter) {
-			return nil, fmt.Errorf("pki: CA %s expired on %s (remove the PKI directory to start again)", p.Cert, cert.NotAfter.Format(time.DateOnly))
+		if now.After(ca.Cert.NotAfter) {
+			return nil, fmt.Errorf("pki: CA %s expired on %s (remove the PKI directory to start again)", p.Cert, ca.Cert.NotAfter.Format(time.DateOnly))
 		}
 		if err := fixModes(p); err != nil {
 			return nil, err
 		}
-		return &authority{cert: cert, key: key}, nil
+		return ca, nil
 	case errors.Is(certErr, fs.ErrNotExist):
 	default:
 		return nil, fmt.Errorf("pki: %w", certErr)
 	}
-
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := certs.NewCA(cn, CAValidity, now)
 	if err != nil {
-		return nil, fmt.Errorf("pki: CA key: %w", err)
+		return nil, fmt.Errorf("pki: %w", err)
 	}
-	serial, err := newSerial()
-	if err != nil {
+	if err := writeKeyPair(p, ca.Cert.Raw, ca.Key.(*ecdsa.PrivateKey)); err != nil {
 		return nil, err
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: cn},
-		NotBefore:             now.Add(-backdate).UTC(),
-		NotAfter:              now.Add(CAValidity).UTC(),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment | x509.KeyUsageCertSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
-	if err != nil {
-		return nil, fmt.Errorf("pki: CA %s: %w", cn, err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil, fmt.Errorf("pki: CA %s: %w", cn, err)
-	}
-	if err := writeKeyPair(p, der, key); err != nil {
-		return nil, err
-	}
-	return &authority{cert: cert, key: key}, nil
+	return ca, nil
 }
 
 // ensureLeaf keeps the leaf at s.pair when it is still good (see leafProblem),
 // and otherwise makes it again, signed by ca.
-func ensureLeaf(ca *authority, s certSpec, now time.Time) error {
+func ensureLeaf(ca *certs.CA, s certSpec, now time.Time) error {
 	if problem := leafProblem(ca, s, now); problem == nil {
 		return fixModes(s.pair)
 	} else if !errors.Is(problem, fs.ErrNotExist) && !errors.Is(problem, errStale) {
 		return problem
 	}
 
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return fmt.Errorf("%s: %w", s.pair.Key, err)
-	}
-	serial, err := newSerial()
-	if err != nil {
-		return err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: s.cn, Organization: s.orgs},
-		NotBefore:    now.Add(-backdate).UTC(),
-		NotAfter:     now.Add(LeafValidity).UTC(),
-		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
-		ExtKeyUsage:  s.usages,
-		IPAddresses:  s.ips,
-		DNSNames:     s.dns,
-	}
-	if ca.cert.NotAfter.Before(tmpl.NotAfter) {
-		tmpl.NotAfter = ca.cert.NotAfter
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, key.Public(), ca.key)
+	der, key, err := ca.Issue(certs.Leaf{
+		CommonName: s.cn, Organization: s.orgs, DNSNames: s.dns, IPs: s.ips,
+		Usages: s.usages, Validity: LeafValidity,
+	}, now)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.pair.Cert, err)
 	}
@@ -395,7 +332,7 @@ var errStale = errors.New("stale")
 // leafProblem says why the leaf at s.pair cannot be reused: an error wrapping
 // fs.ErrNotExist or errStale means "make it again", any other error is an I/O
 // failure, and nil means it is good.
-func leafProblem(ca *authority, s certSpec, now time.Time) error {
+func leafProblem(ca *certs.CA, s certSpec, now time.Time) error {
 	certPEM, err := os.ReadFile(s.pair.Cert)
 	if err != nil {
 		return err
@@ -407,18 +344,18 @@ func leafProblem(ca *authority, s certSpec, now time.Time) error {
 	stale := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %w: "+format, append([]any{s.pair.Cert, errStale}, args...)...)
 	}
-	cert, err := parseCert(certPEM)
+	cert, err := certs.ParseCert(certPEM)
 	if err != nil {
 		return stale("%v", err)
 	}
-	key, err := parseKey(keyPEM)
+	key, err := certs.ParseKey(keyPEM)
 	if err != nil {
 		return stale("%v", err)
 	}
-	if !publicKeyEqual(cert.PublicKey, key.Public()) {
+	if !certs.PublicKeyEqual(cert.PublicKey, key.Public()) {
 		return stale("key does not match")
 	}
-	if err := cert.CheckSignatureFrom(ca.cert); err != nil {
+	if err := cert.CheckSignatureFrom(ca.Cert); err != nil {
 		return stale("not signed by the current CA: %v", err)
 	}
 	if now.Before(cert.NotBefore) || now.Add(RenewBefore).After(cert.NotAfter) {
@@ -450,7 +387,7 @@ func ensureServiceAccount(keyPath, pubPath string) error {
 	keyPEM, err := os.ReadFile(keyPath)
 	switch {
 	case err == nil:
-		if key, err = parseKey(keyPEM); err != nil {
+		if key, err = certs.ParseKey(keyPEM); err != nil {
 			return fmt.Errorf("service-account key %s: %w (remove it and sa.pub to make a new one; existing tokens become invalid)", keyPath, err)
 		}
 		if err := os.Chmod(keyPath, KeyMode); err != nil {
@@ -482,14 +419,14 @@ func ensureServiceAccount(keyPath, pubPath string) error {
 // writeKeyPair writes the key first, so that a certificate on disk always has
 // its key next to it.
 func writeKeyPair(p KeyPair, certDER []byte, key *ecdsa.PrivateKey) error {
-	keyDER, err := x509.MarshalECPrivateKey(key)
+	keyPEM, err := certs.EncodeKey(key)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Key, err)
 	}
-	if err := WriteFile(p.Key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), KeyMode); err != nil {
+	if err := WriteFile(p.Key, keyPEM, KeyMode); err != nil {
 		return err
 	}
-	return WriteFile(p.Cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: certDER}), CertMode)
+	return WriteFile(p.Cert, certs.EncodeCert(certDER), CertMode)
 }
 
 // fixModes sets the modes of a reused key pair.
@@ -527,61 +464,4 @@ func WriteFile(path string, data []byte, mode fs.FileMode) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// newSerial returns a random positive 127-bit serial number.
-func newSerial() (*big.Int, error) {
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 127))
-	if err != nil {
-		return nil, fmt.Errorf("serial number: %w", err)
-	}
-	return serial.Add(serial, big.NewInt(1)), nil
-}
-
-// parseCert parses the first CERTIFICATE block of data.
-func parseCert(data []byte) (*x509.Certificate, error) {
-	for {
-		var block *pem.Block
-		block, data = pem.Decode(data)
-		if block == nil {
-			return nil, errors.New("no PEM CERTIFICATE block")
-		}
-		if block.Type == "CERTIFICATE" {
-			return x509.ParseCertificate(block.Bytes)
-		}
-	}
-}
-
-// parseKey parses the first private key block of data: EC, RSA (PKCS #1) or
-// PKCS #8.
-func parseKey(data []byte) (crypto.Signer, error) {
-	for {
-		var block *pem.Block
-		block, data = pem.Decode(data)
-		if block == nil {
-			return nil, errors.New("no PEM private key block")
-		}
-		switch block.Type {
-		case "EC PRIVATE KEY":
-			return x509.ParseECPrivateKey(block.Bytes)
-		case "RSA PRIVATE KEY":
-			return x509.ParsePKCS1PrivateKey(block.Bytes)
-		case "PRIVATE KEY":
-			key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-			if err != nil {
-				return nil, err
-			}
-			signer, ok := key.(crypto.Signer)
-			if !ok {
-				return nil, fmt.Errorf("unsupported private key type %T", key)
-			}
-			return signer, nil
-		}
-	}
-}
-
-// publicKeyEqual reports whether a and b are the same public key.
-func publicKeyEqual(a, b crypto.PublicKey) bool {
-	eq, ok := a.(interface{ Equal(crypto.PublicKey) bool })
-	return ok && eq.Equal(b)
 }

@@ -20,6 +20,7 @@ import (
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	"wink.dev/wink/simnode/certs"
 )
 
 func testOptions(t *testing.T) Options {
@@ -47,7 +48,7 @@ func loadCert(t *testing.T, path string) *x509.Certificate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cert, err := parseCert(data)
+	cert, err := certs.ParseCert(data)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -254,7 +255,7 @@ func TestEnsureServiceAccountKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := parseKey(keyPEM)
+	key, err := certs.ParseKey(keyPEM)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +271,7 @@ func TestEnsureServiceAccountKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !publicKeyEqual(pub, key.Public()) {
+	if !certs.PublicKeyEqual(pub, key.Public()) {
 		t.Error("sa.pub does not match sa.key")
 	}
 }
@@ -617,16 +618,10 @@ func write(t *testing.T, path, data string) {
 func TestLeafRenewedBeforeExpiry(t *testing.T) {
 	dir := t.TempDir()
 	f := ensure(t, dir, testOptions(t))
-	caCert := loadCert(t, f.CA.Cert)
-	keyPEM, err := os.ReadFile(f.CA.Key)
+	ca, err := certs.LoadCA(f.CA.Cert, f.CA.Key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	caKey, err := parseKey(keyPEM)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca := &authority{cert: caCert, key: caKey}
 	spec := certSpec{pair: f.Admin, cn: AdminCommonName, orgs: []string{AdminOrganization}, usages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
 	tests := []struct {
 		name      string

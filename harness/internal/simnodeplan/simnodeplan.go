@@ -32,7 +32,7 @@ import (
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/pki"
 	"wink.dev/wink/harness/internal/supervisor"
-	"wink.dev/wink/simnode"
+	simconfig "wink.dev/wink/simnode/config"
 )
 
 // Names of the components and of the RBAC objects.
@@ -126,12 +126,12 @@ func Setup(ctx context.Context, st *cluster.State, kubeconfig, listenAddress str
 // NewConfig returns simnode's configuration for st: its pools, cluster name,
 // NodeAddressBase (st.Ports.NodeAddressBase) and state directory.
 // ClientCAFile is left to the caller.
-func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion string) *simnode.Config {
-	return &simnode.Config{
+func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion string) *simconfig.Config {
+	return &simconfig.Config{
 		ClusterName:         st.Config.Name,
 		Kubeconfig:          kubeconfig,
 		ControlPlaneVersion: controlPlaneVersion,
-		Pools:               st.Config.NodePools,
+		Pools:               Pools(st.Config.NodePools),
 		NodeAddressBase:     st.Ports.NodeAddressBase,
 		ListenAddress:       listenAddress,
 		StateDir:            StateDir(st),
@@ -140,8 +140,43 @@ func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion
 	}
 }
 
+// Pools converts the pools of a defaulted wink.yaml into simnode's own
+// (simnode/config): the one place where the user's schema meets simnode's.
+func Pools(pools []v1alpha1.NodePool) []simconfig.Pool {
+	out := make([]simconfig.Pool, 0, len(pools))
+	for _, p := range pools {
+		count := 1
+		if p.Count != nil {
+			count = *p.Count
+		}
+		out = append(out, simconfig.Pool{
+			Name:                            p.Name,
+			OS:                              string(p.OS),
+			WindowsBuild:                    p.WindowsBuild,
+			Count:                           count,
+			Labels:                          p.Labels,
+			Taints:                          p.Taints,
+			Capacity:                        p.Capacity,
+			KubeReserved:                    p.KubeReserved,
+			SystemReserved:                  p.SystemReserved,
+			EvictionHard:                    p.EvictionHard,
+			KubeletVersion:                  p.KubeletVersion,
+			ContainerRuntimeVersion:         p.ContainerRuntimeVersion,
+			ShutdownGracePeriod:             p.ShutdownGracePeriod,
+			ShutdownGracePeriodCriticalPods: p.ShutdownGracePeriodCriticalPods,
+		})
+	}
+	return out
+}
+
+// NodeNames are the names of the nodes of cfg's pools, as simnode names
+// them.
+func NodeNames(cfg *v1alpha1.Cluster) []string {
+	return (&simconfig.Config{ClusterName: cfg.Name, Pools: Pools(cfg.NodePools)}).NodeNames()
+}
+
 // WriteConfig writes cfg as YAML to path, atomically, mode 0600.
-func WriteConfig(path string, cfg *simnode.Config) error {
+func WriteConfig(path string, cfg *simconfig.Config) error {
 	data, err := yaml.Marshal(cfg)
 	if err != nil {
 		return fmt.Errorf("simnode config: %w", err)
@@ -340,7 +375,7 @@ func CheckNodesReady(nodes []corev1.Node, clusterName string, pools []v1alpha1.N
 	}
 	var errs []error
 	for _, pool := range pools {
-		names := (&simnode.Config{ClusterName: clusterName, Pools: []v1alpha1.NodePool{pool}}).NodeNames()
+		names := (&simconfig.Config{ClusterName: clusterName, Pools: Pools([]v1alpha1.NodePool{pool})}).NodeNames()
 		ready := 0
 		for _, name := range names {
 			if n := byName[name]; n != nil && NodeReady(n) {

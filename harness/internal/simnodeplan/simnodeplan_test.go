@@ -26,7 +26,7 @@ import (
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
-	"wink.dev/wink/simnode"
+	simconfig "wink.dev/wink/simnode/config"
 )
 
 func testState(t *testing.T) *cluster.State {
@@ -113,11 +113,11 @@ func TestWriteConfig(t *testing.T) {
 			}
 		})
 	}
-	var back simnode.Config
+	var back simconfig.Config
 	if err := yaml.UnmarshalStrict(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if len(back.Pools) != 2 || back.Pools[0].Name != "win" || *back.Pools[0].Count != 2 || back.Pools[0].WindowsBuild != v1alpha1.WindowsServer2022 {
+	if len(back.Pools) != 2 || back.Pools[0].Name != "win" || back.Pools[0].Count != 2 || back.Pools[0].WindowsBuild != v1alpha1.WindowsServer2022 {
 		t.Errorf("pools = %+v", back.Pools)
 	}
 }
@@ -294,7 +294,7 @@ func TestSetup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cfg simnode.Config
+	var cfg simconfig.Config
 	if err := yaml.UnmarshalStrict(data, &cfg); err != nil {
 		t.Fatal(err)
 	}

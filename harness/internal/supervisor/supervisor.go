@@ -38,12 +38,17 @@ type Supervisor struct {
 
 // ComponentStatus is what `wink status` shows of one component.
 type ComponentStatus struct {
-	Name     string    `json:"name"`
-	PID      int       `json:"pid,omitempty"`
-	State    State     `json:"state"`
-	Restarts int       `json:"restarts"`
-	LastExit string    `json:"lastExit,omitempty"`
-	Since    time.Time `json:"since"`
+	Name     string `json:"name"`
+	PID      int    `json:"pid,omitempty"`
+	State    State  `json:"state"`
+	Restarts int    `json:"restarts"`
+	LastExit string `json:"lastExit,omitempty"`
+	// Killed says the last exit was by a signal (someone killed the child:
+	// a test, the OOM killer), not the child exiting by itself, which at
+	// start-up is a failure (a port in use, a bad flag) that `wink up`
+	// reports instead of waiting.
+	Killed bool      `json:"killed,omitempty"`
+	Since  time.Time `json:"since"`
 }
 
 // State of a component.
@@ -92,6 +97,11 @@ func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 		if c.Task != nil {
 			s.set(c.Name, func(st *ComponentStatus) { st.State = StateStarting })
 			if err := retry(runCtx, s.TaskTimeout, c.Task); err != nil {
+				if runCtx.Err() != nil {
+					// Stopped (`wink down`) while the task ran: not a failure.
+					s.set(c.Name, func(st *ComponentStatus) { st.State = StateStopped })
+					break
+				}
 				startErr = fmt.Errorf("%s: %w", c.Name, err)
 				s.set(c.Name, func(st *ComponentStatus) { st.State = StateFailed; st.LastExit = err.Error() })
 				break
@@ -156,6 +166,7 @@ func (s *Supervisor) keepRunning(ctx context.Context, c Component) {
 			st.State = StateBackOff
 			st.Restarts++
 			st.PID = 0
+			st.Killed = killed(err)
 			if err != nil {
 				st.LastExit = err.Error()
 			}
@@ -228,6 +239,16 @@ func (s *Supervisor) runChild(ctx context.Context, c Component, restart bool) er
 		<-exited
 	}
 	return nil
+}
+
+// killed reports whether a child's exit error is death by a signal.
+func killed(err error) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled()
 }
 
 func exitError(err error) error {

@@ -171,3 +171,75 @@ func TestStopsInReverseOrder(t *testing.T) {
 		t.Errorf("stop order:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestKilledOrExited: the status tells a child killed by a signal (a test,
+// the OOM killer: restarted, nothing to report) from one that exited by
+// itself (at start-up, a failure `wink up` reports at once).
+func TestKilledOrExited(t *testing.T) {
+	tests := []struct {
+		name, script string
+		kill         bool
+		wantKilled   bool
+		wantExit     string
+	}{
+		{name: "exits by itself", script: "echo 'listen tcp 127.0.0.1:1: bind: address already in use'; sleep 0.2; exit 1", wantExit: "exit status 1"},
+		{name: "killed", script: "exec sleep 30", kill: true, wantKilled: true, wantExit: "signal: killed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSupervisor(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.Run(ctx, []Component{{Name: "c", Args: []string{"-c", tt.script}}}) }()
+			defer func() { cancel(); <-done }()
+			if tt.kill {
+				var pid int
+				waitFor(t, "the child", func() bool { pid = pidOf(s.RunDir, "c"); return pid > 0 })
+				if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got ComponentStatus
+			waitFor(t, "back-off", func() bool {
+				list, err := ReadStatus(s.RunDir)
+				if err != nil || len(list) == 0 {
+					return false
+				}
+				got = list[0]
+				return got.Restarts > 0
+			})
+			if got.Killed != tt.wantKilled || got.LastExit != tt.wantExit {
+				t.Errorf("status %+v, want killed %v, lastExit %q", got, tt.wantKilled, tt.wantExit)
+			}
+		})
+	}
+}
+
+// TestStoppedDuringATask: a supervisor stopped (`wink down`) while a task
+// runs records the task stopped, not failed, so the next `wink up` has no
+// "context canceled" failure to report.
+func TestStoppedDuringATask(t *testing.T) {
+	s := newSupervisor(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(ctx, []Component{{Name: "bootstrap", Task: func(ctx context.Context) error {
+			close(started)
+			<-ctx.Done()
+			return ctx.Err()
+		}}})
+	}()
+	<-started
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run = %v, want nil for a stop", err)
+	}
+	list, err := ReadStatus(s.RunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list[0].State != StateStopped || list[0].LastExit != "" {
+		t.Errorf("bootstrap: %+v, want stopped with no exit", list[0])
+	}
+}

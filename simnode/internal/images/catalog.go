@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/fixtures"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Operating systems of nodes and images.
@@ -147,6 +148,8 @@ func Load(data []byte) (*Catalog, error) {
 		}
 		if len(h.Cites) == 0 {
 			fail("%s.cites: Required value: cite the spec row", where)
+		} else if err := facts.CheckCites(h.Cites); err != nil {
+			fail("%s.cites: %v", where, err)
 		}
 		if c.handlers[h.OS] == nil {
 			c.handlers[h.OS] = map[string]Handler{}
@@ -182,6 +185,8 @@ func Load(data []byte) (*Catalog, error) {
 		}
 		if len(p.Cites) == 0 {
 			fail("%s.cites: Required value: cite the spec row", where)
+		} else if err := facts.CheckCites(p.Cites); err != nil {
+			fail("%s.cites: %v", where, err)
 		}
 		c.process[p.Host] = p.Images
 	}

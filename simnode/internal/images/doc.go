@@ -1,6 +1,6 @@
 // Package images is the image catalog of wink's simulated containerd and
 // the two decisions the runtime asks it for (rows B4 and N8 of the behaviour
-// catalog, /work/shared/spec/windows-behaviors.md):
+// catalog, simnode/facts/windows-behaviors.md):
 //
 //   - Pull: what pulling an image on a node gives — the image for the node's
 //     OS and Windows build (a manifest list lists several builds; the node

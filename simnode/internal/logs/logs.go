@@ -2,16 +2,21 @@ package logs
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 )
 
-// MaxLines bounds each container's buffer; older lines are dropped, as log
-// rotation would.
+// MaxLines bounds each container's buffer in memory (NewStore); older lines
+// are dropped, as log rotation would.
 const MaxLines = 10000
 
 // Line is one line of container output.
@@ -27,55 +32,25 @@ type Writer interface {
 	Append(stream string, t time.Time, text string)
 }
 
-// Key names one container instance.
+// Key names one container instance. Namespace, Pod and ContainerID only
+// name its files (ContainerID, with or without its "containerd://" prefix,
+// names the /var/log/containers link); an instance is identified by
+// PodUID, Container and Restart.
 type Key struct {
-	PodUID    string
-	Container string
-	Restart   int32
+	Namespace   string
+	Pod         string
+	PodUID      string
+	Container   string
+	Restart     int32
+	ContainerID string
 }
 
-// Buffer is the output of one container instance.
-type Buffer struct {
-	mu      sync.Mutex
-	lines   []Line
-	closed  bool
-	changed chan struct{} // closed and replaced on every change
+type instance struct {
+	uid, container string
+	restart        int32
 }
 
-func newBuffer() *Buffer { return &Buffer{changed: make(chan struct{})} }
-
-// Append implements Writer.
-func (b *Buffer) Append(stream string, t time.Time, text string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		return
-	}
-	b.lines = append(b.lines, Line{Time: t, Stream: stream, Text: text})
-	if len(b.lines) > MaxLines {
-		b.lines = append([]Line(nil), b.lines[len(b.lines)-MaxLines:]...)
-	}
-	close(b.changed)
-	b.changed = make(chan struct{})
-}
-
-// Close marks the container as exited: followers reach EOF.
-func (b *Buffer) Close() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.closed {
-		b.closed = true
-		close(b.changed)
-		b.changed = make(chan struct{})
-	}
-}
-
-// Lines returns a copy of the buffered lines.
-func (b *Buffer) Lines() []Line {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]Line(nil), b.lines...)
-}
+func (k Key) instance() instance { return instance{k.PodUID, k.Container, k.Restart} }
 
 // Options are the kubelet's container log options.
 type Options struct {
@@ -91,6 +66,433 @@ type Options struct {
 // TimestampFormat is the kubelet's log timestamp format (RFC3339Nano with
 // fixed width, pkg/kubelet/kuberuntime/logs).
 const TimestampFormat = "2006-01-02T15:04:05.000000000Z07:00"
+
+// ErrNotFound is returned for an unknown container instance.
+var ErrNotFound = errors.New("container log not found")
+
+// Rotation is the kubelet's container log rotation policy.
+type Rotation struct {
+	// MaxSize is containerLogMaxSize in bytes.
+	MaxSize int64
+	// MaxFiles is containerLogMaxFiles (at least 2).
+	MaxFiles int
+}
+
+// DefaultRotation is the KubeletConfiguration default: containerLogMaxSize
+// 10Mi, containerLogMaxFiles 5.
+var DefaultRotation = Rotation{MaxSize: 10 << 20, MaxFiles: 5}
+
+// Store holds the container logs of one node.
+type Store struct {
+	root string // the node's root directory on the real disk; "" = memory
+	rot  Rotation
+
+	mu sync.Mutex
+	m  map[instance]*Buffer
+}
+
+// NewStore returns a store that keeps lines in memory.
+func NewStore() *Store { return &Store{m: map[instance]*Buffer{}} }
+
+// NewFileStore returns a store of log files under root, the directory that
+// stands for the node's / (or C:\). A zero rot is DefaultRotation.
+func NewFileStore(root string, rot Rotation) *Store {
+	if rot.MaxSize <= 0 {
+		rot.MaxSize = DefaultRotation.MaxSize
+	}
+	if rot.MaxFiles < 2 {
+		rot.MaxFiles = DefaultRotation.MaxFiles
+	}
+	return &Store{root: root, rot: rot, m: map[instance]*Buffer{}}
+}
+
+// PodsDir is the directory of the pods' logs on the real disk
+// (/var/log/pods of the node); "" for a memory store.
+func (s *Store) PodsDir() string {
+	if s.root == "" {
+		return ""
+	}
+	return filepath.Join(s.root, "var", "log", "pods")
+}
+
+// ContainersDir is the directory of the /var/log/containers links; "" for
+// a memory store.
+func (s *Store) ContainersDir() string {
+	if s.root == "" {
+		return ""
+	}
+	return filepath.Join(s.root, "var", "log", "containers")
+}
+
+// Path is the log file of k on the real disk ("" for a memory store):
+// BuildContainerLogsDirectory + <restart>.log.
+func (s *Store) Path(k Key) string {
+	if s.root == "" {
+		return ""
+	}
+	return filepath.Join(s.PodsDir(), podDirName(k), k.Container, fmt.Sprintf("%d.log", k.Restart))
+}
+
+func podDirName(k Key) string { return strings.Join([]string{k.Namespace, k.Pod, k.PodUID}, "_") }
+
+// linkName is the kubelet's legacy log symlink name (kuberuntime/legacy.go
+// logSymlink): <pod>_<namespace>_<container>-<id>.log, cut to 255 bytes.
+func linkName(k Key) string {
+	id := strings.TrimPrefix(k.ContainerID, "containerd://")
+	name := fmt.Sprintf("%s_%s_%s-%s", k.Pod, k.Namespace, k.Container, id)
+	if len(name) > 255-len(".log") {
+		name = name[:255-len(".log")]
+	}
+	return name + ".log"
+}
+
+// Open returns the buffer that the running instance k writes to, creating
+// its log file (and its /var/log/containers link) if needed; an existing
+// file is appended to (a restarted simnode resuming the instance).
+func (s *Store) Open(k Key) *Buffer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, ok := s.m[k.instance()]
+	if ok && !b.closed {
+		return b
+	}
+	b = newBuffer(s, s.Path(k))
+	s.m[k.instance()] = b
+	if b.path != "" {
+		if err := os.MkdirAll(filepath.Dir(b.path), 0o755); err == nil {
+			if f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640); err == nil {
+				if st, err := f.Stat(); err == nil {
+					b.size = st.Size()
+				}
+				f.Close()
+			}
+		}
+		if k.ContainerID != "" {
+			dir := s.ContainersDir()
+			if err := os.MkdirAll(dir, 0o755); err == nil {
+				target, err := filepath.Rel(dir, b.path)
+				if err != nil {
+					target = b.path
+				}
+				link := filepath.Join(dir, linkName(k))
+				if cur, err := os.Readlink(link); err != nil || cur != target {
+					_ = os.Remove(link)
+					_ = os.Symlink(target, link)
+				}
+			}
+		}
+	}
+	return b
+}
+
+// Get returns the buffer of k: the live one, or, for an instance that is
+// not running in this process, its log file read-only (closed).
+func (s *Store) Get(k Key) (*Buffer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.m[k.instance()]; ok {
+		return b, nil
+	}
+	if p := s.Path(k); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			b := newBuffer(s, p)
+			b.closed = true
+			s.m[k.instance()] = b
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: pod %s container %s restart %d", ErrNotFound, k.PodUID, k.Container, k.Restart)
+}
+
+// DeletePod drops every log of a pod: its buffers, its /var/log/pods
+// directory and its /var/log/containers links (the kubelet's container
+// and pod garbage collection).
+func (s *Store) DeletePod(podUID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, b := range s.m {
+		if k.uid == podUID {
+			b.Close()
+			delete(s.m, k)
+		}
+	}
+	if s.root == "" || podUID == "" {
+		return
+	}
+	dirs, _ := filepath.Glob(filepath.Join(s.PodsDir(), "*_"+podUID))
+	for _, d := range dirs {
+		_ = os.RemoveAll(d)
+	}
+	ents, _ := os.ReadDir(s.ContainersDir())
+	for _, e := range ents {
+		link := filepath.Join(s.ContainersDir(), e.Name())
+		if t, err := os.Readlink(link); err == nil && strings.Contains(filepath.ToSlash(t), "_"+podUID+"/") {
+			_ = os.Remove(link)
+		}
+	}
+}
+
+// Buffer is the output of one container instance.
+type Buffer struct {
+	store *Store
+	path  string // "" in memory
+
+	mu      sync.Mutex
+	lines   []Line // in memory
+	size    int64  // of the current file
+	gen     int    // rotations of the file so far
+	rotated string // the file the last rotation made
+	closed  bool
+	changed chan struct{} // closed and replaced on every change
+}
+
+func newBuffer(s *Store, path string) *Buffer {
+	return &Buffer{store: s, path: path, changed: make(chan struct{})}
+}
+
+// criLine is one line in the CRI log format.
+func criLine(l Line) []byte {
+	var b bytes.Buffer
+	b.WriteString(l.Time.UTC().Format(time.RFC3339Nano))
+	b.WriteByte(' ')
+	b.WriteString(l.Stream)
+	b.WriteString(" F ")
+	b.WriteString(l.Text)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// parseCRI parses complete lines of data (the kubelet's parseCRILog); it
+// returns the lines and the number of bytes consumed. Partial ("P")
+// records are joined with the records that complete them; an unfinished
+// one is left for the next read.
+func parseCRI(data []byte) ([]Line, int) {
+	var out []Line
+	used, pos := 0, 0
+	var partial *Line
+	for {
+		i := bytes.IndexByte(data[pos:], '\n')
+		if i < 0 {
+			break
+		}
+		fields := strings.SplitN(string(data[pos:pos+i]), " ", 4)
+		pos += i + 1
+		if len(fields) < 3 {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, fields[0])
+		if err != nil {
+			continue
+		}
+		if partial == nil {
+			partial = &Line{Time: t, Stream: fields[1]}
+		}
+		if len(fields) == 4 {
+			partial.Text += fields[3]
+		}
+		if fields[2] == "P" {
+			continue
+		}
+		out = append(out, *partial)
+		partial = nil
+		used = pos
+	}
+	if partial == nil {
+		used = pos
+	}
+	return out, used
+}
+
+// Append implements Writer.
+func (b *Buffer) Append(stream string, t time.Time, text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	l := Line{Time: t, Stream: stream, Text: text}
+	if b.path == "" {
+		b.lines = append(b.lines, l)
+		if len(b.lines) > MaxLines {
+			b.lines = append([]Line(nil), b.lines[len(b.lines)-MaxLines:]...)
+		}
+	} else {
+		data := criLine(l)
+		f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640)
+		if err != nil {
+			return
+		}
+		n, _ := f.Write(data)
+		f.Close()
+		b.size += int64(n)
+		if b.size >= b.store.rot.MaxSize {
+			b.rotateLocked(t)
+		}
+	}
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// rotateLocked is the container log manager's rotateLog.
+func (b *Buffer) rotateLocked(now time.Time) {
+	rotated := b.path + "." + now.Format("20060102-150405")
+	if _, err := os.Stat(rotated); err == nil {
+		return // rotated this second already: the next write tries again
+	}
+	logs, _ := filepath.Glob(b.path + ".*")
+	// cleanupUnusedLogs: temporary files, and files already compressed.
+	var inuse []string
+	for _, l := range logs {
+		if strings.HasSuffix(l, ".tmp") {
+			_ = os.Remove(l)
+			continue
+		}
+		if !strings.HasSuffix(l, ".gz") && contains(logs, l+".gz") {
+			_ = os.Remove(l)
+			continue
+		}
+		inuse = append(inuse, l)
+	}
+	// removeExcessLogs: at most MaxFiles-2 rotated files besides the one
+	// this rotation makes and the new current file.
+	sort.Strings(inuse)
+	keep := max(b.store.rot.MaxFiles-2, 0)
+	for len(inuse) > keep {
+		_ = os.Remove(inuse[0])
+		inuse = inuse[1:]
+	}
+	for _, l := range inuse {
+		if !strings.HasSuffix(l, ".gz") {
+			_ = compress(l)
+		}
+	}
+	if err := os.Rename(b.path, rotated); err != nil {
+		return
+	}
+	if f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640); err == nil {
+		f.Close()
+	}
+	b.size = 0
+	b.gen++
+	b.rotated = rotated
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Close marks the container as exited: followers reach EOF.
+func (b *Buffer) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.closed {
+		b.closed = true
+		close(b.changed)
+		b.changed = make(chan struct{})
+	}
+}
+
+// Lines returns the lines of the instance (its current file).
+func (b *Buffer) Lines() []Line {
+	lines, _, _, _ := b.next(cursor{})
+	return lines
+}
+
+// Last returns the time of the newest line of the instance and how many
+// lines have that time (zero time when it has none): how far its output
+// got, for a process resumed after a restart. A current file emptied by a
+// rotation is looked up in the rotated file.
+func (b *Buffer) Last() (time.Time, int) {
+	lines := b.Lines()
+	if len(lines) == 0 && b.path != "" {
+		b.mu.Lock()
+		rotated := b.rotated
+		b.mu.Unlock()
+		if rotated == "" {
+			if l, _ := filepath.Glob(b.path + ".*"); len(l) > 0 {
+				sort.Strings(l)
+				if r := l[len(l)-1]; !strings.HasSuffix(r, ".gz") && !strings.HasSuffix(r, ".tmp") {
+					rotated = r
+				}
+			}
+		}
+		if rotated != "" {
+			if data, err := os.ReadFile(rotated); err == nil {
+				lines, _ = parseCRI(data)
+			}
+		}
+	}
+	var last time.Time
+	n := 0
+	for _, l := range lines {
+		switch {
+		case l.Time.After(last):
+			last, n = l.Time, 1
+		case l.Time.Equal(last):
+			n++
+		}
+	}
+	return last, n
+}
+
+// cursor is a reader's position: an index into the lines in memory, or a
+// byte offset into the file of rotation generation gen.
+type cursor struct {
+	gen int
+	off int64
+}
+
+// next returns the lines after c, the new cursor, whether the instance
+// has exited, and a channel closed on the next change.
+func (b *Buffer) next(c cursor) ([]Line, cursor, bool, <-chan struct{}) {
+	b.mu.Lock()
+	closed, ch, gen, rotated := b.closed, b.changed, b.gen, b.rotated
+	if b.path == "" {
+		if c.off > int64(len(b.lines)) {
+			c.off = int64(len(b.lines)) // trimmed
+		}
+		lines := append([]Line(nil), b.lines[c.off:]...)
+		b.mu.Unlock()
+		return lines, cursor{off: c.off + int64(len(lines))}, closed, ch
+	}
+	b.mu.Unlock()
+	var out []Line
+	if c.gen != gen {
+		// Rotated since: the rest of the file the reader was in (when it
+		// is the one rotated last), then the new file from its start.
+		if c.gen == gen-1 && rotated != "" {
+			lines, _ := readFrom(rotated, c.off)
+			out = append(out, lines...)
+		}
+		c = cursor{gen: gen}
+	}
+	lines, n := readFrom(b.path, c.off)
+	out = append(out, lines...)
+	c.off += n
+	return out, c, closed, ch
+}
+
+func readFrom(path string, off int64) ([]Line, int64) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, 0
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, 0
+	}
+	lines, n := parseCRI(data)
+	return lines, int64(n)
+}
 
 // Reader returns the buffer's output per opts. With Follow, the reader
 // blocks for new lines until the container exits or ctx is done.
@@ -130,40 +532,17 @@ func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, w io.W
 		return true, err
 	}
 
-	b.mu.Lock()
-	lines := append([]Line(nil), b.lines...)
-	next := len(b.lines)
-	b.mu.Unlock()
-	if opts.TailSet {
-		if opts.Tail < len(lines) {
-			lines = lines[len(lines)-opts.Tail:]
-		}
-	}
-	for _, l := range lines {
-		if more, err := emit(l); err != nil || !more {
-			return err
-		}
-	}
-	if !opts.Follow {
-		return nil
+	lines, cur, closed, ch := b.next(cursor{})
+	if opts.TailSet && opts.Tail < len(lines) {
+		lines = lines[len(lines)-opts.Tail:]
 	}
 	for {
-		b.mu.Lock()
-		// The buffer may have been trimmed; clamp.
-		if next > len(b.lines) {
-			next = len(b.lines)
-		}
-		pending := append([]Line(nil), b.lines[next:]...)
-		next = len(b.lines)
-		closed := b.closed
-		ch := b.changed
-		b.mu.Unlock()
-		for _, l := range pending {
+		for _, l := range lines {
 			if more, err := emit(l); err != nil || !more {
 				return err
 			}
 		}
-		if closed {
+		if !opts.Follow || closed {
 			return nil
 		}
 		select {
@@ -171,52 +550,63 @@ func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, w io.W
 			return nil
 		case <-ch:
 		}
+		lines, cur, closed, ch = b.next(cur)
 	}
 }
 
-// ErrNotFound is returned for an unknown container instance.
-var ErrNotFound = errors.New("container log not found")
-
-// Store holds the buffers of one node.
-type Store struct {
-	mu sync.Mutex
-	m  map[Key]*Buffer
+// compress is the container log manager's compressLog: gzip into
+// <log>.tmp, rename to <log>.gz, remove the original.
+func compress(log string) error {
+	in, err := os.Open(log)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := log + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	zw := gzip.NewWriter(out)
+	if _, err := io.Copy(zw, in); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		out.Close()
+		os.Remove(tmp)
+		return err
+	}
+	out.Close()
+	if err := os.Rename(tmp, log+".gz"); err != nil {
+		return err
+	}
+	return os.Remove(log)
 }
 
-// NewStore returns an empty store.
-func NewStore() *Store { return &Store{m: map[Key]*Buffer{}} }
-
-// Open returns the buffer of k, creating it.
-func (s *Store) Open(k Key) *Buffer {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.m[k]
-	if !ok {
-		b = newBuffer()
-		s.m[k] = b
-	}
+// Closed returns an empty buffer of an exited container.
+func Closed() *Buffer {
+	b := newBuffer(NewStore(), "")
+	b.closed = true
 	return b
 }
 
-// Get returns the buffer of k.
-func (s *Store) Get(k Key) (*Buffer, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	b, ok := s.m[k]
-	if !ok {
-		return nil, fmt.Errorf("%w: pod %s container %s restart %d", ErrNotFound, k.PodUID, k.Container, k.Restart)
+// PodUIDs lists the pods that have logs on the disk (by their
+// /var/log/pods directories).
+func (s *Store) PodUIDs() []string {
+	if s.root == "" {
+		return nil
 	}
-	return b, nil
-}
-
-// DeletePod drops every buffer of a pod.
-func (s *Store) DeletePod(podUID string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, b := range s.m {
-		if k.PodUID == podUID {
-			b.Close()
-			delete(s.m, k)
+	ents, err := os.ReadDir(s.PodsDir())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if i := strings.LastIndexByte(e.Name(), '_'); i >= 0 && e.IsDir() {
+			out = append(out, e.Name()[i+1:])
 		}
 	}
+	return out
 }

@@ -19,7 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/version"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -30,7 +30,7 @@ const Arch = "amd64"
 type Spec struct {
 	// ClusterName and Pool give the name <cluster>-<pool>-<index>.
 	ClusterName string
-	Pool        v1alpha1.NodePool
+	Pool        config.Pool
 	Index       int
 	// InternalIP of the node.
 	InternalIP net.IP
@@ -40,11 +40,6 @@ type Spec struct {
 	BootID string
 	// KubeletPort is the port the node's kubelet API listens on.
 	KubeletPort int32
-}
-
-// Name returns <cluster>-<pool>-<index>.
-func Name(cluster, pool string, index int) string {
-	return fmt.Sprintf("%s-%s-%d", cluster, pool, index)
 }
 
 // Info is what the rest of simnode needs to know about a built node.
@@ -60,8 +55,8 @@ type Info struct {
 // Build returns the Node object a real kubelet of the pool's kind would
 // register, and its Info. now stamps the conditions.
 func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
-	name := Name(s.ClusterName, s.Pool.Name, s.Index)
-	osName := string(s.Pool.OS)
+	name := config.NodeName(s.ClusterName, s.Pool.Name, s.Index)
+	osName := s.Pool.OS
 	if osName == "" {
 		return nil, nil, fmt.Errorf("node %s: pool %q has no os", name, s.Pool.Name)
 	}
@@ -74,10 +69,10 @@ func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 		return nil, nil, fmt.Errorf("node %s: %w", name, err)
 	}
 	build := ""
-	if osName == string(v1alpha1.OSWindows) {
+	if osName == "windows" {
 		build = s.Pool.WindowsBuild
 		if build == "" {
-			build = v1alpha1.WindowsServer2022
+			build = config.DefaultWindowsBuild
 		}
 	}
 	profile, err := r.Profile(osName, build)

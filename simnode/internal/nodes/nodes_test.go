@@ -13,7 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -36,7 +36,7 @@ func TestBuild(t *testing.T) {
 	winTaint := corev1.Taint{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}
 	for _, tc := range []struct {
 		name           string
-		pool           v1alpha1.NodePool
+		pool           config.Pool
 		index          int
 		wantName       string
 		wantLabels     string
@@ -51,7 +51,7 @@ func TestBuild(t *testing.T) {
 	}{
 		{
 			name: "windows 2022 v1.35 (N1 N2 N3 N4 N5 N7)",
-			pool: v1alpha1.NodePool{Name: "win", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2022, Count: intp(2),
+			pool: config.Pool{Name: "win", OS: "windows", WindowsBuild: "10.0.20348", Count: 2,
 				Labels:         map[string]string{"team": "a"},
 				Taints:         []corev1.Taint{winTaint},
 				Capacity:       corev1.ResourceList{"cpu": q("8"), "memory": q("16Gi"), "pods": q("110"), "ephemeral-storage": q("100Gi")},
@@ -72,7 +72,7 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name: "windows 2019 v1.30 (N6: pressure pinned False, 100Mi eviction default)",
-			pool: v1alpha1.NodePool{Name: "w19", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2019, KubeletVersion: "v1.30.2",
+			pool: config.Pool{Name: "w19", OS: "windows", WindowsBuild: "10.0.17763", KubeletVersion: "v1.30.2",
 				Capacity: corev1.ResourceList{"cpu": q("4"), "memory": q("8Gi"), "pods": q("110"), "ephemeral-storage": q("100Gi")},
 			},
 			wantName:       "c1-w19-0",
@@ -87,7 +87,7 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name: "windows 2025 with explicit evictionHard",
-			pool: v1alpha1.NodePool{Name: "w25", OS: v1alpha1.OSWindows, WindowsBuild: v1alpha1.WindowsServer2025,
+			pool: config.Pool{Name: "w25", OS: "windows", WindowsBuild: "10.0.26100",
 				Capacity:     corev1.ResourceList{"cpu": q("4"), "memory": q("8Gi"), "pods": q("110"), "ephemeral-storage": q("100Gi")},
 				EvictionHard: map[string]string{"memory.available": "1Gi"},
 			},
@@ -103,7 +103,7 @@ func TestBuild(t *testing.T) {
 		},
 		{
 			name:           "linux, default capacity (N1 without N2)",
-			pool:           v1alpha1.NodePool{Name: "lin", OS: v1alpha1.OSLinux},
+			pool:           config.Pool{Name: "lin", OS: "linux"},
 			wantName:       "c1-lin-0",
 			wantLabels:     "beta.kubernetes.io/arch=amd64,beta.kubernetes.io/os=linux,kubernetes.io/arch=amd64,kubernetes.io/hostname=c1-lin-0,kubernetes.io/os=linux",
 			wantOSImage:    "Ubuntu 24.04.2 LTS",
@@ -183,7 +183,7 @@ func TestBuild(t *testing.T) {
 }
 
 func TestBuildRejectsOldKubelet(t *testing.T) {
-	_, _, err := Build(rules.Default(), Spec{ClusterName: "c", Pool: v1alpha1.NodePool{Name: "p", OS: v1alpha1.OSWindows, KubeletVersion: "v1.22.0"}, InternalIP: net.ParseIP("127.0.0.2")}, time.Now())
+	_, _, err := Build(rules.Default(), Spec{ClusterName: "c", Pool: config.Pool{Name: "p", OS: "windows", KubeletVersion: "v1.22.0"}, InternalIP: net.ParseIP("127.0.0.2")}, time.Now())
 	if err == nil {
 		t.Fatal("v1.22.0 accepted")
 	}
@@ -250,7 +250,7 @@ func TestBootID(t *testing.T) {
 }
 
 func TestProviderPushes(t *testing.T) {
-	n, _, err := Build(rules.Default(), Spec{ClusterName: "c", Pool: v1alpha1.NodePool{Name: "p", OS: v1alpha1.OSLinux}, InternalIP: net.ParseIP("127.0.0.2"), DefaultKubeletVersion: "v1.35.0"}, time.Now())
+	n, _, err := Build(rules.Default(), Spec{ClusterName: "c", Pool: config.Pool{Name: "p", OS: "linux"}, InternalIP: net.ParseIP("127.0.0.2"), DefaultKubeletVersion: "v1.35.0"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

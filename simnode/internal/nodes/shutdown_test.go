@@ -7,7 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestSetShuttingDown(t *testing.T) {
 	r := rules.Default()
 	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	node, _, err := Build(r, Spec{ClusterName: "c", Pool: v1alpha1.NodePool{Name: "w", OS: v1alpha1.OSWindows}, InternalIP: net.ParseIP("10.0.0.2"), DefaultKubeletVersion: "v1.35.4", BootID: "1"}, t0)
+	node, _, err := Build(r, Spec{ClusterName: "c", Pool: config.Pool{Name: "w", OS: "windows"}, InternalIP: net.ParseIP("10.0.0.2"), DefaultKubeletVersion: "v1.35.4", BootID: "1"}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
-
-	"wink.dev/wink/harness/config/v1alpha1"
 )
 
 func objects(t *testing.T, objs ...any) Objects {
@@ -38,7 +36,7 @@ func objects(t *testing.T, objs ...any) Objects {
 	return Objects{ConfigMaps: corev1listers.NewConfigMapLister(cms), Secrets: corev1listers.NewSecretLister(secrets), Services: corev1listers.NewServiceLister(svcs)}
 }
 
-func newFixtureWith(t *testing.T, os v1alpha1.OS, mod func(*Config)) *fixture {
+func newFixtureWith(t *testing.T, os string, mod func(*Config)) *fixture {
 	f := newFixture(t, os, "10.244.1.0/24")
 	cfg := f.p.cfg
 	mod(&cfg)
@@ -57,7 +55,7 @@ func newFixtureWith(t *testing.T, os v1alpha1.OS, mod func(*Config)) *fixture {
 // B12, A23: env from values, ConfigMaps, Secrets, the downward API, envFrom
 // with prefixes, $(VAR) expansion and the Service variables.
 func TestEnvironment(t *testing.T) {
-	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) {
+	f := newFixtureWith(t, "windows", func(c *Config) {
 		c.Objects = objects(t,
 			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm"}, Data: map[string]string{"color": "blue", "size": "L"}},
 			&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "s"}, Data: map[string][]byte{"pw": []byte("hunter2")}},
@@ -120,7 +118,7 @@ func TestCreateContainerConfigError(t *testing.T) {
 		{"missing secret", corev1.EnvVar{Name: "X", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "s"}, Key: "k"}}}, `secret "s" not found`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) {
+			f := newFixtureWith(t, "windows", func(c *Config) {
 				c.Objects = objects(t, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm"}})
 			})
 			pod := simplePod("cfg", "cmd", "/c", "ping -t localhost")
@@ -140,7 +138,7 @@ func TestCreateContainerConfigError(t *testing.T) {
 
 // B8: runAsNonRoot with ContainerAdministrator (any case).
 func TestRunAsNonRootAdministrator(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("nonroot", "cmd", "/c", "ping -t localhost")
 	pod.Spec.SecurityContext = &corev1.PodSecurityContext{RunAsNonRoot: ptr.To(true), WindowsOptions: &corev1.WindowsSecurityContextOptions{RunAsUserName: ptr.To("CONTAINERADMINISTRATOR")}}
 	f.start(pod)
@@ -157,7 +155,7 @@ func TestRunAsNonRootAdministrator(t *testing.T) {
 // B9: container user overrides the pod user; an unknown pod-level user
 // fails the sandbox, an unknown container-level user is a StartError.
 func TestRunAsUserName(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := withPolicy(simplePod("users", "cmd", "/S", "/C", "echo %username%"), corev1.RestartPolicyNever)
 	pod.Spec.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{RunAsUserName: ptr.To("ContainerAdministrator")}}
 	second := pod.Spec.Containers[0]
@@ -197,7 +195,7 @@ func TestRunAsUserName(t *testing.T) {
 // B10: HostProcess containers see the node's name and IP and get
 // CONTAINER_SANDBOX_MOUNT_POINT.
 func TestHostProcess(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("hpc", "cmd", "/c", "ping -t localhost")
 	pod.Spec.HostNetwork = true
 	pod.Spec.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: ptr.To(true), RunAsUserName: ptr.To(`NT AUTHORITY\SYSTEM`)}}
@@ -225,7 +223,7 @@ func TestHostProcess(t *testing.T) {
 // B16: exec returns the command's exit code the way virtual-kubelet
 // reports it (utilexec.ExitError).
 func TestExecExitCode(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	f.start(simplePod("ex", "cmd", "/c", "ping -t localhost"))
 	err := f.p.Exec(context.Background(), "default", "ex", "c", []string{"cmd", "/c", "exit 3"}, nil, nil, nil)
 	var ee utilexec.ExitError

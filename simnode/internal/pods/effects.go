@@ -101,6 +101,44 @@ func (p *Provider) sleeper(js *jobState) func(ctx context.Context, d time.Durati
 	}
 }
 
+// procSleeper is the Env.Sleep of a container process: it moves the
+// process's clock (continuity.go) by d, waiting on the provider's clock
+// until the sleep's end, at once when that is past (a resumed process
+// catching up). It marks js idle while it waits.
+func (p *Provider) procSleeper(js *jobState, c *procClock) func(ctx context.Context, d time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		if d <= 0 {
+			return ctx.Err()
+		}
+		if d >= forever/2 {
+			js.set(false)
+			<-ctx.Done()
+			return ctx.Err()
+		}
+		end := c.now().Add(d)
+		if wait := end.Sub(p.cfg.Clock.Now()); wait > 0 {
+			ch := make(chan struct{})
+			t := p.cfg.Clock.AfterFunc(wait, func() {
+				js.set(true)
+				close(ch)
+			})
+			js.set(false)
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			}
+		} else if err := ctx.Err(); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.t = end
+		c.mu.Unlock()
+		return nil
+	}
+}
+
 // lineWriter turns written bytes into log lines (CRLF or LF terminated).
 type lineWriter struct {
 	mu     sync.Mutex
@@ -166,13 +204,22 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Vars = vars
 	env.Now = p.cfg.Clock.Now
 	env.Sleep = p.sleeper(js)
+	env.Writes = nil
+	if j.clock != nil {
+		env.Now = j.clock.now
+		env.Sleep = p.procSleeper(js, j.clock)
+		if j.writes != nil {
+			env.Writes = j.writes
+		}
+	}
+	now := env.Now
 	go func() {
 		var stdout, stderr io.Writer
 		var out *collect
 		var lws []*lineWriter
 		if j.stdout != nil {
-			o := &lineWriter{w: j.stdout, stream: "stdout", now: p.cfg.Clock.Now}
-			e := &lineWriter{w: j.stdout, stream: "stderr", now: p.cfg.Clock.Now}
+			o := &lineWriter{w: j.stdout, stream: "stdout", now: now}
+			e := &lineWriter{w: j.stdout, stream: "stderr", now: now}
 			lws = []*lineWriter{o, e}
 			stdout, stderr = o, e
 		} else {
@@ -293,7 +340,7 @@ func (p *Provider) Attach(ctx context.Context, namespace, name, container string
 		p.mu.Unlock()
 		return err
 	}
-	buf := p.cfg.Logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
+	buf := p.cfg.Logs.Open(logKey(rec, c, c.restartCount))
 	p.mu.Unlock()
 	r := buf.Reader(ctx, logs.Options{Follow: true, TailSet: true, Tail: 0}, p.now())
 	defer r.Close()

@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -421,20 +422,6 @@ func argvOf(c *corev1.Container, img Image, env map[string]string) []string {
 	return expandArgv(command, args, env)
 }
 
-// isHostProcess reports whether the pod's containers are HostProcess
-// containers (B10; A6/A7 make the pod and container values agree).
-func isHostProcess(pod *corev1.Pod) bool {
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.HostProcess != nil && *sc.WindowsOptions.HostProcess {
-		return true
-	}
-	for _, c := range append(append([]corev1.Container(nil), pod.Spec.InitContainers...), pod.Spec.Containers...) {
-		if sc := c.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.HostProcess != nil && *sc.WindowsOptions.HostProcess {
-			return true
-		}
-	}
-	return false
-}
-
 func podUserName(pod *corev1.Pod) *string {
 	if sc := pod.Spec.SecurityContext; sc != nil && sc.WindowsOptions != nil {
 		return sc.WindowsOptions.RunAsUserName
@@ -458,7 +445,7 @@ func userFor(r *rules.RuntimeRules, pod *corev1.Pod, c *corev1.Container, img Im
 	if u := podUserName(pod); u != nil {
 		return *u
 	}
-	if isHostProcess(pod) && len(r.Users.HostProcess) > 0 {
+	if facts.HostProcess(pod) && len(r.Users.HostProcess) > 0 {
 		return r.Users.HostProcess[0]
 	}
 	if img.User != "" {
@@ -482,7 +469,7 @@ func verifyRunAsNonRoot(r *rules.RuntimeRules, os string, pod *corev1.Pod, c *co
 	}
 	d := rules.MessageData{Pod: podFormat(pod), Container: c.Name}
 	if os == "windows" {
-		if isHostProcess(pod) {
+		if facts.HostProcess(pod) {
 			return nil
 		}
 		name := containerUserName(c)

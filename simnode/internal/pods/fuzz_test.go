@@ -36,7 +36,7 @@ import (
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/internal/images"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
@@ -165,18 +165,18 @@ func (n fuzzNetwork) NetConfig(pod *corev1.Pod) any { return n.m.NetConfig(pod) 
 
 type fuzzNodeKind struct {
 	pool    string
-	os      v1alpha1.OS
+	os      string
 	build   string
 	kubelet string
 }
 
 var fuzzNodeKinds = []fuzzNodeKind{
-	{"win2022", v1alpha1.OS("windows"), "10.0.20348", "v1.35.4"},
-	{"win2019", v1alpha1.OS("windows"), "10.0.17763", "v1.35.4"},
-	{"win2025", v1alpha1.OS("windows"), "10.0.26100", "v1.33.1"},
-	{"win2022old", v1alpha1.OS("windows"), "10.0.20348", "v1.30.2"},
-	{"linux", v1alpha1.OS("linux"), "", "v1.35.4"},
-	{"linuxold", v1alpha1.OS("linux"), "", "v1.31.0"},
+	{"win2022", string("windows"), "10.0.20348", "v1.35.4"},
+	{"win2019", string("windows"), "10.0.17763", "v1.35.4"},
+	{"win2025", string("windows"), "10.0.26100", "v1.33.1"},
+	{"win2022old", string("windows"), "10.0.20348", "v1.30.2"},
+	{"linux", string("linux"), "", "v1.35.4"},
+	{"linuxold", string("linux"), "", "v1.31.0"},
 }
 
 var fuzzNodeCache sync.Map // index -> *fuzzBuiltNode
@@ -192,7 +192,7 @@ func fuzzNode(t testing.TB, i int) (*corev1.Node, *nodes.Info) {
 		return b.node.DeepCopy(), b.info
 	}
 	k := fuzzNodeKinds[i]
-	pool := v1alpha1.NodePool{Name: k.pool, OS: k.os, WindowsBuild: k.build, KubeletVersion: k.kubelet}
+	pool := config.Pool{Name: k.pool, OS: k.os, WindowsBuild: k.build, KubeletVersion: k.kubelet}
 	node, info, err := nodes.Build(rules.Default(), nodes.Spec{
 		ClusterName: "fuzz", Pool: pool, InternalIP: net.ParseIP(fmt.Sprintf("172.18.0.%d", 2+i)),
 		DefaultKubeletVersion: "v1.35.4", BootID: "boot", KubeletPort: 10250,

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -63,7 +62,7 @@ func (m *machine) respond(rec *record, c *container, port int, method, path, cli
 		Now: now.Format("2006-01-02 15:04:05.999999999 -0700 MST"),
 	})
 	if log && len(lines) > 0 {
-		if b, err := m.logs.Get(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}); err == nil {
+		if b, err := m.logs.Get(logKey(rec, c, c.restartCount)); err == nil {
 			for _, l := range lines {
 				b.Append("stdout", now, l)
 			}

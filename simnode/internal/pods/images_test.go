@@ -9,8 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
-
-	"wink.dev/wink/harness/config/v1alpha1"
 )
 
 // fakeImages: images containing "linux-only" have no Windows manifest;
@@ -34,7 +32,7 @@ func (fakeImages) Sandbox(h ImageHost) error {
 // B4: a failed pull: ErrImagePull, then ImagePullBackOff with back-off
 // retries, and the kubelet's events.
 func TestImagePullError(t *testing.T) {
-	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) { c.Images = fakeImages{} })
+	f := newFixtureWith(t, "windows", func(c *Config) { c.Images = fakeImages{} })
 	pod := simplePod("img", "cmd", "/c", "ping -t localhost")
 	pod.Spec.Containers[0].Image = "linux-only"
 	pod = f.addPod(pod)
@@ -82,7 +80,7 @@ func TestImagePullError(t *testing.T) {
 
 // imagePullPolicy Never with the image absent.
 func TestErrImageNeverPull(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("never", "cmd", "/c", "ping -t localhost")
 	pod.Spec.Containers[0].ImagePullPolicy = corev1.PullNever
 	f.start(pod)
@@ -99,7 +97,7 @@ func TestErrImageNeverPull(t *testing.T) {
 // An unknown RuntimeClass handler: FailedCreatePodSandBox, the pod stays
 // Pending (ContainerCreating) and the kubelet retries.
 func TestSandboxHandler(t *testing.T) {
-	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) {
+	f := newFixtureWith(t, "windows", func(c *Config) {
 		c.Images = fakeImages{}
 		c.RuntimeClasses = func(name string) (string, bool) { return "bogus", name == "hyperv" }
 	})
@@ -121,7 +119,7 @@ func TestSandboxHandler(t *testing.T) {
 // kubelet's events; readiness gates Ready; httpGet succeeds on a port the
 // container listens on (the image's port 80 here).
 func TestProbes(t *testing.T) {
-	f := newFixtureWith(t, v1alpha1.OSWindows, func(c *Config) { c.Images = fakeImages{} })
+	f := newFixtureWith(t, "windows", func(c *Config) { c.Images = fakeImages{} })
 	pod := simplePod("probe", "cmd", "/c", "ping -t localhost")
 	pod.Spec.Containers[0].ReadinessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/", Port: intstr.FromInt32(80)}}, PeriodSeconds: 5}
 	pod.Spec.Containers[0].LivenessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"cmd", "/c", "exit 1"}}}, InitialDelaySeconds: 10, PeriodSeconds: 10, FailureThreshold: 3}

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/rules"
 )
@@ -55,6 +56,10 @@ type job struct {
 	cancel   context.CancelFunc
 	stdout   logs.Writer // nil: collect into output
 	done     func(code int, output string)
+	// clock is a container process's own clock (continuity.go); nil: the
+	// provider's (hooks, probes). writes records its file writes.
+	clock  *procClock
+	writes *writeGate
 }
 
 // backoff is one client-go flowcontrol.Backoff entry.
@@ -128,7 +133,7 @@ func (m *machine) sandboxError(rec *record) string {
 		}
 	}
 	if m.node.OS == "windows" {
-		if u := podUserName(rec.pod); u != nil && !m.rules.Runtime.KnownUser(*u, isHostProcess(rec.pod), m.nodeLabels()) {
+		if u := podUserName(rec.pod); u != nil && !m.rules.Runtime.KnownUser(*u, facts.HostProcess(rec.pod), m.nodeLabels()) {
 			return m.rules.Runtime.Message("sandboxUnknownUserMessage", rules.MessageData{ID: strings.TrimPrefix(sandboxID(rec.uid), "containerd://")})
 		}
 	}
@@ -403,8 +408,7 @@ func (m *machine) ensureImage(rec *record, c *container, now time.Time) bool {
 		d := c.pullUntil.Sub(c.pullStart).Truncate(time.Millisecond).String()
 		c.pullUntil = time.Time{}
 		m.event(rec.pod, c, rules.EventPulled, rules.EventData{Container: c.name, Image: c.image, PullDuration: d, TotalDuration: d, ImageSize: c.img.Size})
-		m.images[ref] = true
-		m.imageInfo[ref] = c.img
+		m.recordImage(ref, c.img)
 		c.pulled = true
 		return true
 	}
@@ -419,7 +423,7 @@ func (m *machine) ensureImage(rec *record, c *container, now time.Time) bool {
 		return false
 	}
 	if policy != corev1.PullAlways && present {
-		c.img = m.imageInfo[ref]
+		c.img = m.imageMeta(rec, c)
 		m.event(rec.pod, c, rules.EventAlreadyPresent, rules.EventData{Container: c.name, Image: c.image})
 		c.pulled = true
 		return true
@@ -575,7 +579,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		rec.volumes.SetEnv(c.name, vars)
 		env.Files = rec.volumes.FS(c.name)
 	}
-	if isHostProcess(rec.pod) {
+	if facts.HostProcess(rec.pod) {
 		env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = SandboxMountPoint(c.id)
 		if rec.volumes != nil {
 			if mp := rec.volumes.SandboxMountPoint(c.name); mp != "" {
@@ -584,7 +588,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		}
 	}
 	m.event(rec.pod, c, rules.EventCreated, rules.EventData{Container: c.name, Image: c.image})
-	buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
+	buf := m.logs.Open(logKey(rec, c, c.restartCount))
 
 	// The runtime starts the task: the user must exist (B9) and the program
 	// be in the image.
@@ -592,7 +596,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	se := m.rules.Runtime.StartError
 	startErr := ""
 	switch {
-	case m.node.OS == "windows" && !m.rules.Runtime.KnownUser(env.User, isHostProcess(rec.pod), m.nodeLabels()):
+	case m.node.OS == "windows" && !m.rules.Runtime.KnownUser(env.User, facts.HostProcess(rec.pod), m.nodeLabels()):
 		startErr = m.rules.Runtime.Message("startError.unknownUser", rules.MessageData{ID: id})
 	case rec.volumes != nil && rec.volumes.ContainerError(c.name) != nil:
 		startErr = rec.volumes.ContainerError(c.name).Error()
@@ -629,19 +633,28 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	if c.init {
 		c.ready = false
 	}
-	m.runProcess(rec, c, buf)
+	st := procState{ID: c.id, Start: now}
+	_ = saveJSON(m.procPath(rec, c), st)
+	m.runProcess(rec, c, buf, st, false)
 	if spec.Lifecycle != nil && spec.Lifecycle.PostStart != nil {
 		m.postStart(rec, c, spec.Lifecycle.PostStart)
 	}
 	m.startProbes(rec, c, spec)
 }
 
-func (m *machine) runProcess(rec *record, c *container, buf *logs.Buffer) {
+// runProcess runs c's process on its own clock from st.Start (a resumed
+// process, resumed, from the start its record has): out is its log, and
+// its file writes are recorded in st (continuity.go).
+func (m *machine) runProcess(rec *record, c *container, out logs.Writer, st procState, resumed bool) {
 	c.instance++
 	inst := c.instance
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
-	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: buf}
+	clock := &procClock{t: st.Start}
+	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: out, clock: clock}
+	if path := m.procPath(rec, c); path != "" {
+		j.writes = newWriteGate(clock, path, st, resumed)
+	}
 	j.done = func(code int, _ string) {
 		if c.instance != inst || !c.running() || c.stopped {
 			return
@@ -672,7 +685,7 @@ func (m *machine) finishContainer(rec *record, c *container, code int32, killed 
 	if c.init {
 		c.ready = code == 0 // a completed regular init container reports ready
 	}
-	if b, err := m.logs.Get(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount}); err == nil {
+	if b, err := m.logs.Get(logKey(rec, c, c.restartCount)); err == nil {
 		b.Close()
 	}
 	if c.cancel != nil {
@@ -687,7 +700,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if rec.pod.Spec.Hostname != "" {
 		hostname = rec.pod.Spec.Hostname
 	}
-	if isHostProcess(rec.pod) || (rec.pod.Spec.HostNetwork && m.node.OS == "linux") {
+	if facts.HostProcess(rec.pod) || (rec.pod.Spec.HostNetwork && m.node.OS == "linux") {
 		hostname = m.node.Name // B10: the host's name
 	}
 	user := ""

@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/simnode/internal/logs"
 )
 
@@ -73,7 +72,7 @@ func withPolicy(pod *corev1.Pod, p corev1.RestartPolicy) *corev1.Pod {
 
 // A Job whose container runs `cmd /c exit 3` fails with exit code 3.
 func TestJobExitCode(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	f.start(withPolicy(simplePod("job", "cmd", "/c", "exit 3"), corev1.RestartPolicyNever))
 	pod := f.get("job")
 	if pod.Status.Phase != corev1.PodFailed {
@@ -92,7 +91,7 @@ func TestJobExitCode(t *testing.T) {
 
 // B9: `cmd /S /C "echo %username%"` prints the default user and succeeds.
 func TestEchoUsername(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	f.start(withPolicy(simplePod("who", "cmd", "/S", "/C", "echo %username%"), corev1.RestartPolicyNever))
 	pod := f.get("who")
 	if pod.Status.Phase != corev1.PodSucceeded {
@@ -108,7 +107,7 @@ func TestEchoUsername(t *testing.T) {
 
 // Long-running commands keep running.
 func TestLongRunning(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	f.start(simplePod("srv", "powershell", "-Command", "while ($true) { Start-Sleep 1 }"))
 	f.run(time.Minute)
 	pod := f.get("srv")
@@ -121,7 +120,7 @@ func TestLongRunning(t *testing.T) {
 // B13: the kubelet's crash-loop back-off: the first restart at once, then
 // 10s, 20s, 40s ... after each exit, with CrashLoopBackOff and BackOff.
 func TestCrashLoopBackOff(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	f.start(simplePod("crash", "cmd", "/c", "exit 1"))
 	pod := f.get("crash")
 	cs := pod.Status.ContainerStatuses[0]
@@ -168,7 +167,7 @@ func TestCrashLoopBackOff(t *testing.T) {
 
 // restartPolicy OnFailure: a failure restarts, a success completes.
 func TestOnFailure(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	f.start(withPolicy(simplePod("ok", "cmd", "/c", "exit 0"), corev1.RestartPolicyOnFailure))
 	if ph := f.get("ok").Status.Phase; ph != corev1.PodSucceeded {
 		t.Fatalf("phase %s", ph)
@@ -182,7 +181,7 @@ func TestOnFailure(t *testing.T) {
 
 // Init containers run in order, to completion, before the app containers.
 func TestInitContainers(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("init", "cmd", "/c", "echo app && ping -t localhost")
 	pod.Spec.InitContainers = []corev1.Container{
 		{Name: "i1", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"cmd", "/c", "echo one"}},
@@ -213,7 +212,7 @@ func TestInitContainers(t *testing.T) {
 // A failing init container with restartPolicy Never fails the pod; the app
 // container never starts (Init:Error).
 func TestInitContainerFailureNever(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := withPolicy(simplePod("initfail", "cmd", "/c", "echo app"), corev1.RestartPolicyNever)
 	pod.Spec.InitContainers = []corev1.Container{{Name: "i1", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"cmd", "/c", "exit 5"}}}
 	f.start(pod)
@@ -231,7 +230,7 @@ func TestInitContainerFailureNever(t *testing.T) {
 
 // With Always, a failing init container crash-loops (Init:CrashLoopBackOff).
 func TestInitContainerCrashLoop(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("initloop", "cmd", "/c", "echo app")
 	pod.Spec.InitContainers = []corev1.Container{{Name: "i1", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"cmd", "/c", "exit 1"}}}
 	f.start(pod)

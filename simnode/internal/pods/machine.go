@@ -12,6 +12,7 @@ import (
 	k8srecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/tools/reference"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/rules"
@@ -145,6 +146,9 @@ type machine struct {
 	pullBandwidth int64 // bytes per second
 	// imageInfo is what the catalog said of the images on the node.
 	imageInfo map[string]Image
+	// stateDir holds the runtime's records on the node's disk
+	// (continuity.go); "" keeps nothing.
+	stateDir  string
 	stopDelay time.Duration
 	http      *httpState
 
@@ -576,6 +580,9 @@ func (m *machine) adopt(pod *corev1.Pod, now time.Time) *record {
 			c.imageRef = cs.Image
 			c.imageID = cs.ImageID
 			m.images[cs.Image] = true
+			// The image stays on the node with what its pull resolved
+			// (entrypoint, cmd, env, user).
+			m.imageMeta(rec, c)
 		}
 	}
 	for _, c := range pod.Status.Conditions {
@@ -615,33 +622,73 @@ func sortedKeys(m map[string]*record) []string {
 	return out
 }
 
-// resume restarts the processes of an adopted pod's running containers
+// resume takes up the processes of an adopted pod's running containers
 // (simnode restarted; the containers kept running): no events, same
-// container IDs and restart counts.
+// container IDs, start times and restart counts. The pod's volumes are
+// mounted again from the node's disk (emptyDirs and container layers as
+// they were), and each process is re-run from its recorded start on its
+// own clock: what it printed and wrote before is in its log file and on
+// disk already and is not repeated; what it would have done while simnode
+// was down is done now, with the times it would have had.
 func (m *machine) resume(rec *record) {
 	var allocatable corev1.ResourceList
 	if n := m.rt.nodeObject(); n != nil {
 		allocatable = n.Status.Allocatable
+	}
+	if rec.volumes == nil && m.rt.volumes != nil {
+		// A volume that cannot be set up now (a ConfigMap deleted since)
+		// leaves the containers running without their files.
+		if v, err := m.rt.volumes.Mount(context.Background(), rec.pod); err == nil {
+			rec.volumes = v
+			if rec.podIP != "" {
+				v.SetPodIPs([]string{rec.podIP})
+			}
+		}
 	}
 	for _, c := range rec.containers {
 		if !c.running() {
 			continue
 		}
 		spec := m.spec(rec, c)
-		ref, _ := imageRefs(c.image)
-		c.img = m.imageInfo[ref]
+		c.img = m.imageMeta(rec, c)
 		vars, err := resolveEnv(&envInput{pod: rec.pod, container: spec, podIP: rec.podIP, hostIP: rec.hostIP, allocatable: allocatable, objects: m.rt.objects})
 		if err != nil {
 			vars = map[string]string{}
 		}
+		for k, v := range c.img.Env {
+			if _, ok := vars[k]; !ok {
+				vars[k] = v
+			}
+		}
 		c.env = m.containerEnv(rec, spec, c, vars)
-		if isHostProcess(rec.pod) {
+		if rec.volumes != nil {
+			rec.volumes.SetContainerID(c.name, c.id)
+			rec.volumes.SetEnv(c.name, vars)
+			c.env.Files = rec.volumes.FS(c.name)
+		}
+		if facts.HostProcess(rec.pod) {
 			c.env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = SandboxMountPoint(c.id)
+			if rec.volumes != nil {
+				if mp := rec.volumes.SandboxMountPoint(c.name); mp != "" {
+					c.env.Vars["CONTAINER_SANDBOX_MOUNT_POINT"] = mp
+				}
+			}
 		}
 		c.argv = argvOf(spec, c.img, vars)
+		if imageServer(c.img, c.argv) {
+			c.env.Server = c.argv[0]
+		}
 		c.listens = m.listens(spec, c, c.argv)
-		buf := m.logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: c.restartCount})
-		m.runProcess(rec, c, buf)
+		buf := m.logs.Open(logKey(rec, c, c.restartCount))
+		st, ok := m.loadProc(rec, c)
+		if !ok {
+			// No record (a node state from before records were kept):
+			// the API's startedAt, to the second.
+			st = procState{ID: c.id, Start: c.state.Running.StartedAt.Time}
+		}
+		last, n := buf.Last()
+		out := &resumeFilter{w: buf, last: last, skip: n, done: last.IsZero()}
+		m.runProcess(rec, c, out, st, true)
 		m.startProbes(rec, c, spec)
 	}
 }

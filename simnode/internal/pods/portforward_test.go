@@ -8,14 +8,12 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"wink.dev/wink/harness/config/v1alpha1"
 )
 
 // B16, S5: port-forward to the docs' win-webserver answers its HTML, and
 // the request shows in the container log.
 func TestPortForwardWinWebserver(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	script := "$listener = New-Object System.Net.HttpListener ; $listener.Prefixes.Add('http://*:80/') ; $listener.Start() ; while ($listener.IsListening) { }"
 	f.start(simplePod("web", "powershell.exe", "-command", script))
 	client, server := net.Pipe()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,11 @@ type Config struct {
 	// ShuttingDown reports whether the node shuts down (B15): pods that
 	// reach it then are rejected (nil: never).
 	ShuttingDown func() bool
+	// StateDir is where the runtime keeps its records on the node's disk
+	// (images with their metadata, container start times and writes;
+	// continuity.go), so that a restarted simnode takes its containers up
+	// where they were. "" keeps nothing.
+	StateDir string
 	// Rebooted says the machine rebooted since the pods the API shows on
 	// this node last ran (N3): their containers are gone, so a started pod
 	// is not adopted as it is but gets a new sandbox and restarts.
@@ -124,7 +130,10 @@ func NewProvider(cfg Config) *Provider {
 			shell: cfg.Shell, images: cfg.Images, volumes: cfg.Volumes, network: cfg.Network,
 			objects: cfg.Objects, runtimeClasses: cfg.RuntimeClasses, nodeObject: p.nodeObject,
 		},
-		fx: p, shuttingDown: cfg.ShuttingDown,
+		fx: p, shuttingDown: cfg.ShuttingDown, stateDir: cfg.StateDir,
+	}
+	if cfg.StateDir != "" {
+		p.m.loadImages()
 	}
 	return p
 }
@@ -258,7 +267,17 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		p.pods[key] = rec
 		p.m.resume(rec)
 		p.cfg.Log.Info("adopted running pod", "node", p.cfg.Node.Name, "pod", key, "podIP", rec.podIP)
-		// No status notification: the API already has this status.
+		// No status notification: the API already has this status. A
+		// container that is not running (exited, in back-off) is synced
+		// as the kubelet's first sync after its restart does: it
+		// restarts per restartPolicy, its back-off starting afresh (the
+		// kubelet keeps back-offs in memory).
+		for _, c := range rec.containers {
+			if !c.running() && !c.succeeded() {
+				p.after(rec, 0, nil)
+				break
+			}
+		}
 		return nil
 	}
 	rec := newRecord(pod)
@@ -498,6 +517,9 @@ func (p *Provider) forgetLocked(rec *record) {
 		p.ipam.Release(rec.podIP, rec.uid)
 	}
 	p.cfg.Logs.DeletePod(rec.uid)
+	if p.cfg.StateDir != "" && rec.uid != "" {
+		_ = os.RemoveAll(podStateDir(p.cfg.StateDir, rec.uid))
+	}
 	delete(p.pods, rec.key)
 }
 
@@ -559,7 +581,13 @@ func (p *Provider) ContainerLogs(namespace, name, containerName string, previous
 		if !c.created {
 			return nil, errdefs.AsInvalidInput(fmt.Errorf("container %q in pod %q is waiting to start: %s", containerName, name, waitingReason(c)))
 		}
-		return p.cfg.Logs.Open(logs.Key{PodUID: rec.uid, Container: c.name, Restart: restart}), nil
+		b, err := p.cfg.Logs.Get(logKey(rec, c, restart))
+		if err != nil {
+			// A container that never wrote its log file (one adopted from
+			// before logs were files): an empty log.
+			b = logs.Closed()
+		}
+		return b, nil
 	}
 	return nil, errdefs.AsNotFound(fmt.Errorf("%w: container %q in pod %q", ErrContainerNotFound, containerName, name))
 }

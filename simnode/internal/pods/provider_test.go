@@ -16,7 +16,7 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/rules"
@@ -41,9 +41,9 @@ type fixture struct {
 	notified []*corev1.Pod
 }
 
-func newFixture(t *testing.T, os v1alpha1.OS, podCIDR string) *fixture {
+func newFixture(t *testing.T, os string, podCIDR string) *fixture {
 	t.Helper()
-	pool := v1alpha1.NodePool{Name: "p", OS: os}
+	pool := config.Pool{Name: "p", OS: os}
 	node, info, err := nodes.Build(rules.Default(), nodes.Spec{ClusterName: "c", Pool: pool, InternalIP: net.ParseIP("127.10.0.2"), DefaultKubeletVersion: "v1.35.4", BootID: "1", KubeletPort: 10250}, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func simplePod(name string, cmd ...string) *corev1.Pod {
 }
 
 func TestLifecycle(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := f.addPod(simplePod("web", "cmd", "/c", "echo hello && ping -t localhost"))
 	if err := f.p.CreatePod(context.Background(), pod); err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestLifecycle(t *testing.T) {
 }
 
 func TestWaitsForPodCIDR(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSLinux, "")
+	f := newFixture(t, "linux", "")
 	pod := f.addPod(simplePod("a"))
 	_ = f.p.CreatePod(context.Background(), pod)
 	f.clk.Step(startDelay + time.Second)
@@ -188,7 +188,7 @@ func TestWaitsForPodCIDR(t *testing.T) {
 }
 
 func TestHostNetworkGetsNodeIP(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "")
+	f := newFixture(t, "windows", "")
 	pod := simplePod("h")
 	pod.Spec.HostNetwork = true
 	f.addPod(pod)
@@ -206,7 +206,7 @@ func TestHostNetworkGetsNodeIP(t *testing.T) {
 }
 
 func TestRejection(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("lin")
 	pod.Spec.OS = &corev1.PodOS{Name: corev1.Linux}
 	f.addPod(pod)
@@ -227,7 +227,7 @@ func TestRejection(t *testing.T) {
 // TestAdoptionAfterRestart: a new provider (simnode restarted) finds the
 // pod Running in the API and keeps everything as it is (requirement 4).
 func TestAdoptionAfterRestart(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := f.addPod(simplePod("keep"))
 	_ = f.p.CreatePod(context.Background(), pod)
 	f.clk.Step(startDelay)
@@ -288,7 +288,7 @@ func TestAdoptionAfterRestart(t *testing.T) {
 func TestGracefulDeletion(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		os         v1alpha1.OS
+		os         string
 		ignore     bool
 		grace      int64
 		wantAfter  time.Duration
@@ -296,9 +296,9 @@ func TestGracefulDeletion(t *testing.T) {
 		wantReason string
 		wantPhase  corev1.PodPhase
 	}{
-		{"exits at once", v1alpha1.OSWindows, false, 30, stopDelay, 0, "Completed", corev1.PodSucceeded},
-		{"windows ignores SIGTERM", v1alpha1.OSWindows, true, 5, 5 * time.Second, 1, "Error", corev1.PodFailed},
-		{"linux ignores SIGTERM", v1alpha1.OSLinux, true, 3, 3 * time.Second, 137, "Error", corev1.PodFailed},
+		{"exits at once", "windows", false, 30, stopDelay, 0, "Completed", corev1.PodSucceeded},
+		{"windows ignores SIGTERM", "windows", true, 5, 5 * time.Second, 1, "Error", corev1.PodFailed},
+		{"linux ignores SIGTERM", "linux", true, 3, 3 * time.Second, 137, "Error", corev1.PodFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.os, "10.244.1.0/24")
@@ -390,7 +390,7 @@ func TestGracefulDeletion(t *testing.T) {
 }
 
 func TestReadinessGates(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("g")
 	pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}}
 	pod = f.addPod(pod)

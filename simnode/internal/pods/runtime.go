@@ -36,6 +36,15 @@ type Env struct {
 	OSVersion string
 	Now       func() time.Time
 	Sleep     func(ctx context.Context, d time.Duration) error
+	// Writes, when set, is asked before each file write of a container's
+	// process: false means the write is one the process made before a
+	// simnode restart, which its resumed run skips (continuity.go).
+	Writes WriteGate
+}
+
+// WriteGate decides whether a container process's file write is made.
+type WriteGate interface {
+	Write() bool
 }
 
 // Shell runs commands in a simulated container (shell.Run, shell.Found,

@@ -11,7 +11,6 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	k8stesting "k8s.io/client-go/testing"
 
-	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/rules"
 )
@@ -58,7 +57,7 @@ func TestTerminate(t *testing.T) {
 	shutdownMsg := "Pod was terminated in response to imminent node shutdown."
 	for _, tc := range []struct {
 		name        string
-		os          v1alpha1.OS
+		os          string
 		ignore      bool
 		grace       int64 // the pod's terminationGracePeriodSeconds
 		termination func(*corev1.Pod) Termination
@@ -67,17 +66,17 @@ func TestTerminate(t *testing.T) {
 		wantReason  string
 		wantMessage string
 	}{
-		{"B15 windows shutdown", v1alpha1.OSWindows, false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
+		{"B15 windows shutdown", "windows", false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			stopDelay, -1073741510, "Terminated", shutdownMsg},
-		{"B15 linux shutdown", v1alpha1.OSLinux, false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
+		{"B15 linux shutdown", "linux", false, 30, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			stopDelay, 143, "Terminated", shutdownMsg},
-		{"B15 ignores the stop signal: killed after the pod's shorter grace period", v1alpha1.OSWindows, true, 5, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
+		{"B15 ignores the stop signal: killed after the pod's shorter grace period", "windows", true, 5, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			5 * time.Second, 1, "Terminated", shutdownMsg},
-		{"B15 ignores the stop signal: killed after the group's grace period", v1alpha1.OSLinux, true, 60, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
+		{"B15 ignores the stop signal: killed after the group's grace period", "linux", true, 60, func(p *corev1.Pod) Termination { return ShutDown(r, r.NodeShutdown.DefaultGroups(), p) },
 			20 * time.Second, 137, "Terminated", shutdownMsg},
-		{"B6 windows eviction", v1alpha1.OSWindows, false, 30, func(*corev1.Pod) Termination { return Evicted(r, evictMsg) },
+		{"B6 windows eviction", "windows", false, 30, func(*corev1.Pod) Termination { return Evicted(r, evictMsg) },
 			stopDelay, -1073741510, "Evicted", evictMsg},
-		{"B6 eviction of a container that ignores the stop signal: at least 2s", v1alpha1.OSWindows, true, 30, func(*corev1.Pod) Termination { return Evicted(r, evictMsg) },
+		{"B6 eviction of a container that ignores the stop signal: at least 2s", "windows", true, 30, func(*corev1.Pod) Termination { return Evicted(r, evictMsg) },
 			2 * time.Second, 1, "Evicted", evictMsg},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -166,7 +165,7 @@ func TestTerminate(t *testing.T) {
 // TestTerminatePending checks a kill before any container started: the pod
 // fails at once with the kill's reason (B6, B15).
 func TestTerminatePending(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "") // no podCIDR: the pod stays Pending
+	f := newFixture(t, "windows", "") // no podCIDR: the pod stays Pending
 	pod := f.addPod(simplePod("early", "ping", "-t", "localhost"))
 	_ = f.p.CreatePod(context.Background(), pod)
 	f.run(startDelay)
@@ -185,7 +184,7 @@ func TestTerminatePending(t *testing.T) {
 // TestTerminateUnknownPod checks that a pod the node does not run is an
 // error, not a hang.
 func TestTerminateUnknownPod(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	err := <-f.p.Terminate(simplePod("ghost"), Evicted(rules.Default(), "m"))
 	if err == nil || !strings.Contains(err.Error(), "does not run on node") {
 		t.Fatalf("error %v", err)
@@ -208,7 +207,7 @@ func TestTerminatedPhaseFromContainers(t *testing.T) {
 		{"v1.26.3", 0, corev1.PodFailed, "Terminated"}, // before PR 115331 the status function's Failed stays
 	} {
 		t.Run(tc.kubelet, func(t *testing.T) {
-			f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+			f := newFixture(t, "windows", "10.244.1.0/24")
 			v, err := rules.ParseKubeletVersion(tc.kubelet)
 			if err != nil {
 				t.Fatal(err)
@@ -232,7 +231,7 @@ func TestTerminatedPhaseFromContainers(t *testing.T) {
 // TestShutdownAdmission checks that a node that shuts down rejects new
 // pods (B15), after the B1-B3 checks.
 func TestShutdownAdmission(t *testing.T) {
-	f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+	f := newFixture(t, "windows", "10.244.1.0/24")
 	p := f.newProviderWith(func(c *Config) { c.ShuttingDown = func() bool { return true } })
 	late := f.addPod(simplePod("late"))
 	_ = p.CreatePod(context.Background(), late)
@@ -270,7 +269,7 @@ func TestRebootAdoption(t *testing.T) {
 		{corev1.RestartPolicyNever, corev1.PodFailed},
 	} {
 		t.Run(string(tc.policy), func(t *testing.T) {
-			f := newFixture(t, v1alpha1.OSWindows, "10.244.1.0/24")
+			f := newFixture(t, "windows", "10.244.1.0/24")
 			pod := f.addPod(withPolicy(simplePod("keep", "ping", "-t", "localhost"), tc.policy))
 			_ = f.p.CreatePod(context.Background(), pod)
 			f.run(startDelay)

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/rules"
@@ -44,9 +44,9 @@ func (r *recorder) AnnotatedEventf(o runtime.Object, _ map[string]string, typ, r
 	r.Eventf(o, typ, reason, f, args...)
 }
 
-func info(t *testing.T, os v1alpha1.OS, kubelet string) *nodes.Info {
+func info(t *testing.T, os string, kubelet string) *nodes.Info {
 	t.Helper()
-	_, i, err := nodes.Build(rules.Default(), nodes.Spec{ClusterName: "c", Pool: v1alpha1.NodePool{Name: "p", OS: os, KubeletVersion: kubelet}, InternalIP: net.ParseIP("10.0.0.2"), BootID: "1"}, time.Now())
+	_, i, err := nodes.Build(rules.Default(), nodes.Spec{ClusterName: "c", Pool: config.Pool{Name: "p", OS: os, KubeletVersion: kubelet}, InternalIP: net.ParseIP("10.0.0.2"), BootID: "1"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestShutdown(t *testing.T) {
 		pod("stuck", nil, i64(60)),
 	}
 	m := New(Config{
-		Rules: rules.Default(), Node: info(t, v1alpha1.OSWindows, "v1.35.4"),
+		Rules: rules.Default(), Node: info(t, "windows", "v1.35.4"),
 		ActivePods: func() []*corev1.Pod { return active },
 		Kill: func(p *corev1.Pod, tm pods.Termination) <-chan error {
 			mu.Lock()
@@ -146,13 +146,13 @@ func TestShutdown(t *testing.T) {
 // manager (B15: Windows before v1.34): nothing happens.
 func TestShutdownWithoutManager(t *testing.T) {
 	for _, tc := range []struct {
-		os      v1alpha1.OS
+		os      string
 		kubelet string
 		want    bool
 	}{
-		{v1alpha1.OSWindows, "v1.33.2", false},
-		{v1alpha1.OSWindows, "v1.34.0", true},
-		{v1alpha1.OSLinux, "v1.30.2", true},
+		{"windows", "v1.33.2", false},
+		{"windows", "v1.34.0", true},
+		{"linux", "v1.30.2", true},
 	} {
 		t.Run(string(tc.os)+"-"+tc.kubelet, func(t *testing.T) {
 			rec := &recorder{}
@@ -235,7 +235,7 @@ func TestShutdownPoolGracePeriods(t *testing.T) {
 				pod("stuck", nil, i64(60)),
 			}
 			m := New(Config{
-				Rules: rules.Default(), Node: info(t, v1alpha1.OSWindows, "v1.35.4"),
+				Rules: rules.Default(), Node: info(t, "windows", "v1.35.4"),
 				ShutdownGracePeriod: tc.total, ShutdownGracePeriodCriticalPods: tc.critical,
 				ActivePods: func() []*corev1.Pod { return active },
 				Kill: func(p *corev1.Pod, tm pods.Termination) <-chan error {
@@ -287,16 +287,10 @@ func TestShutdownPoolGracePeriods(t *testing.T) {
 }
 
 // TestGracePeriods checks how a pool's fields resolve against the rules'
-// defaults (B15), the same way as v1alpha1's defaulting, whose defaults
-// must be the rules' values.
+// defaults (B15); harness/config/v1alpha1's TestShutdownDefaultsAreSimnodes
+// checks that wink.yaml's defaulting gives the same.
 func TestGracePeriods(t *testing.T) {
 	s := &rules.Default().NodeShutdown
-	if s.ShutdownGracePeriod.Duration != v1alpha1.DefaultShutdownGracePeriod ||
-		s.ShutdownGracePeriodCriticalPods.Duration != v1alpha1.DefaultShutdownGracePeriodCriticalPods {
-		t.Fatalf("[B15] rules %s/%s, v1alpha1 defaults %s/%s: keep shutdown.yaml and v1alpha1/default.go alike",
-			s.ShutdownGracePeriod, s.ShutdownGracePeriodCriticalPods,
-			v1alpha1.DefaultShutdownGracePeriod, v1alpha1.DefaultShutdownGracePeriodCriticalPods)
-	}
 	for _, tc := range []struct {
 		name            string
 		total, critical *metav1.Duration
@@ -312,12 +306,6 @@ func TestGracePeriods(t *testing.T) {
 			total, critical := GracePeriods(s, tc.total, tc.critical)
 			if got := total.String() + "/" + critical.String(); got != tc.want {
 				t.Fatalf("[B15] %s, want %s", got, tc.want)
-			}
-			// Defaulting a pool gives the same.
-			p := v1alpha1.NodePool{ShutdownGracePeriod: tc.total, ShutdownGracePeriodCriticalPods: tc.critical}
-			v1alpha1.SetDefaults_NodePool(&p)
-			if got := p.ShutdownGracePeriod.Duration.String() + "/" + p.ShutdownGracePeriodCriticalPods.Duration.String(); got != tc.want {
-				t.Fatalf("[B15] v1alpha1 defaults %s, want %s", got, tc.want)
 			}
 		})
 	}

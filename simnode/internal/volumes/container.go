@@ -95,6 +95,10 @@ func (p *Pod) build(name string) (*containerFS, error) {
 		}
 		c.mounts = append(c.mounts, root)
 	}
+	if f := p.layerPath(name); f != "" {
+		// The layer as the container left it (a restarted simnode).
+		image.persist(f)
+	}
 
 	for _, vm := range ctr.VolumeMounts {
 		vs := p.vols[vm.Name]

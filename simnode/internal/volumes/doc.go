@@ -1,7 +1,7 @@
 // Package volumes is what a simulated container sees on disk: the image's
 // own files plus the pod's volumes at their mountPaths, with the kubelet's
 // rules for Windows and Linux nodes (rows B10, B11, B12 of
-// /work/shared/spec/windows-behaviors.md).
+// simnode/facts/windows-behaviors.md).
 //
 // # API
 //
@@ -11,7 +11,13 @@
 // (\\.\pipe\containerd-containerd; AddNamedPipe adds more) live there and are
 // shared by every pod on the node; HostProcess containers see it at C:\.
 // SetAllocatable, SetClusterDomain, SetHostname, SetHostProcessLayout and
-// SetClock configure it; Node.FS is the host's own view.
+// SetClock configure it; Node.FS is the host's own view. SetStateDir keeps
+// the node's disk on the real one, so that it outlives the simnode process:
+// the host disk, claims, each pod's emptyDirs and each container's writable
+// layer (by container ID) are saved on every change and read back when the
+// pod is mounted again (persist.go has the layout). SetLogDirs shows the
+// kubelet's container log directories (C:\var\log\pods,
+// /var/log/containers), which are real directories, on the host disk.
 //
 //	NewPod(ctx, pod, node, src) (*Pod, error)
 //

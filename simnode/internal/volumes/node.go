@@ -2,6 +2,7 @@ package volumes
 
 import (
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,7 @@ type Node struct {
 	clusterDomain string
 	hostname      string
 	layout        HostProcessLayout
+	stateDir      string // persist.go
 }
 
 // NewNode returns the host file system of a node whose OS is "windows" or
@@ -194,6 +196,9 @@ func (n *Node) claim(namespace, name string) *store {
 		return s
 	}
 	n.claims[k] = fresh
+	if n.stateDir != "" {
+		fresh.persist(filepath.Join(n.stateDir, "claims", namespace+"_"+name+".json"))
+	}
 	return fresh
 }
 

@@ -132,6 +132,9 @@ func (p *Pod) setup(ctx context.Context, v corev1.Volume) (*volumeState, error) 
 	case v.EmptyDir != nil:
 		vs.kind = "emptyDir"
 		vs.st = newStore(p.win, now)
+		if f := p.node.diskPath("pods", string(p.pod.UID), "volumes", v.Name+".json"); f != "" && p.pod.UID != "" {
+			vs.st.persist(f)
+		}
 		if v.EmptyDir.Medium == corev1.StorageMediumMemory && p.win {
 			// pkg/volume/emptydir/empty_dir_unsupported.go: the medium
 			// detector always answers "default"; the volume is a disk

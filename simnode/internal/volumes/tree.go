@@ -1,7 +1,10 @@
 package volumes
 
 import (
+	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -52,6 +55,13 @@ type store struct {
 	win  bool
 	root *entry
 	now  func() time.Time
+	// file, when set, is where the tree is saved on every change
+	// (persist.go); saveMu serialises the saves.
+	saveMu sync.Mutex
+	file   string
+	// disks are directories of the real disk shown in the tree
+	// (persist.go, SetLogDirs).
+	disks []diskDir
 }
 
 func newStore(win bool, now func() time.Time) *store {
@@ -95,6 +105,7 @@ func (s *store) mkdirAllLocked(parts []string) (*entry, error) {
 }
 
 func (s *store) mkdirAll(parts []string) error {
+	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, err := s.mkdirAllLocked(parts)
@@ -106,6 +117,7 @@ func (s *store) put(parts []string, kind fileKind, data []byte, mode fs.FileMode
 	if len(parts) == 0 {
 		return errIsDir(s.win)
 	}
+	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	dir, err := s.mkdirAllLocked(parts[:len(parts)-1])
@@ -135,8 +147,15 @@ func (s *store) writeFile(parts []string, data []byte, mkParents bool) error {
 	if len(parts) == 0 {
 		return errIsDir(s.win)
 	}
+	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if real, ok := s.onDisk(parts); ok {
+		if mkParents {
+			_ = os.MkdirAll(filepath.Dir(real), 0o755)
+		}
+		return diskErr(s.win, os.WriteFile(real, data, 0o644))
+	}
 	var dir *entry
 	if mkParents {
 		d, err := s.mkdirAllLocked(parts[:len(parts)-1])
@@ -160,6 +179,13 @@ func (s *store) writeFile(parts []string, data []byte, mkParents bool) error {
 func (s *store) stat(parts []string) (info, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if real, ok := s.onDisk(parts); ok {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return info{}, false
+		}
+		return diskInfo(parts[len(parts)-1], fi), true
+	}
 	e := s.walk(parts)
 	if e == nil {
 		return info{}, false
@@ -170,6 +196,17 @@ func (s *store) stat(parts []string) (info, bool) {
 func (s *store) readFile(parts []string) ([]byte, fileKind, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if real, ok := s.onDisk(parts); ok {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, 0, fs.ErrNotExist
+		}
+		if fi.IsDir() {
+			return nil, kindDir, nil
+		}
+		data, err := os.ReadFile(real)
+		return data, kindFile, diskErr(s.win, err)
+	}
 	e := s.walk(parts)
 	if e == nil {
 		return nil, 0, fs.ErrNotExist
@@ -182,6 +219,22 @@ func (s *store) readFile(parts []string) ([]byte, fileKind, error) {
 func (s *store) list(parts []string) (ents []info, exists, isDir bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	if real, ok := s.onDisk(parts); ok {
+		fi, err := os.Stat(real)
+		if err != nil {
+			return nil, false, false
+		}
+		if !fi.IsDir() {
+			return nil, true, false
+		}
+		des, _ := os.ReadDir(real)
+		for _, de := range des {
+			if fi, err := os.Stat(filepath.Join(real, de.Name())); err == nil {
+				ents = append(ents, diskInfo(de.Name(), fi))
+			}
+		}
+		return ents, true, true
+	}
 	e := s.walk(parts)
 	if e == nil {
 		return nil, false, false
@@ -209,6 +262,7 @@ func (s *store) subtree(parts []string) *entry {
 // replace swaps the whole tree (atomic update of configMap, secret,
 // downwardAPI and projected volumes, like the kubelet's AtomicWriter).
 func (s *store) replace(root *entry) {
+	defer s.changed()
 	s.mu.Lock()
 	s.root = root
 	s.mu.Unlock()
@@ -287,4 +341,17 @@ func payloadTree(win bool, now time.Time, files map[string]payloadFile) *entry {
 type payloadFile struct {
 	data []byte
 	mode int32
+}
+
+// diskErr maps an error of the real disk to what the simulated one says.
+func diskErr(win bool, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fs.ErrNotExist
+	case errors.Is(err, fs.ErrPermission):
+		return errReadOnly(win)
+	}
+	return err
 }

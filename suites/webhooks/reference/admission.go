@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Labels and the taint of the docs' recommended practice (seeds 001, 002;
@@ -158,7 +159,7 @@ func (w *Webhook) Violations(ctx context.Context, pod *corev1.Pod) []string {
 			v = append(v, fmt.Sprintf("spec.volumes[%d].emptyDir.medium: Memory is not supported on Windows nodes; the kubelet makes a directory on disk instead (B11)", i))
 		}
 	}
-	if pod.Spec.HostNetwork && !hostProcess(pod) {
+	if pod.Spec.HostNetwork && !facts.HostProcess(pod) {
 		v = append(v, "spec.hostNetwork: host networking is available on Windows only to HostProcess pods (H7)")
 	}
 	rc := w.runtimeClass(ctx, pod)
@@ -226,19 +227,6 @@ func (w *Webhook) imageBuild(image, build string, hyperV bool) string {
 	}
 	return fmt.Sprintf("%s is built for Windows %s, which a node selected by %s=%s cannot run in %s isolation (B4)",
 		image, strings.Join(builds, ", "), BuildLabel, build, isolation)
-}
-
-func hostProcess(pod *corev1.Pod) bool {
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.HostProcess != nil {
-		return *sc.WindowsOptions.HostProcess
-	}
-	all := len(pod.Spec.Containers) > 0
-	for _, c := range append(append([]corev1.Container{}, pod.Spec.InitContainers...), pod.Spec.Containers...) {
-		if c.SecurityContext == nil || c.SecurityContext.WindowsOptions == nil || c.SecurityContext.WindowsOptions.HostProcess == nil || !*c.SecurityContext.WindowsOptions.HostProcess {
-			all = false
-		}
-	}
-	return all
 }
 
 // Mutate answers the mutating webhook's request.

@@ -1,20 +1,15 @@
 package reference
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
+
+	"wink.dev/wink/simnode/certs"
 )
 
 // Files the server keeps in Options.CertDir.
@@ -82,13 +77,8 @@ func loadCerts(dir string) (*Certs, error) {
 // covers reports whether the serving certificate is valid for a while yet,
 // is signed by the CA and names every host.
 func (c *Certs) covers(hosts []string) bool {
-	block, _ := pem.Decode(c.CertPEM)
-	caBlock, _ := pem.Decode(c.CAPEM)
-	if block == nil || caBlock == nil {
-		return false
-	}
-	cert, err1 := x509.ParseCertificate(block.Bytes)
-	ca, err2 := x509.ParseCertificate(caBlock.Bytes)
+	cert, err1 := certs.ParseCert(c.CertPEM)
+	ca, err2 := certs.ParseCert(c.CAPEM)
 	if err1 != nil || err2 != nil || time.Now().Add(24*time.Hour).After(cert.NotAfter) || cert.CheckSignatureFrom(ca) != nil {
 		return false
 	}
@@ -100,61 +90,28 @@ func (c *Certs) covers(hosts []string) bool {
 	return true
 }
 
+// validity is how long the CA and the serving certificate are valid.
+const validity = 365 * 24 * time.Hour
+
 func newCerts(hosts []string) (*Certs, error) {
 	now := time.Now()
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := certs.NewCA("wink reference webhook CA", validity, now)
 	if err != nil {
 		return nil, err
 	}
-	caTmpl := &x509.Certificate{
-		SerialNumber:          serial(),
-		Subject:               pkix.Name{CommonName: "wink reference webhook CA"},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(365 * 24 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
+	leaf := certs.Leaf{
+		CommonName: "wink-reference-webhook",
+		Usages:     []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		Validity:   validity,
 	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	leaf.Hosts(hosts...)
+	der, key, err := ca.Issue(leaf, now)
 	if err != nil {
 		return nil, err
 	}
-	ca, _ := x509.ParseCertificate(caDER)
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	keyPEM, err := certs.EncodeKey(key)
 	if err != nil {
 		return nil, err
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber: serial(),
-		Subject:      pkix.Name{CommonName: "wink-reference-webhook"},
-		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(365 * 24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	for _, h := range hosts {
-		if ip := net.ParseIP(h); ip != nil {
-			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-		} else if h != "" {
-			tmpl.DNSNames = append(tmpl.DNSNames, h)
-		}
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
-	if err != nil {
-		return nil, err
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return nil, err
-	}
-	return &Certs{
-		CAPEM:   pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		KeyPEM:  pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}),
-	}, nil
-}
-
-func serial() *big.Int {
-	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 126))
-	return n
+	return &Certs{CAPEM: certs.EncodeCert(ca.Cert.Raw), CertPEM: certs.EncodeCert(der), KeyPEM: keyPEM}, nil
 }

@@ -32,6 +32,9 @@ func Env(e *pods.Env) *shell.Env {
 	}
 	if fs, ok := e.Files.(shell.FS); ok {
 		out.Files = fs
+		if e.Writes != nil {
+			out.Files = gatedFS{FS: fs, gate: e.Writes}
+		}
 	}
 	if n, ok := e.Net.(shell.Network); ok {
 		out.Net = n
@@ -40,6 +43,21 @@ func Env(e *pods.Env) *shell.Env {
 		out.Interfaces = nc
 	}
 	return out
+}
+
+// gatedFS is a container process's file system when the runtime records
+// its writes (pods.WriteGate): a write the gate refuses is one the process
+// made before a simnode restart, already on disk, and is skipped.
+type gatedFS struct {
+	shell.FS
+	gate pods.WriteGate
+}
+
+func (g gatedFS) WriteFile(path string, data []byte) error {
+	if !g.gate.Write() {
+		return nil
+	}
+	return g.FS.WriteFile(path, data)
 }
 
 // Run implements pods.Shell. The image's own server program, which the

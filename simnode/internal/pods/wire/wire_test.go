@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"context"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +75,37 @@ func TestRealShellAndCatalog(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("events %+v", res.Events)
+	}
+}
+
+type gate struct{ allow []bool }
+
+func (g *gate) Write() bool {
+	ok := g.allow[0]
+	g.allow = g.allow[1:]
+	return ok
+}
+
+type memFS struct{ files map[string]string }
+
+func (m *memFS) ReadFile(p string) ([]byte, error) {
+	if d, ok := m.files[p]; ok {
+		return []byte(d), nil
+	}
+	return nil, fs.ErrNotExist
+}
+func (m *memFS) WriteFile(p string, d []byte) error    { m.files[p] = string(d); return nil }
+func (m *memFS) ReadDir(string) ([]fs.DirEntry, error) { return nil, nil }
+
+// A resumed process's writes that its first run made (the gate refuses
+// them) do not reach the file system: `>>` does not append twice (each
+// redirection writes when it opens and when echo writes).
+func TestWriteGate(t *testing.T) {
+	files := &memFS{files: map[string]string{`C:\log.txt`: "a\r\n"}}
+	env := &pods.Env{OS: "windows", Files: files, Writes: &gate{allow: []bool{false, false, true, true}}, Vars: map[string]string{}}
+	var out strings.Builder
+	code := Shell{}.Run(context.Background(), env, []string{"cmd", "/c", `echo a>>C:\log.txt & echo b>>C:\log.txt`}, strings.NewReader(""), &out, &out)
+	if code != 0 || files.files[`C:\log.txt`] != "a\r\nb\r\n" {
+		t.Fatalf("exit %d, file %q, output %q", code, files.files[`C:\log.txt`], out.String())
 	}
 }

@@ -1,4 +1,4 @@
-package reports
+package facts
 
 import (
 	"os"
@@ -7,8 +7,8 @@ import (
 )
 
 func TestSpec(t *testing.T) {
-	rows := Spec()
-	byID := map[string]SpecRow{}
+	rows := Rows()
+	byID := map[string]Row{}
 	for _, r := range rows {
 		if _, dup := byID[r.ID]; dup {
 			t.Errorf("row %s twice", r.ID)
@@ -39,11 +39,23 @@ func TestSpec(t *testing.T) {
 // TestSpecCopyIsCurrent compares the embedded copy with the catalog beside
 // the repository, when it is there: `go generate ./reports` refreshes it.
 func TestSpecCopyIsCurrent(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "shared", "spec", "windows-behaviors.md"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "spec", "windows-behaviors.md"))
 	if err != nil {
 		t.Skipf("no catalog beside the repository: %v", err)
 	}
 	if string(src) != catalog {
-		t.Error("reports/spec/windows-behaviors.md is stale: run `go generate ./reports`")
+		t.Error("simnode/facts/windows-behaviors.md is stale: run `go generate ./reports`")
+	}
+}
+
+// TestCheckCites: a citation of a row that is not in the catalog fails.
+func TestCheckCites(t *testing.T) {
+	if err := CheckCites([]string{"N1", "B4", "E", "H9"}); err != nil {
+		t.Errorf("known rows refused: %v", err)
+	}
+	for _, bad := range []string{"B99", "A14", "n1", "", "X"} {
+		if err := CheckCites([]string{"N1", bad}); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }
