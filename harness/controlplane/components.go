@@ -21,6 +21,8 @@ import (
 	controllermanager "k8s.io/kubernetes/cmd/kube-controller-manager/app"
 	scheduler "k8s.io/kubernetes/cmd/kube-scheduler/app"
 	_ "time/tzdata" // CronJob time zones, as upstream mains embed them
+
+	"wink.dev/wink/harness/controlplane/kubeversion"
 )
 
 // upstream maps a component name to its upstream command constructor.
@@ -52,6 +54,16 @@ func Run(name string, args []string) int {
 	if !ok {
 		fmt.Fprintf(os.Stderr, "unknown component %q: known components are %v\n", name, Names())
 		return 2
+	}
+	// /version, kubernetes_build_info and user agents say the linked
+	// release (v1.35.4), not go build's v0.0.0-master placeholder.
+	info, err := kubeversion.Get()
+	if err == nil {
+		err = kubeversion.Apply(info)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return 1
 	}
 	cmd := newCmd()
 	cmd.SetArgs(args)

@@ -690,6 +690,9 @@ func (s *cmdShell) dispatch(p *proc, text string) int {
 	if _, ok := lookupWindows(name); ok {
 		return p.exec(append([]string{name}, splitWinArgs(rest)...))
 	}
+	if code, ok := p.unsimulated(name); ok {
+		return code // open world (openworld.go)
+	}
 	// cmd.exe's answer to an unknown command (row E).
 	p.eprintln("'" + name + "' is not recognized as an internal or external command,")
 	p.eprintln("operable program or batch file.")

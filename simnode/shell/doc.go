@@ -22,8 +22,25 @@
 //
 //	Found(os, argv) bool
 //
-// tells whether argv[0] names a program the simulated image has; the
-// kubelet turns a false into a StartError instead of running anything.
+// tells whether the shell simulates argv[0]. Present(os, image, argv)
+// widens it by what wink knows of the image (see Open world below); the
+// kubelet turns a false Present into a StartError instead of running
+// anything.
+//
+// # Open world
+//
+// env.Image says what wink knows of the image's programs (ImageOf: the
+// bases of inbox.yaml, whose file sets are the tables here; any other image
+// is open; a HostProcess container sees the host, open, with Windows
+// Server's in-box programs). A program the shell does not simulate is "not
+// recognized" / "not found" only where wink knows it is absent (a base
+// image, or a PowerShell Verb-Noun that is not in-box); an in-box cmdlet or
+// System32 executable of inbox.yaml succeeds silently; a tool that ends
+// (kubectl, mkdir, cp...) exits 0 in an open image; anything else of an
+// open image runs until stopped with no output, as does `powershell -File`
+// of a script that is not in a volume wink simulates. Present(os, image,
+// argv) is Found widened by that knowledge: the kubelet's StartError only
+// where it is false. See openworld.go and inbox.yaml.
 //
 // # Effects
 //

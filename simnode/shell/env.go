@@ -48,6 +48,9 @@ type Env struct {
 	// Dir is the working directory (the container's workingDir); "" means
 	// C:\ on Windows and / on Linux. Relative paths resolve against it.
 	Dir string
+	// Image is what wink knows of the image's programs (openworld.go); the
+	// zero value: exactly the shell's tables.
+	Image Image
 	// OSVersion is the Windows version `ver` and cmd's banner print
 	// (nodeInfo.kernelVersion, row N3, e.g. "10.0.20348.1607"); "" means
 	// 10.0.20348.2655.

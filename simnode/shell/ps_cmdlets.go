@@ -202,6 +202,9 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 		s.runNative(c, name, el, input, hasInput, out)
 		return
 	}
+	if s.unsimulated(name, el) {
+		return // open world (openworld.go)
+	}
 	s.commandNotFound(name, nameNode.pos, nameNode.end)
 }
 

@@ -188,6 +188,9 @@ func (p *proc) runPowerShell(argv []string, pwsh bool) int {
 	}
 	if file != "" {
 		data, err := p.readFile(file)
+		if err != nil && p.scriptMayExist(file, err) {
+			return p.block() // open world: a script of the image (openworld.go)
+		}
 		if err != nil {
 			if pwsh {
 				p.eprintln("The argument '" + file + "' is not recognized as the name of a script file. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.")

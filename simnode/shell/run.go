@@ -152,6 +152,9 @@ func (p *proc) exec(argv []string) int {
 			if isScriptPath(argv[0]) {
 				return p.runPowerShell(append([]string{"powershell", "-File"}, argv...), false)
 			}
+			if code, ok := p.unsimulated(argv[0]); ok {
+				return code // open world (openworld.go)
+			}
 			// hcsshim: the process cannot be created.
 			fmt.Fprintf(p.stderr, "hcs::System::CreateProcess %s: The system cannot find the file specified.%s", argv[0], p.nl)
 			return ExitCannotExec
@@ -160,6 +163,9 @@ func (p *proc) exec(argv []string) int {
 	}
 	c, ok := lookupLinux(argv[0])
 	if !ok {
+		if code, ok := p.unsimulated(argv[0]); ok {
+			return code // open world (openworld.go)
+		}
 		fmt.Fprintf(p.stderr, "exec: %q: executable file not found in $PATH%s", argv[0], p.nl)
 		return ExitCannotExec
 	}

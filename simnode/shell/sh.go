@@ -894,8 +894,14 @@ func (s *shell) command(p *proc, words []string) int {
 			}
 			return code
 		}
+		if code, ok := p.unsimulated(words[0]); ok {
+			return code // open world (openworld.go)
+		}
 		p.eprintln("sh: " + words[0] + ": not found")
 		return ExitShNotFound
+	}
+	if code, ok := p.unsimulated(words[0]); ok {
+		return code // open world (openworld.go)
 	}
 	p.eprintln("sh: " + words[0] + ": not found")
 	return ExitShNotFound

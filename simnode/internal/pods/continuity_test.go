@@ -41,14 +41,14 @@ func (s *tickShell) Run(ctx context.Context, env *Env, argv []string, stdin io.R
 	}
 }
 
-func (*tickShell) Found(string, []string) bool { return true }
-func (*tickShell) Listens([]string) []int      { return nil }
+func (*tickShell) Found(*Env, []string) (bool, bool) { return true, true }
+func (*tickShell) Listens([]string) []int            { return nil }
 
 // tickerImages resolves every image to one whose entrypoint is "ticker".
 type tickerImages struct{}
 
 func (tickerImages) Pull(string, ImageHost, map[string]string, string) (Image, error) {
-	return Image{Entrypoint: []string{"ticker"}, Size: 1 << 20}, nil
+	return Image{Entrypoint: []string{"ticker"}, Known: true, Size: 1 << 20}, nil
 }
 func (tickerImages) Sandbox(ImageHost) error { return nil }
 

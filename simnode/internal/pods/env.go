@@ -410,9 +410,15 @@ func expandArgv(command, args []string, env map[string]string) []string {
 
 // argvOf is the process a container runs: its command and args, with the
 // image's entrypoint and cmd where they are unset (the OCI/CRI rule: a
-// command replaces entrypoint and cmd; args alone replace cmd).
+// command replaces entrypoint and cmd; args alone replace cmd). For an
+// image whose ENTRYPOINT and CMD wink does not know, a container that sets
+// neither runs the image's unknown default process: argv is empty (the
+// shell runs it until stopped), not the catalog's guess for unknown images.
 func argvOf(c *corev1.Container, img Image, env map[string]string) []string {
 	command, args := c.Command, c.Args
+	if !img.Known && len(command) == 0 && len(args) == 0 {
+		return nil
+	}
 	if len(command) == 0 {
 		command = img.Entrypoint
 		if len(args) == 0 {

@@ -55,6 +55,7 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	env := &shell.Env{
 		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
+		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess),
 	}
 	if fs, ok := e.Files.(shell.FS); ok {
 		env.Files = fs
@@ -65,17 +66,16 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	if nc, ok := e.Interfaces.(shell.NetConfig); ok {
 		env.Interfaces = nc
 	}
-	if e.Server != "" && len(argv) > 0 && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
-		<-ctx.Done()
-		if e.OS == string(shell.Windows) {
-			return shell.ExitKilledWindows
-		}
-		return shell.ExitKilledLinux
+	if len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
+		return shell.RunUntilStopped(ctx, env)
 	}
 	return shell.Run(ctx, env, argv, stdin, stdout, stderr)
 }
-func (fuzzShell) Found(os string, argv []string) bool { return shell.Found(shell.OS(os), argv) }
-func (fuzzShell) Listens(argv []string) []int         { return shell.Listens(argv) }
+func (fuzzShell) Found(e *Env, argv []string) (bool, bool) {
+	os := shell.OS(e.OS)
+	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
+}
+func (fuzzShell) Listens(argv []string) []int { return shell.Listens(argv) }
 
 type fuzzImages struct{ c *images.Catalog }
 
@@ -88,7 +88,7 @@ func (i fuzzImages) Pull(ref string, h ImageHost, ann map[string]string, contain
 		}
 		return Image{}, &PullError{Reason: images.ReasonErrImagePull, Message: err.Error()}
 	}
-	out := Image{Ref: img.Ref, ID: img.ImageID(), Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
+	out := Image{Ref: img.Ref, ID: img.ImageID(), Known: img.Known, Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
 	for _, p := range img.Ports {
 		out.Ports = append(out.Ports, int(p))
 	}

@@ -600,7 +600,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		startErr = m.rules.Runtime.Message("startError.unknownUser", rules.MessageData{ID: id})
 	case rec.volumes != nil && rec.volumes.ContainerError(c.name) != nil:
 		startErr = rec.volumes.ContainerError(c.name).Error()
-	case len(argv) > 0 && m.rt.shell != nil && !m.rt.shell.Found(m.node.OS, argv) && !imageServer(c.img, argv):
+	case len(argv) > 0 && m.rt.shell != nil && !m.found(env, argv) && !entrypoint(spec, c.img, argv):
 		name := "startError.notFoundLinux"
 		if m.node.OS == "windows" {
 			name = "startError.notFoundWindows"
@@ -620,9 +620,10 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		return
 	}
 
-	if imageServer(c.img, argv) {
+	if entrypoint(spec, c.img, argv) {
 		env.Server = argv[0]
 	}
+	c.opaque = m.opaque(spec, c, env, argv)
 	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})
 	c.state = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(now)}}
 	c.killing, c.stopped = false, false
@@ -714,6 +715,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	env := &Env{
 		OS: m.node.OS, Hostname: hostname, User: user, Vars: vars,
 		GMSADomain: gmsaDomain(rec.pod, spec), Dir: spec.WorkingDir, Now: m.now,
+		Image: spec.Image, HostProcess: facts.HostProcess(rec.pod),
 	}
 	if env.Dir == "" {
 		env.Dir = c.img.WorkingDir
@@ -759,6 +761,21 @@ func (m *machine) listens(spec *corev1.Container, c *container, argv []string) [
 	if m.rt.shell != nil {
 		for _, p := range m.rt.shell.Listens(argv) {
 			add(p)
+		}
+	}
+	if c.opaque {
+		// A program wink does not simulate serves what its probes check,
+		// as it does on the real node the manifest was written for.
+		for _, pr := range []*corev1.Probe{spec.StartupProbe, spec.LivenessProbe, spec.ReadinessProbe} {
+			switch {
+			case pr == nil:
+			case pr.HTTPGet != nil:
+				add(port(spec, pr.HTTPGet.Port))
+			case pr.TCPSocket != nil:
+				add(port(spec, pr.TCPSocket.Port))
+			case pr.GRPC != nil:
+				add(int(pr.GRPC.Port))
+			}
 		}
 	}
 	return out
@@ -902,6 +919,38 @@ func (m *machine) kill(rec *record, c *container, message string) {
 			c.cancel()
 		}
 	})
+}
+
+// entrypoint reports whether argv runs the image's own ENTRYPOINT: its
+// known main program (imageServer), or, for an image whose ENTRYPOINT wink
+// does not know, a container that gives only args: containerd passes them
+// to that ENTRYPOINT (CRI: args replace CMD, command replaces ENTRYPOINT),
+// so the process is the image's program with these args, not args[0].
+func entrypoint(spec *corev1.Container, img Image, argv []string) bool {
+	if imageServer(img, argv) {
+		return true
+	}
+	return !img.Known && len(spec.Command) == 0 && len(spec.Args) > 0 && len(argv) > 0
+}
+
+// found asks the shell whether the container may have program argv[0].
+func (m *machine) found(env *Env, argv []string) bool {
+	found, _ := m.rt.shell.Found(env, argv)
+	return found
+}
+
+// opaque reports whether the container's process is a program wink does
+// not simulate (open world): it runs until stopped, with no output, and
+// listens on its declared ports and the ports its probes check.
+func (m *machine) opaque(spec *corev1.Container, c *container, env *Env, argv []string) bool {
+	if m.rt.shell == nil {
+		return false
+	}
+	if len(argv) == 0 {
+		return !c.img.Known // the image's unknown default process (argvOf)
+	}
+	found, simulated := m.rt.shell.Found(env, argv)
+	return !simulated && (found || entrypoint(spec, c.img, argv))
 }
 
 // imageServer reports whether argv runs the image's own main program, the

@@ -81,8 +81,10 @@ type container struct {
 	instance int
 	env      *Env
 	argv     []string
-	listens  []int
-	cancel   context.CancelFunc
+	// opaque: the process is a program wink does not simulate (lifecycle.go).
+	opaque  bool
+	listens []int
+	cancel  context.CancelFunc
 	// killing: the kubelet is stopping the current instance (liveness,
 	// startup probe, postStart hook): its exit restarts per policy.
 	killing bool
@@ -675,9 +677,10 @@ func (m *machine) resume(rec *record) {
 			}
 		}
 		c.argv = argvOf(spec, c.img, vars)
-		if imageServer(c.img, c.argv) {
+		if entrypoint(spec, c.img, c.argv) {
 			c.env.Server = c.argv[0]
 		}
+		c.opaque = m.opaque(spec, c, c.env, c.argv)
 		c.listens = m.listens(spec, c, c.argv)
 		buf := m.logs.Open(logKey(rec, c, c.restartCount))
 		st, ok := m.loadProc(rec, c)

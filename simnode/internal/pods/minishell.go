@@ -188,8 +188,8 @@ func (MiniShell) Run(ctx context.Context, env *Env, argv []string, _ io.Reader, 
 	return code
 }
 
-// Found implements Shell: every program is there.
-func (MiniShell) Found(string, []string) bool { return true }
+// Found implements Shell: every program is there, and simulated.
+func (MiniShell) Found(*Env, []string) (bool, bool) { return true, true }
 
 // Listens implements Shell: agnhost's servers and the docs' HttpListener.
 func (MiniShell) Listens(argv []string) []int {

@@ -31,11 +31,16 @@ type Env struct {
 	// Server is the image's own main program (its catalog entrypoint, e.g.
 	// /coredns or ServiceMonitor.exe) when the shell does not simulate it:
 	// run as that program, it serves until the container stops.
-	Server    string
-	Dir       string
-	OSVersion string
-	Now       func() time.Time
-	Sleep     func(ctx context.Context, d time.Duration) error
+	Server string
+	// Image is the container's image reference and HostProcess whether it
+	// is a HostProcess container: what the shell needs to know which
+	// programs the container has (shell.ImageOf).
+	Image       string
+	HostProcess bool
+	Dir         string
+	OSVersion   string
+	Now         func() time.Time
+	Sleep       func(ctx context.Context, d time.Duration) error
 	// Writes, when set, is asked before each file write of a container's
 	// process: false means the write is one the process made before a
 	// simnode restart, which its resumed run skips (continuity.go).
@@ -47,14 +52,17 @@ type WriteGate interface {
 	Write() bool
 }
 
-// Shell runs commands in a simulated container (shell.Run, shell.Found,
-// shell.Listens).
+// Shell runs commands in a simulated container (shell.Run, shell.Present
+// and shell.Found, shell.Listens).
 type Shell interface {
 	// Run runs argv and returns its exit code; it returns when the command
 	// ends or ctx is done.
 	Run(ctx context.Context, env *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int
-	// Found reports whether the image has the program argv[0].
-	Found(os string, argv []string) bool
+	// Found reports whether the image may have the program argv[0] (false
+	// only where the simulation knows it is absent: the runtime's
+	// StartError), and whether the shell simulates it. A program found but
+	// not simulated runs until it is stopped (open world).
+	Found(env *Env, argv []string) (found, simulated bool)
 	// Listens returns the TCP ports argv listens on.
 	Listens(argv []string) []int
 }
@@ -70,7 +78,11 @@ type ImageHost struct {
 type Image struct {
 	// Ref and ID are the containerd reference and imageID; empty: derived
 	// from the image name.
-	Ref, ID    string
+	Ref, ID string
+	// Known: the image's ENTRYPOINT and CMD are known (a catalog or
+	// registry image). Otherwise a container that gives only args runs the
+	// image's unknown ENTRYPOINT with them, as containerd does.
+	Known      bool
 	Entrypoint []string
 	Cmd        []string
 	User       string

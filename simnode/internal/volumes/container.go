@@ -465,6 +465,17 @@ func (c *containerFS) pipe(name string) error {
 	return fs.ErrNotExist
 }
 
+// InVolume implements shell.VolumeFS: path lies in a volume mount (whose
+// content wink knows entirely), not in the image's layer.
+func (c *containerFS) InVolume(path string) bool {
+	vp, err := parsePath(c.win, path)
+	if err != nil || vp.pipe != "" {
+		return false
+	}
+	m, _ := c.resolve(vp)
+	return m != nil && m.volume != ""
+}
+
 // ReadFile implements shell.FS.
 func (c *containerFS) ReadFile(path string) ([]byte, error) {
 	vp, err := parsePath(c.win, path)

@@ -54,10 +54,10 @@ type Node struct {
 }
 
 // NewNode returns the host file system of a node whose OS is "windows" or
-// "linux" (anything else is treated as linux). It holds a small plausible
-// tree (C:\Windows\System32, C:\k, C:\var\lib\kubelet, C:\ProgramData on
-// Windows; /etc, /var/lib/kubelet, /run/containerd, /dev on Linux) and, on
-// Windows, the named pipe \\.\pipe\containerd-containerd.
+// "linux" (anything else is treated as linux). It holds the kubelet's and
+// containerd's host layout (hostlayout.yaml: C:\var\lib\kubelet\plugins_registry,
+// /var/log/pods, /run/containerd/containerd.sock, ...) and, on Windows,
+// C:\Windows\System32 and the named pipe \\.\pipe\containerd-containerd.
 func NewNode(os string) *Node {
 	n := &Node{
 		win:           os == string(shell.Windows),
@@ -257,38 +257,12 @@ func seedWindowsBase(s *store, powershell bool) {
 }
 
 func (n *Node) seed() {
-	s := n.host
 	if n.win {
-		seedWindowsBase(s, true)
-		put := func(path, data string) {
-			_ = s.put(clean(strings.Split(path, `\`)), kindFile, []byte(data), 0o644)
-		}
-		put(`k\kubelet.exe`, "MZ")
-		put(`k\kube-proxy.exe`, "MZ")
-		put(`Program Files\containerd\containerd.exe`, "MZ")
-		put(`Program Files\containerd\ctr.exe`, "MZ")
-		for _, d := range []string{`var\lib\kubelet\pods`, `var\log`, `etc\kubernetes`, `Users\Administrator`, `opt\cni\bin`} {
-			_ = s.mkdirAll(clean(strings.Split(d, `\`)))
-		}
-		n.pipes["containerd-containerd"] = "containerd-containerd"
-		return
+		seedWindowsBase(n.host, true)
+	} else {
+		_ = n.host.put([]string{"etc", "os-release"}, kindFile, []byte(linuxOSRelease), 0o644)
 	}
-	put := func(path, data string, kind fileKind) {
-		_ = s.put(clean(strings.Split(path, "/")), kind, []byte(data), 0o644)
-	}
-	put("/etc/hosts", "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n", kindFile)
-	put("/etc/hostname", "localhost\n", kindFile)
-	put("/etc/os-release", linuxOSRelease, kindFile)
-	put("/etc/resolv.conf", "nameserver 127.0.0.53\noptions edns0 trust-ad\n", kindFile)
-	put("/run/containerd/containerd.sock", "", kindSocket)
-	put("/var/run/containerd/containerd.sock", "", kindSocket)
-	put("/dev/null", "", kindCharDev)
-	put("/dev/zero", "", kindCharDev)
-	put("/dev/kmsg", "", kindCharDev)
-	put("/dev/sda", "", kindBlockDev)
-	for _, d := range []string{"/var/lib/kubelet/pods", "/var/log/pods", "/tmp", "/opt/cni/bin", "/etc/kubernetes", "/sys", "/proc"} {
-		_ = s.mkdirAll(clean(strings.Split(d, "/")))
-	}
+	n.seedLayout() // hostlayout.yaml
 }
 
 const linuxOSRelease = `PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"

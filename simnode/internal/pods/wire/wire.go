@@ -29,6 +29,7 @@ func Env(e *pods.Env) *shell.Env {
 	out := &shell.Env{
 		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
+		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess),
 	}
 	if fs, ok := e.Files.(shell.FS); ok {
 		out.Files = fs
@@ -64,18 +65,21 @@ func (g gatedFS) WriteFile(path string, data []byte) error {
 // shell does not simulate, serves until the container stops and then exits
 // as a stopped process does.
 func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if env.Server != "" && len(argv) > 0 && argv[0] == env.Server && !shell.Found(shell.OS(env.OS), argv) {
-		<-ctx.Done()
-		if env.OS == string(shell.Windows) {
-			return shell.ExitKilledWindows
-		}
-		return shell.ExitKilledLinux
+	// An empty argv is the image's own default process, which wink does not
+	// know (an image without catalog or registry metadata), as MiniShell has
+	// it: it runs until stopped.
+	if len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(shell.OS(env.OS), argv) {
+		return shell.RunUntilStopped(ctx, Env(env))
 	}
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
 }
 
-// Found implements pods.Shell.
-func (Shell) Found(os string, argv []string) bool { return shell.Found(shell.OS(os), argv) }
+// Found implements pods.Shell: present as far as wink knows (the open
+// world of shell.Present), and simulated by the shell.
+func (Shell) Found(e *pods.Env, argv []string) (found, simulated bool) {
+	os := shell.OS(e.OS)
+	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
+}
 
 // Listens implements pods.Shell.
 func (Shell) Listens(argv []string) []int { return shell.Listens(argv) }
@@ -103,7 +107,7 @@ func (i Images) Pull(ref string, h pods.ImageHost, annotations map[string]string
 		}
 		return pods.Image{}, &pods.PullError{Reason: images.ReasonErrImagePull, Message: err.Error()}
 	}
-	out := pods.Image{Ref: img.Ref, ID: img.ImageID(), Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
+	out := pods.Image{Ref: img.Ref, ID: img.ImageID(), Known: img.Known, Entrypoint: img.Entrypoint, Cmd: img.Cmd, User: img.User, Size: img.Size}
 	for _, p := range img.Ports {
 		out.Ports = append(out.Ports, int(p))
 	}
