@@ -3,11 +3,7 @@ GO      ?= go
 BIN     := bin/wink
 WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-# The control plane's /version (kubectl version) says the Kubernetes release
-# it is built from, as upstream's release builds do; unstamped it says
-# v0.0.0-master.
-KUBE_VERSION := $(shell $(GO) list -m -f '{{.Version}}' k8s.io/kubernetes 2>/dev/null)
-LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION) -X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION)
+LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
 .PHONY: all build suites up down test unit bench fmt vet clean
 

@@ -352,9 +352,9 @@ func TestReleaseVersion(t *testing.T) {
 		{name: "release", info: apimachineryversion.Info{GitVersion: "v1.35.4", Major: "1", Minor: "35"}, want: "v1.35.4"},
 		{name: "vendor suffix", info: apimachineryversion.Info{GitVersion: "v1.33.5-eks-1a2b3c", Major: "1", Minor: "33"}, want: "v1.33.5-eks-1a2b3c"},
 		{name: "build metadata", info: apimachineryversion.Info{GitVersion: "v1.34.1+k3s1", Major: "1", Minor: "34"}, want: "v1.34.1+k3s1"},
-		// An apiserver built without version stamping (wink's own, built
-		// by plain `go build`) says v0.0.0-master: its major and minor are
-		// the release.
+		// An apiserver built without version stamping (a development
+		// build, as wink's own was) says v0.0.0-master: its major and
+		// minor are the release.
 		{name: "unstamped", info: apimachineryversion.Info{GitVersion: "v0.0.0-master+$Format:%H$", Major: "1", Minor: "35"}, want: "v1.35.0"},
 		{name: "GKE minor", info: apimachineryversion.Info{GitVersion: "garbage", Major: "1", Minor: "35+"}, want: "v1.35.0"},
 		{name: "nothing", info: apimachineryversion.Info{GitVersion: "v0.0.0-master+$Format:%H$"}, wantErr: true},
