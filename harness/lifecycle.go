@@ -177,6 +177,9 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	if running(dir) {
 		fmt.Fprintln(o.Progress, " ✓ Supervisor already running")
 	} else {
+		if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
+			fmt.Fprintf(o.Progress, " ✓ Stopped %s, left running by a supervisor that is gone\n", strings.Join(stopped, ", "))
+		}
 		if err := checkPortsFree(st); err != nil {
 			return nil, fmt.Errorf("cluster %q: %w", name, err)
 		}
@@ -190,7 +193,9 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 	// The supervisor runs: whoever takes the lock next finds the cluster.
 	lock.unlock()
 	nodes := NodeNames(st.Config)
-	if err := waitReady(waitCtx, o, st, kubeconfig, nodes, opts.Schedulable, start, sup); err != nil {
+	if err := waitWorking(waitCtx, backend, st, kubeconfig, func(ctx context.Context) error {
+		return waitReady(ctx, o, st, kubeconfig, nodes, opts.Schedulable, start, sup)
+	}); err != nil {
 		err = fmt.Errorf("cluster %q is not up: %w\n(component logs are in %s)", name, err, filepath.Join(dir, logDir))
 		return nil, stopAfterFailure(ctx, o, dir, sup, err)
 	}
@@ -450,6 +455,10 @@ func downLocked(ctx context.Context, o Options) error {
 	dir := o.dir(o.name())
 	pid, err := supervisorPID(dir)
 	if err != nil || !running(dir) {
+		if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
+			fmt.Fprintf(o.Progress, "Stopped %s of cluster %q, left running by a supervisor that is gone\n", strings.Join(stopped, ", "), o.name())
+			return nil
+		}
 		fmt.Fprintf(o.Progress, "Cluster %q is not running\n", o.name())
 		return nil
 	}
@@ -542,6 +551,9 @@ type Status struct {
 	Running    bool
 	Kubeconfig string
 	Components []supervisor.ComponentStatus
+	// Leftovers are components still running although their supervisor is
+	// gone (killed): `wink up` and `wink down` stop them.
+	Leftovers []string
 }
 
 // GetStatus reads a cluster's status from its state directory.
@@ -557,6 +569,8 @@ func GetStatus(opts Options) (*Status, error) {
 	s := &Status{Name: o.name(), Dir: dir, Running: running(dir), Kubeconfig: filepath.Join(dir, "kubeconfig")}
 	if s.Running {
 		s.Components, _ = supervisor.ReadStatus(filepath.Join(dir, runDir))
+	} else {
+		s.Leftovers = leftovers(dir)
 	}
 	return s, nil
 }

@@ -2,6 +2,7 @@ package simnode
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"net"
@@ -216,10 +217,17 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	s.others.Core().V1().Services().Informer()
 	s.others.Discovery().V1().EndpointSlices().Informer()
 	s.others.Node().V1().RuntimeClasses().Informer()
+	// The informers stop with ctx, and Shutdown waits for them: ctx ends
+	// before Shutdown when run returns early with an error, which would
+	// otherwise hang there unsaid.
+	ctx, cancel := context.WithCancel(ctx)
 	s.pods.Start(ctx.Done())
 	s.others.Start(ctx.Done())
-	defer s.pods.Shutdown()
-	defer s.others.Shutdown()
+	defer func() {
+		cancel()
+		s.pods.Shutdown()
+		s.others.Shutdown()
+	}()
 	for typ, ok := range s.pods.WaitForCacheSync(ctx.Done()) {
 		if !ok {
 			return fmt.Errorf("informer for %v did not sync", typ)
@@ -554,7 +562,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	if err != nil {
 		return err
 	}
-	cert, err := s.ca.ServingCert(name, spec.InternalIP)
+	cert, err := s.servingCert(ctx, name, spec.InternalIP, stateDir, log)
 	if err != nil {
 		return err
 	}
@@ -623,6 +631,29 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		return nil
 	})
 	return g.Wait()
+}
+
+// csrTimeout bounds the wait for the cluster to sign a node's serving
+// certificate (Config.CSRServingCerts).
+const csrTimeout = 15 * time.Second
+
+// servingCert is the node's kubelet serving certificate: with
+// CSRServingCerts, one the cluster signs (kubeletapi.CSRServingCert), or,
+// when the cluster does not, one of simnode's CA, said in the log (an
+// apiserver that verifies kubelet certificates then refuses it: logs and
+// exec fail, and `wink up` says so); otherwise one of simnode's CA.
+func (s *shared) servingCert(ctx context.Context, name string, ip net.IP, stateDir string, log *slog.Logger) (tls.Certificate, error) {
+	if s.cfg.CSRServingCerts {
+		cert, err := kubeletapi.CSRServingCert(ctx, s.client, name, ip, filepath.Join(stateDir, "pki"), csrTimeout)
+		if err == nil {
+			return cert, nil
+		}
+		if ctx.Err() != nil {
+			return tls.Certificate{}, ctx.Err()
+		}
+		log.Warn("the cluster did not sign the kubelet serving certificate; using simnode's own CA, which an apiserver with --kubelet-certificate-authority does not trust", "err", err)
+	}
+	return s.ca.ServingCert(name, ip)
 }
 
 // waitNodeStatus waits (at most nodeStatusWait) until the Node in the

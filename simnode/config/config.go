@@ -37,6 +37,14 @@ type Config struct {
 	// certificate. When empty, simnode makes a CA of its own in StateDir.
 	ServingCACert string `json:"servingCACert,omitempty"`
 	ServingCAKey  string `json:"servingCAKey,omitempty"`
+	// CSRServingCerts asks the cluster to sign each node's serving
+	// certificate, as a kubelet with serverTLSBootstrap does: a
+	// CertificateSigningRequest of signer kubernetes.io/kubelet-serving that
+	// simnode approves itself. For clusters wink does not run (kind,
+	// existing), whose apiserver may verify kubelet certificates against a
+	// CA simnode has no key of. When the cluster does not sign, simnode
+	// falls back to ServingCACert or a CA of its own.
+	CSRServingCerts bool `json:"csrServingCerts,omitempty"`
 	// ClientCAFile verifies client certificates on the kubelet API (the
 	// apiserver's kubelet client certificate). Bearer tokens are checked
 	// with TokenReview either way.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -184,6 +185,9 @@ func newStatus(stdout io.Writer) *cobra.Command {
 				state = "running"
 			}
 			fmt.Fprintf(stdout, "Cluster %q: %s\nState:      %s\nKubeconfig: %s\n", s.Name, state, s.Dir, s.Kubeconfig)
+			if len(s.Leftovers) > 0 {
+				fmt.Fprintf(stdout, "Left running by a supervisor that is gone: %s (`wink up` or `wink down` stops them)\n", strings.Join(s.Leftovers, ", "))
+			}
 			if len(s.Components) == 0 {
 				return nil
 			}

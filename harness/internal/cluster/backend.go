@@ -25,6 +25,14 @@ type Backend interface {
 	Delete(ctx context.Context, st *State) error
 }
 
+// Verifier is a Backend whose clusters can be up with every node Ready
+// and still not work (an apiserver that cannot reach the kubelets, say).
+// `wink up` runs Verify while it waits: Verify returns nil once the
+// cluster works, or an error saying what blocks it as soon as it knows.
+type Verifier interface {
+	Verify(ctx context.Context, st *State, kubeconfig string) error
+}
+
 // State is a cluster's state directory and what was chosen when it was made.
 type State struct {
 	// Dir is the cluster's state directory: $WINK_HOME/<name>.

@@ -134,7 +134,10 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 		return "", err
 	}
 	cfg := simnodeplan.NewConfig(st, p.simnode, "", Version)
+	// simnode signs its nodes' serving certificates with the kubelet CA
+	// the apiserver verifies them against: no CSRs here.
 	cfg.ServingCACert, cfg.ServingCAKey = files.KubeletCA.Cert, files.KubeletCA.Key
+	cfg.CSRServingCerts = false
 	cfg.ClientCAFile = files.CA.Cert
 	cfg.EgressSocket = p.egressSock
 	if err := simnodeplan.WriteConfig(p.simnodeCfg, cfg); err != nil {
@@ -293,8 +296,19 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 				"--root-ca-file=" + f.CA.Cert,
 				"--service-account-private-key-file=" + f.ServiceAccountKey,
 				"--use-service-account-credentials=true",
-				"--cluster-signing-cert-file=" + f.CA.Cert,
-				"--cluster-signing-key-file=" + f.CA.Key,
+				// Each signer's CA: the cluster CA, except for kubelet
+				// serving certificates, which the apiserver verifies
+				// against the kubelet CA (--kubelet-certificate-authority):
+				// nodes that join by CSR (simnode of another wink cluster,
+				// backend existing) are then trusted as simnode's own.
+				"--cluster-signing-kubelet-serving-cert-file=" + f.KubeletCA.Cert,
+				"--cluster-signing-kubelet-serving-key-file=" + f.KubeletCA.Key,
+				"--cluster-signing-kubelet-client-cert-file=" + f.CA.Cert,
+				"--cluster-signing-kubelet-client-key-file=" + f.CA.Key,
+				"--cluster-signing-kube-apiserver-client-cert-file=" + f.CA.Cert,
+				"--cluster-signing-kube-apiserver-client-key-file=" + f.CA.Key,
+				"--cluster-signing-legacy-unknown-cert-file=" + f.CA.Cert,
+				"--cluster-signing-legacy-unknown-key-file=" + f.CA.Key,
 				"--cluster-name=" + st.Config.Name,
 				"--allocate-node-cidrs=true",
 				"--cluster-cidr=" + n.PodSubnet,

@@ -78,6 +78,9 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 	if err != nil {
 		return "", fmt.Errorf("existing backend: the apiserver %s does not answer: %w", server, err)
 	}
+	if err := CheckAccess(ctx, dst); err != nil {
+		return "", fmt.Errorf("existing backend: cluster %s: %w", server, err)
+	}
 	addr, err := nodeAddressBase(st.Config.Networking.NodeAddressBase, server)
 	if err != nil {
 		return "", fmt.Errorf("existing backend: choosing the simulated nodes' address: %w (set networking.nodeAddressBase)", err)

@@ -3,6 +3,7 @@ package existing
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/pem"
 	"io"
 	"net"
@@ -10,9 +11,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
@@ -46,18 +49,36 @@ func userKubeconfig(t *testing.T, server string, caPEM []byte) string {
 
 // apiserver is a TLS server answering /version and expecting the token.
 func apiserver(t *testing.T) (*httptest.Server, []byte) {
+	return apiserverDenying(t)
+}
+
+// apiserverDenying is apiserver that also answers SelfSubjectAccessReviews:
+// allowed, but for the accesses denied names (as access.String says them).
+func apiserverDenying(t *testing.T, denied ...string) (*httptest.Server, []byte) {
 	t.Helper()
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer secret-token" {
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
-		if r.URL.Path != "/version" {
+		switch r.URL.Path {
+		case "/version":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"major":"1","minor":"34","gitVersion":"v1.34.2"}`)
+		case "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews":
+			var review authorizationv1.SelfSubjectAccessReview
+			if err := json.NewDecoder(r.Body).Decode(&review); err != nil || review.Spec.ResourceAttributes == nil {
+				http.Error(w, "bad review", http.StatusBadRequest)
+				return
+			}
+			a := review.Spec.ResourceAttributes
+			review.Status.Allowed = !slices.Contains(denied, access{a.Verb, a.Group, a.Resource, a.Subresource}.String())
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			_ = json.NewEncoder(w).Encode(&review)
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"major":"1","minor":"34","gitVersion":"v1.34.2"}`)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
@@ -212,6 +233,22 @@ func TestPrepareUnreachable(t *testing.T) {
 	}
 	if st.Ports.NodeAddressBase != "" {
 		t.Errorf("NodeAddressBase set to %q", st.Ports.NodeAddressBase)
+	}
+}
+
+// TestPrepareWithoutRights: a kubeconfig whose user may not do what simnode
+// needs fails Prepare at once, naming what it may not do.
+func TestPrepareWithoutRights(t *testing.T) {
+	srv, caPEM := apiserverDenying(t, "create nodes", "update pods/status")
+	st := testState(t, userKubeconfig(t, srv.URL, caPEM), "192.0.2.50")
+	_, err := New().Prepare(context.Background(), st, io.Discard)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{srv.URL, "may not create nodes, update pods/status:", "cluster-admin"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }
 

@@ -12,13 +12,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilversion "k8s.io/apimachinery/pkg/util/version"
+	apimachineryversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -134,6 +138,7 @@ func NewConfig(st *cluster.State, kubeconfig, listenAddress, controlPlaneVersion
 		StrictImages:        st.Config.Images.Strict,
 		ImageResolve:        string(st.Config.Images.Resolve),
 		ImageCacheDir:       simconfig.ImageCacheDir(filepath.Dir(st.Dir)),
+		CSRServingCerts:     true,
 	}
 }
 
@@ -211,23 +216,35 @@ func caData(cfg *rest.Config) []byte {
 	return nil
 }
 
-// serverVersion returns the apiserver's gitVersion, e.g. v1.35.4. (The
+// serverVersion returns the apiserver's version, e.g. v1.35.4: the default
+// kubelet version of the simulated nodes (see ReleaseVersion). (The
 // discovery client's ServerVersion takes no context.)
 func serverVersion(ctx context.Context, client kubernetes.Interface) (string, error) {
 	data, err := client.Discovery().RESTClient().Get().AbsPath("/version").Do(ctx).Raw()
 	if err != nil {
 		return "", err
 	}
-	var v struct {
-		GitVersion string `json:"gitVersion"`
-	}
+	var v apimachineryversion.Info
 	if err := json.Unmarshal(data, &v); err != nil {
 		return "", fmt.Errorf("/version: %w", err)
 	}
-	if v.GitVersion == "" {
-		return "", errors.New("/version has no gitVersion")
+	return ReleaseVersion(v)
+}
+
+// ReleaseVersion is the release an apiserver's /version names: its
+// gitVersion (v1.35.4, v1.33.5-eks-1a2b3c, v1.34.1+k3s1), or, when that is
+// no release (an apiserver built without version stamping says
+// v0.0.0-master+$Format:%H$), v<major>.<minor>.0 from its major and minor
+// fields (GKE's minor reads "35+").
+func ReleaseVersion(v apimachineryversion.Info) (string, error) {
+	if sv, err := utilversion.ParseSemantic(v.GitVersion); err == nil && sv.Major() >= 1 {
+		return v.GitVersion, nil
 	}
-	return v.GitVersion, nil
+	major, minor := strings.TrimSuffix(v.Major, "+"), strings.TrimSuffix(v.Minor, "+")
+	if sv, err := utilversion.ParseSemantic("v" + major + "." + minor + ".0"); err == nil && sv.Major() >= 1 {
+		return fmt.Sprintf("v%d.%d.0", sv.Major(), sv.Minor()), nil
+	}
+	return "", fmt.Errorf("/version names no Kubernetes release: gitVersion %q, major %q, minor %q", v.GitVersion, v.Major, v.Minor)
 }
 
 // RBAC returns the objects EnsureRBAC creates:
@@ -260,6 +277,11 @@ func RBAC() ([]*rbacv1.ClusterRole, []*rbacv1.ClusterRoleBinding) {
 			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
 			{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
 			{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
+			// Serving certificates by CSR, approved by simnode itself
+			// (kubeletapi.CSRServingCert).
+			{APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"certificatesigningrequests"}, Verbs: []string{"create", "get", "list", "watch"}},
+			{APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"certificatesigningrequests/approval"}, Verbs: []string{"update"}},
+			{APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"signers"}, ResourceNames: []string{certificatesv1.KubeletServingSignerName}, Verbs: []string{"approve"}},
 		},
 	}
 	bindings := []*rbacv1.ClusterRoleBinding{

@@ -18,6 +18,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	apimachineryversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -338,5 +339,32 @@ func TestSetupUnreachable(t *testing.T) {
 	}
 	if _, err := os.Stat(ConfigPath(st)); !os.IsNotExist(err) {
 		t.Errorf("simnode.yaml written: %v", err)
+	}
+}
+
+func TestReleaseVersion(t *testing.T) {
+	tests := []struct {
+		name    string
+		info    apimachineryversion.Info
+		want    string
+		wantErr bool
+	}{
+		{name: "release", info: apimachineryversion.Info{GitVersion: "v1.35.4", Major: "1", Minor: "35"}, want: "v1.35.4"},
+		{name: "vendor suffix", info: apimachineryversion.Info{GitVersion: "v1.33.5-eks-1a2b3c", Major: "1", Minor: "33"}, want: "v1.33.5-eks-1a2b3c"},
+		{name: "build metadata", info: apimachineryversion.Info{GitVersion: "v1.34.1+k3s1", Major: "1", Minor: "34"}, want: "v1.34.1+k3s1"},
+		// An apiserver built without version stamping (a development
+		// build, as wink's own was) says v0.0.0-master: its major and
+		// minor are the release.
+		{name: "unstamped", info: apimachineryversion.Info{GitVersion: "v0.0.0-master+$Format:%H$", Major: "1", Minor: "35"}, want: "v1.35.0"},
+		{name: "GKE minor", info: apimachineryversion.Info{GitVersion: "garbage", Major: "1", Minor: "35+"}, want: "v1.35.0"},
+		{name: "nothing", info: apimachineryversion.Info{GitVersion: "v0.0.0-master+$Format:%H$"}, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReleaseVersion(tt.info)
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("ReleaseVersion(%+v) = %q, %v; want %q (error %v)", tt.info, got, err, tt.want, tt.wantErr)
+			}
+		})
 	}
 }

@@ -152,9 +152,9 @@ func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 // keepRunning runs one child, restarting it with back-off until ctx is done.
 func (s *Supervisor) keepRunning(ctx context.Context, c Component) {
 	backoff := 500 * time.Millisecond
-	for ctx.Err() == nil {
+	for restart := false; ctx.Err() == nil; restart = true {
 		started := time.Now()
-		err := s.runChild(ctx, c)
+		err := s.runChild(ctx, c, restart)
 		if ctx.Err() != nil {
 			break
 		}
@@ -176,20 +176,15 @@ func (s *Supervisor) keepRunning(ctx context.Context, c Component) {
 		case <-time.After(backoff):
 		}
 		backoff = min(backoff*2, 20*time.Second)
-		if c.Ready != nil {
-			go func() {
-				if poll(ctx, c.Ready) == nil {
-					s.set(c.Name, func(st *ComponentStatus) { st.State = StateReady })
-				}
-			}()
-		}
 	}
 	s.set(c.Name, func(st *ComponentStatus) { st.State = StateStopped; st.PID = 0 })
 }
 
 // runChild starts the child and waits for it to exit or for ctx to end, in
-// which case it sends SIGTERM, then SIGKILL after StopTimeout.
-func (s *Supervisor) runChild(ctx context.Context, c Component) error {
+// which case it sends SIGTERM, then SIGKILL after StopTimeout. A restarted
+// child is marked ready once its Ready probe passes (Run waits for the
+// first start's itself).
+func (s *Supervisor) runChild(ctx context.Context, c Component, restart bool) error {
 	logFile, err := os.OpenFile(filepath.Join(s.LogDir, c.Name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
@@ -208,10 +203,28 @@ func (s *Supervisor) runChild(ctx context.Context, c Component) error {
 	pidFile := filepath.Join(s.RunDir, c.Name+".pid")
 	_ = os.WriteFile(pidFile, []byte(fmt.Sprint(cmd.Process.Pid)), 0o600)
 	defer os.Remove(pidFile)
-	s.set(c.Name, func(st *ComponentStatus) { st.PID = cmd.Process.Pid; st.State = StateStarting })
+	pid := cmd.Process.Pid
+	s.set(c.Name, func(st *ComponentStatus) { st.PID = pid; st.State = StateStarting })
 
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	if restart {
+		// After the child started, so that a probe that still passes on
+		// what the last one left (Ready nodes whose leases have not run
+		// out) is not overwritten by "starting". Without a probe a
+		// component is ready once started, as in Run.
+		readyCtx, stopReady := context.WithCancel(ctx)
+		defer stopReady()
+		go func() {
+			if c.Ready == nil || poll(readyCtx, c.Ready) == nil {
+				s.set(c.Name, func(st *ComponentStatus) {
+					if st.PID == pid {
+						st.State = StateReady
+					}
+				})
+			}
+		}()
+	}
 	select {
 	case err := <-exited:
 		return exitError(err)

@@ -69,6 +69,51 @@ func TestRestartsAKilledChild(t *testing.T) {
 	}
 }
 
+// TestRestartedChildIsReadyAgain: a restarted child whose Ready probe
+// passes at once (simnode's of kind and existing clusters: its nodes are
+// still Ready in the API), or that has none (the embedded backend's
+// simnode), is "ready" with its new pid, not left "starting".
+func TestRestartedChildIsReadyAgain(t *testing.T) {
+	for name, ready := range map[string]func(context.Context) error{
+		"a probe that passes": func(context.Context) error { return nil },
+		"no probe":            nil,
+	} {
+		t.Run(name, func(t *testing.T) { testRestartedChildIsReadyAgain(t, ready) })
+	}
+}
+
+func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) error) {
+	s := newSupervisor(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(ctx, []Component{{
+			Name:  "sleeper",
+			Args:  []string{"-c", "exec sleep 30"},
+			Ready: ready,
+		}})
+	}()
+	var first int
+	waitFor(t, "the first child", func() bool { first = pidOf(s.RunDir, "sleeper"); return first > 0 })
+	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the restarted child ready", func() bool {
+		list, err := ReadStatus(s.RunDir)
+		return err == nil && list[0].PID != 0 && list[0].PID != first && list[0].State == StateReady
+	})
+	// and it stays so
+	time.Sleep(300 * time.Millisecond)
+	if list, err := ReadStatus(s.RunDir); err != nil || list[0].State != StateReady {
+		t.Errorf("status %+v (%v), want ready", list, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestOrderAndFailedTask checks that components wait for the readiness of
 // the ones before them and that a failing task stops everything.
 func TestOrderAndFailedTask(t *testing.T) {

@@ -1,0 +1,193 @@
+package existing
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/simnodeplan"
+)
+
+// access is one thing the kubeconfig's user must be allowed to do.
+type access struct {
+	verb, group, resource, subresource string
+}
+
+func (a access) String() string {
+	r := a.resource
+	if a.subresource != "" {
+		r += "/" + a.subresource
+	}
+	if a.group != "" {
+		r += "." + a.group
+	}
+	return a.verb + " " + r
+}
+
+// needed is what simnode and its setup do with the kubeconfig's user:
+// setup creates the ClusterRole and ClusterRoleBindings of
+// simnodeplan.RBAC (and so must hold what they grant), simnode registers
+// nodes, renews their leases, writes pod status and events, and checks the
+// kubelet API's callers with TokenReview and SubjectAccessReview.
+var needed = []access{
+	{"create", "rbac.authorization.k8s.io", "clusterroles", ""},
+	{"create", "rbac.authorization.k8s.io", "clusterrolebindings", ""},
+	{"create", "", "nodes", ""},
+	{"patch", "", "nodes", "status"},
+	{"watch", "", "pods", ""},
+	{"update", "", "pods", "status"},
+	{"create", "coordination.k8s.io", "leases", ""},
+	{"create", "", "events", ""},
+	{"create", "authentication.k8s.io", "tokenreviews", ""},
+	{"create", "authorization.k8s.io", "subjectaccessreviews", ""},
+}
+
+// CheckAccess asks the apiserver (SelfSubjectAccessReview) whether the
+// kubeconfig's user may do what simnode needs, and says at once what it may
+// not.
+func CheckAccess(ctx context.Context, kubeconfig string) error {
+	client, err := clientFor(kubeconfig, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	var denied []string
+	for _, a := range needed {
+		review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: a.verb, Group: a.group, Resource: a.resource, Subresource: a.subresource},
+		}}
+		res, err := client.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+		if err != nil {
+			return fmt.Errorf("asking the apiserver what the kubeconfig's user may do: %w", err)
+		}
+		if !res.Status.Allowed {
+			denied = append(denied, a.String())
+		}
+	}
+	if len(denied) > 0 {
+		return fmt.Errorf("the kubeconfig's user may not %s: wink adds nodes with a kubeconfig of cluster-admin rights (kind's and kubeadm's admin kubeconfig have them)",
+			strings.Join(denied, ", "))
+	}
+	return nil
+}
+
+// Verify checks what a Ready node does not show: that the apiserver
+// reaches every node's kubelet API (logs, exec, port-forward, metrics go
+// that way), through its node proxy (GET nodes/<node>/proxy/healthz). It
+// returns nil once it does for every node, and an error naming the node,
+// its address and the fix once one has failed for verifyGrace.
+func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig string) error {
+	client, err := clientFor(kubeconfig, proxyTimeout)
+	if err != nil {
+		return err
+	}
+	names := simnodeplan.NodeNames(st.Config)
+	pending := map[string]bool{}
+	for _, n := range names {
+		pending[n] = true
+	}
+	failing := map[string]time.Time{}
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for len(pending) > 0 {
+		for name := range pending {
+			node, err := client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
+			if err != nil || !simnodeplan.NodeReady(node) {
+				continue // not registered yet: Up's own wait counts that
+			}
+			err = client.CoreV1().RESTClient().Get().Resource("nodes").Name(name).SubResource("proxy").Suffix("healthz").Do(ctx).Error()
+			switch {
+			case err == nil:
+				delete(pending, name)
+			case isProxyForbidden(err):
+				return nil // the user may not use the node proxy: nothing to check with
+			case ctx.Err() != nil:
+				return nil
+			default:
+				first, ok := failing[name]
+				if !ok {
+					failing[name] = time.Now()
+				} else if time.Since(first) >= verifyGrace {
+					return kubeletUnreachable(node, err)
+				}
+			}
+		}
+		if len(pending) == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+	return nil
+}
+
+// Timing of Verify.
+const (
+	// proxyTimeout bounds one request through the node proxy: a port the
+	// cluster cannot reach often drops packets rather than refusing.
+	proxyTimeout = 5 * time.Second
+	// verifyGrace is how long a node's kubelet API may be unreachable
+	// before Verify says so.
+	verifyGrace = 3 * time.Second
+)
+
+// isProxyForbidden: the apiserver (not the kubelet) refused the user the
+// node proxy.
+func isProxyForbidden(err error) bool {
+	return apierrors.IsForbidden(err) && strings.Contains(err.Error(), `"nodes/proxy"`)
+}
+
+// kubeletUnreachable says why the apiserver does not reach node's kubelet
+// API, and what to do.
+func kubeletUnreachable(node *corev1.Node, err error) error {
+	addr := ""
+	for _, a := range node.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP {
+			addr = a.Address
+		}
+	}
+	port := node.Status.DaemonEndpoints.KubeletEndpoint.Port
+	msg := err.Error()
+	var fix string
+	switch {
+	case strings.Contains(msg, "x509") || strings.Contains(msg, "certificate"):
+		fix = "the apiserver does not trust the node's serving certificate: it verifies kubelets (--kubelet-certificate-authority) and the cluster did not sign simnode's CertificateSigningRequest for signer kubernetes.io/kubelet-serving (see logs/simnode.log)"
+	case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+		fix = "the node's kubelet API refused the apiserver: grant the apiserver's kubelet client identity the ClusterRole system:kubelet-api-admin"
+	default:
+		fix = fmt.Sprintf("the cluster must reach this machine at %s on TCP port %d (each node has a port of its own): open those ports to the cluster, or set networking.nodeAddressBase to an address of this machine that the cluster routes to",
+			addr, port)
+	}
+	return fmt.Errorf("the apiserver cannot reach the kubelet API of node %s at %s:%d: %s; %s", node.Name, addr, port, msg, fix)
+}
+
+// clientFor is a clientset for kubeconfig whose requests end after timeout.
+func clientFor(kubeconfig string, timeout time.Duration) (kubernetes.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	cfg.Timeout = timeout
+	cfg.UserAgent = "wink"
+	cfg.ContentType = runtime.ContentTypeJSON // any apiserver (and the tests' stand-in) speaks it
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = 50, 100
+	}
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	return client, nil
+}
