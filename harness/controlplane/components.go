@@ -9,7 +9,12 @@ package controlplane
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
+	"syscall"
+	"time"
+
+	_ "time/tzdata" // CronJob time zones, as upstream mains embed them
 
 	"github.com/spf13/cobra"
 	"go.etcd.io/etcd/server/v3/etcdmain"
@@ -20,9 +25,9 @@ import (
 	apiserver "k8s.io/kubernetes/cmd/kube-apiserver/app"
 	controllermanager "k8s.io/kubernetes/cmd/kube-controller-manager/app"
 	scheduler "k8s.io/kubernetes/cmd/kube-scheduler/app"
-	_ "time/tzdata" // CronJob time zones, as upstream mains embed them
 
 	"wink.dev/wink/harness/controlplane/kubeversion"
+	"wink.dev/wink/harness/internal/supervisor"
 )
 
 // upstream maps a component name to its upstream command constructor.
@@ -46,6 +51,7 @@ func Names() []string {
 // Run runs component name with args (flags only, no program name) and returns
 // its exit code. It does not return for etcd, which exits the process itself.
 func Run(name string, args []string) int {
+	exitWithin(name, supervisor.DefaultStopTimeout)
 	if name == "etcd" {
 		etcdmain.Main(append([]string{"etcd"}, args...))
 		return 0
@@ -68,4 +74,20 @@ func Run(name string, args []string) int {
 	cmd := newCmd()
 	cmd.SetArgs(args)
 	return cli.Run(cmd)
+}
+
+// exitWithin makes the component exit at most d after it is asked to stop
+// (SIGTERM), as its supervisor would kill it. When the supervisor itself
+// is killed its children get SIGTERM (Pdeathsig) and nobody is left to
+// kill one whose graceful stop hangs: an apiserver draining requests to an
+// etcd that stopped with it waits a minute.
+func exitWithin(name string, d time.Duration) {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM)
+	go func() {
+		<-stop
+		time.Sleep(d)
+		fmt.Fprintf(os.Stderr, "%s: not stopped %s after SIGTERM: exiting\n", name, d)
+		os.Exit(1)
+	}()
 }

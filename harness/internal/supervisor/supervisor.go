@@ -26,7 +26,8 @@ type Supervisor struct {
 	RunDir string
 	// Log is the supervisor's own log.
 	Log *slog.Logger
-	// StopTimeout is how long a child has after SIGTERM before SIGKILL.
+	// StopTimeout is how long a child has after SIGTERM before SIGKILL
+	// (default DefaultStopTimeout).
 	StopTimeout time.Duration
 	// TaskTimeout bounds the retries of a failing task (default 2 min).
 	TaskTimeout time.Duration
@@ -67,12 +68,18 @@ const (
 // StatusFile is the name of the status file in RunDir.
 const StatusFile = "status.json"
 
+// DefaultStopTimeout is how long a child has after SIGTERM before SIGKILL.
+// A child whose supervisor was killed gets SIGTERM too (Pdeathsig) and
+// nobody to kill it: the components bound their own stop by it
+// (controlplane.Run).
+const DefaultStopTimeout = 15 * time.Second
+
 // Run starts the components in order and keeps them running until ctx is
 // done, then stops them in reverse order. A task that fails, or a component
 // that never gets ready, makes Run stop everything and return the error.
 func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 	if s.StopTimeout == 0 {
-		s.StopTimeout = 15 * time.Second
+		s.StopTimeout = DefaultStopTimeout
 	}
 	if s.TaskTimeout == 0 {
 		s.TaskTimeout = 2 * time.Minute
