@@ -64,12 +64,14 @@ func (g gatedFS) WriteFile(path string, data []byte) error {
 
 // Run implements pods.Shell. The image's own server program, which the
 // shell does not simulate, serves until the container stops and then exits
-// as a stopped process does.
+// as a stopped process does; an image whose ENTRYPOINT is a tool that ends
+// (kubectl, helm: shell.Tool) runs it as the shell runs such a tool.
 func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// An empty argv is the image's own default process, which wink does not
 	// know (an image without catalog or registry metadata), as MiniShell has
 	// it: it runs until stopped.
-	if len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(shell.OS(env.OS), argv) {
+	os := shell.OS(env.OS)
+	if len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0]) {
 		return shell.RunUntilStopped(ctx, Env(env))
 	}
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)

@@ -78,6 +78,30 @@ func TestRealShellAndCatalog(t *testing.T) {
 	}
 }
 
+// An image whose ENTRYPOINT is a tool that ends (registry.k8s.io/kubectl,
+// /bin/kubectl) run with args only, as a Helm hook Job runs it: the Job
+// completes, as on a real Linux node, instead of serving until stopped
+// like an image's server program.
+func TestToolEntrypointEnds(t *testing.T) {
+	node := windowsNode()
+	node.Name = "lin-0"
+	node.Labels = map[string]string{"kubernetes.io/os": "linux"}
+	node.Status.NodeInfo = corev1.NodeSystemInfo{OperatingSystem: "linux", KubeletVersion: "v1.35.4", KernelVersion: "6.8.0-60-generic"}
+	p := pod("hook", corev1.RestartPolicyNever, "registry.k8s.io/kubectl:v1.35.4")
+	p.Spec.NodeName = "lin-0"
+	p.Spec.Containers[0].Args = []string{"create", "configmap", "state", "--from-literal=phase=installing"}
+	res, err := pods.Simulate(rules.Default(), node, p, pods.SimulateOptions{
+		Now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC), For: 5 * time.Second,
+		Shell: Shell{}, Images: Images{Catalog: images.Default()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Final.Phase != corev1.PodSucceeded {
+		t.Fatalf("a kubectl hook Job's pod: %s, %+v", res.Final.Phase, res.Final.ContainerStatuses)
+	}
+}
+
 type gate struct{ allow []bool }
 
 func (g *gate) Write() bool {
