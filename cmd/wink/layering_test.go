@@ -26,14 +26,15 @@ const (
 // imports the build really links (go list -deps, tests excluded):
 //   - simnode links nothing of harness: harness converts the user's
 //     wink.yaml into simnode/config;
-//   - suites and reports link none of simnode's runtime: only simnode/facts
-//     (the catalog and the evidence format), simnode/config (what harness
-//     writes) and simnode/egress (harness.Dialer);
+//   - suites and reports link none of simnode's runtime: only its leaf
+//     packages simnode/facts (the catalog and the evidence format),
+//     simnode/config (what harness writes), simnode/egress
+//     (harness.Dialer), simnode/certs and simnode/atomicfile;
 //   - only harness/controlplane, and the binary that runs it, link
 //     k8s.io/kubernetes.
 func TestLayering(t *testing.T) {
 	deps := listDeps(t)
-	notRuntime := []string{module + "/simnode/facts", module + "/simnode/config", module + "/simnode/egress", module + "/simnode/certs"}
+	notRuntime := []string{module + "/simnode/facts", module + "/simnode/config", module + "/simnode/egress", module + "/simnode/certs", module + "/simnode/atomicfile"}
 	for pkg, ds := range deps {
 		for _, d := range ds {
 			switch {

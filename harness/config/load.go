@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/atomicfile"
 )
 
 // Error is a problem of a config file at a known place. Err is usually a
@@ -133,21 +133,7 @@ func Write(path string, c *v1alpha1.Cluster) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write cluster config: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if closeErr := tmp.Close(); err == nil {
-		err = closeErr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
+	err = atomicfile.Write(path, data, 0o644)
 	if err != nil {
 		return fmt.Errorf("write cluster config %s: %w", path, err)
 	}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"time"
 
+	"wink.dev/wink/simnode/atomicfile"
 	"wink.dev/wink/simnode/certs"
 )
 
@@ -434,34 +435,8 @@ func fixModes(p KeyPair) error {
 	return errors.Join(os.Chmod(p.Key, KeyMode), os.Chmod(p.Cert, CertMode))
 }
 
-// WriteFile writes data to path atomically with exactly the given mode: a
-// temporary file in the same directory, synced, then renamed over path, so
-// readers see the old or the new content and never a part, and an existing
-// file's looser mode is replaced.
-func WriteFile(path string, data []byte, mode fs.FileMode) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(mode); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// WriteFile writes data to path atomically with exactly the given mode
+// (atomicfile.Write).
+func WriteFile(path string, data []byte, mode fs.FileMode) error {
+	return atomicfile.Write(path, data, mode)
 }

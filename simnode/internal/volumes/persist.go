@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"wink.dev/wink/simnode/atomicfile"
 )
 
 // The node's disk outlives the simnode process (SetStateDir): the host
@@ -88,21 +90,10 @@ func (s *store) changed() {
 	if err != nil {
 		return
 	}
-	dir := filepath.Dir(s.file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if os.MkdirAll(filepath.Dir(s.file), 0o755) != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	_ = os.Rename(tmp.Name(), s.file)
+	_ = atomicfile.Write(s.file, data, 0o600)
 }
 
 // SetStateDir keeps the node's disk in dir (see above): the host disk is
