@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Config is everything one simnode process serves. The harness writes it to
@@ -91,7 +92,7 @@ type Pool struct {
 	// Name of the pool: nodes are named <cluster>-<pool>-<index>.
 	Name string `json:"name"`
 	// OS of the nodes: windows or linux.
-	OS string `json:"os"`
+	OS facts.OS `json:"os"`
 	// WindowsBuild is the Windows Server build of a windows pool (N2, N3),
 	// e.g. 10.0.20348.
 	WindowsBuild string `json:"windowsBuild,omitempty"`

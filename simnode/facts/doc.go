@@ -2,6 +2,7 @@
 // the behaviour catalog's rows (windows-behaviors.md, embedded; CheckCites
 // makes a citation of a row that does not exist fail when a rule table
 // loads) and the traceability line format that suites write and reports
-// read (evidence.go). It imports nothing of wink, so simnode, the harness,
-// the suites and the reports can all depend on it.
+// read (evidence.go), the OS type every layer uses (os.go) and what makes a
+// pod a HostProcess pod (pod.go). It imports nothing of wink, so simnode,
+// the harness, the suites and the reports can all depend on it.
 package facts

@@ -16,8 +16,8 @@ var rulesYAML []byte
 // OS, source kinds, destination kinds, protocols and outcomes of the rule
 // tables (rules.yaml).
 const (
-	osWindows = "windows"
-	osLinux   = "linux"
+	osWindows = string(facts.Windows)
+	osLinux   = string(facts.Linux)
 
 	// SrcPod is a container with a network namespace of its own.
 	SrcPod = "pod"

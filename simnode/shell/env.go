@@ -5,16 +5,18 @@ import (
 	"io/fs"
 	"net/netip"
 	"time"
+
+	"wink.dev/wink/simnode/facts"
 )
 
 // OS selects the shell a container gets: cmd and PowerShell on Windows, a
-// small POSIX sh on Linux.
-type OS string
+// small POSIX sh on Linux (facts.OS).
+type OS = facts.OS
 
 // Operating systems.
 const (
-	Windows OS = "windows"
-	Linux   OS = "linux"
+	Windows = facts.Windows
+	Linux   = facts.Linux
 )
 
 // Env is everything a simulated command can observe of its container. The

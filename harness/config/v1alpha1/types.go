@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"wink.dev/wink/simnode/facts"
 )
 
 // APIVersion and Kind identify a wink cluster configuration file.
@@ -84,13 +85,13 @@ type Networking struct {
 	NodeAddressBase string `json:"nodeAddressBase,omitempty"`
 }
 
-// OS is a node operating system.
-type OS string
+// OS is a node operating system: windows or linux (facts.OS).
+type OS = facts.OS
 
 // Node operating systems.
 const (
-	OSWindows OS = "windows"
-	OSLinux   OS = "linux"
+	OSWindows = facts.Windows
+	OSLinux   = facts.Linux
 )
 
 // Windows Server builds that simulated Windows nodes can run (row N2).

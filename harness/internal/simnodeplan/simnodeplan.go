@@ -153,7 +153,7 @@ func Pools(pools []v1alpha1.NodePool) []simconfig.Pool {
 		}
 		out = append(out, simconfig.Pool{
 			Name:                            p.Name,
-			OS:                              string(p.OS),
+			OS:                              p.OS,
 			WindowsBuild:                    p.WindowsBuild,
 			Count:                           count,
 			Labels:                          p.Labels,

@@ -16,10 +16,10 @@ import (
 	"wink.dev/wink/simnode/facts"
 )
 
-// Operating systems of nodes and images.
+// Operating systems of nodes and images (facts.OS).
 const (
-	Windows = "windows"
-	Linux   = "linux"
+	Windows = string(facts.Windows)
+	Linux   = string(facts.Linux)
 )
 
 // Isolation modes of a runtime handler.

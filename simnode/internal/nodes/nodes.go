@@ -56,7 +56,7 @@ type Info struct {
 // register, and its Info. now stamps the conditions.
 func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 	name := config.NodeName(s.ClusterName, s.Pool.Name, s.Index)
-	osName := s.Pool.OS
+	osName := string(s.Pool.OS)
 	if osName == "" {
 		return nil, nil, fmt.Errorf("node %s: pool %q has no os", name, s.Pool.Name)
 	}

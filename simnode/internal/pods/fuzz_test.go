@@ -37,6 +37,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/images"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
@@ -192,7 +193,7 @@ func fuzzNode(t testing.TB, i int) (*corev1.Node, *nodes.Info) {
 		return b.node.DeepCopy(), b.info
 	}
 	k := fuzzNodeKinds[i]
-	pool := config.Pool{Name: k.pool, OS: k.os, WindowsBuild: k.build, KubeletVersion: k.kubelet}
+	pool := config.Pool{Name: k.pool, OS: facts.OS(k.os), WindowsBuild: k.build, KubeletVersion: k.kubelet}
 	node, info, err := nodes.Build(rules.Default(), nodes.Spec{
 		ClusterName: "fuzz", Pool: pool, InternalIP: net.ParseIP(fmt.Sprintf("172.18.0.%d", 2+i)),
 		DefaultKubeletVersion: "v1.35.4", BootID: "boot", KubeletPort: 10250,

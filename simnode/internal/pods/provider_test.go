@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/rules"
@@ -43,7 +44,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, os string, podCIDR string) *fixture {
 	t.Helper()
-	pool := config.Pool{Name: "p", OS: os}
+	pool := config.Pool{Name: "p", OS: facts.OS(os)}
 	node, info, err := nodes.Build(rules.Default(), nodes.Spec{ClusterName: "c", Pool: pool, InternalIP: net.ParseIP("127.10.0.2"), DefaultKubeletVersion: "v1.35.4", BootID: "1", KubeletPort: 10250}, time.Now())
 	if err != nil {
 		t.Fatal(err)

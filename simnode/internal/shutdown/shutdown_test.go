@@ -15,6 +15,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/rules"
@@ -46,7 +47,7 @@ func (r *recorder) AnnotatedEventf(o runtime.Object, _ map[string]string, typ, r
 
 func info(t *testing.T, os string, kubelet string) *nodes.Info {
 	t.Helper()
-	_, i, err := nodes.Build(rules.Default(), nodes.Spec{ClusterName: "c", Pool: config.Pool{Name: "p", OS: os, KubeletVersion: kubelet}, InternalIP: net.ParseIP("10.0.0.2"), BootID: "1"}, time.Now())
+	_, i, err := nodes.Build(rules.Default(), nodes.Spec{ClusterName: "c", Pool: config.Pool{Name: "p", OS: facts.OS(os), KubeletVersion: kubelet}, InternalIP: net.ParseIP("10.0.0.2"), BootID: "1"}, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
