@@ -475,6 +475,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		return out
 	}
 	var shutdownMgr *shutdown.Manager
+	intro := s.newIntrospection(spec, info, func() int { return len(activePods()) })
 	podProvider := pods.NewProvider(pods.Config{
 		Node:   info,
 		Rules:  s.rules,
@@ -506,6 +507,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		PullBandwidth:  pullBandwidth,
 		ShuttingDown:   func() bool { return shutdownMgr.ShuttingDown() },
 		Rebooted:       rebooted,
+		Metrics:        intro.metrics,
 	})
 	// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
 	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
@@ -577,7 +579,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	}
 	// resources (stats, metrics, eviction): see resources.go.
 	nodeRes := s.newNodeResources(name, spec, info, nodeProvider, podProvider, recorder, log)
-	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.Handler(podProvider)), log)
+	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Handler(podProvider), intro)), log)
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return srv.Serve(gctx) })

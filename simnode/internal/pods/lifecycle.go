@@ -29,6 +29,7 @@ type runtimeDeps struct {
 	objects        Objects
 	runtimeClasses RuntimeClasses
 	nodeObject     func() *corev1.Node
+	metrics        ContainerMetrics
 }
 
 // effects are what the machine asks its driver (the Provider) to do
@@ -518,6 +519,7 @@ func (m *machine) retryLater(rec *record, c *container, d time.Duration, now tim
 
 // configError is a CreateContainerConfigError (B8, B12).
 func (m *machine) configError(rec *record, c *container, msg string, now time.Time) {
+	m.countStartFailed(rec, c, "CreateContainerConfigError")
 	m.event(rec.pod, c, rules.EventError, rules.EventData{Container: c.name, Image: c.image, Message: msg})
 	m.waiting(c, "CreateContainerConfigError", msg)
 	m.retryLater(rec, c, m.rules.Runtime.SyncRetry.Duration, now)
@@ -530,6 +532,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		return
 	}
 	spec := m.spec(rec, c)
+	m.countStarted(rec, c)
 	var allocatable corev1.ResourceList
 	if n := m.rt.nodeObject(); n != nil {
 		allocatable = n.Status.Allocatable
@@ -565,6 +568,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		if err := rec.volumes.ContainerError(c.name); err != nil {
 			var ce *ContainerMountError
 			if errors.As(err, &ce) && ce.Reason != "StartError" {
+				m.countStartFailed(rec, c, ce.Reason)
 				m.event(rec.pod, c, rules.EventError, rules.EventData{Container: c.name, Image: c.image, Message: ce.Message})
 				m.waiting(c, ce.Reason, ce.Message)
 				m.retryLater(rec, c, m.rules.Runtime.SyncRetry.Duration, now)
@@ -604,6 +608,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		startErr = m.rules.Runtime.Message(name, rules.MessageData{ID: id, Program: argv[0]})
 	}
 	if startErr != "" {
+		m.countStartFailed(rec, c, "RunContainerError")
 		m.event(rec.pod, c, rules.EventError, rules.EventData{Container: c.name, Image: c.image, Message: startErr})
 		c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
 			ExitCode: se.ExitCode, Reason: se.Reason, Message: startErr,

@@ -69,6 +69,9 @@ type Config struct {
 	// this node last ran (N3): their containers are gone, so a started pod
 	// is not adopted as it is but gets a new sandbox and restarts.
 	Rebooted bool
+	// Metrics counts container starts and their failures as the kubelet's
+	// /metrics does (nil: not counted).
+	Metrics ContainerMetrics
 }
 
 // cidrRetry is how often a pod waiting for the node's podCIDR retries.
@@ -123,6 +126,7 @@ func NewProvider(cfg Config) *Provider {
 		rt: &runtimeDeps{
 			shell: cfg.Shell, images: cfg.Images, volumes: cfg.Volumes, network: cfg.Network,
 			objects: cfg.Objects, runtimeClasses: cfg.RuntimeClasses, nodeObject: p.nodeObject,
+			metrics: cfg.Metrics,
 		},
 		fx: p, shuttingDown: cfg.ShuttingDown,
 	}

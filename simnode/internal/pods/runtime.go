@@ -141,3 +141,12 @@ type HTTPResponse struct {
 	Headers map[string]string
 	Body    []byte
 }
+
+// ContainerMetrics counts container starts as the kubelet's
+// StartedContainersTotal and StartedContainersErrorsTotal do, and their
+// HostProcess twins (kuberuntime_manager.go SyncPod: each start attempt
+// after the back-off check, and each failed one by its error).
+type ContainerMetrics interface {
+	ContainerStarted(containerType string, hostProcess bool)
+	ContainerStartFailed(containerType, code string, hostProcess bool)
+}
