@@ -49,7 +49,7 @@ func (j *psJob) snapshot() (state string, more bool) {
 func (j *psJob) object() *psObject {
 	state, more := j.snapshot()
 	o := &psObject{typeName: "System.Management.Automation.PSRemotingJob", view: "table", str: "System.Management.Automation.PSRemotingJob",
-		cols: []psCol{{name: "Id", width: 7}, {name: "Name", width: 16}, {name: "PSJobTypeName", width: 16}, {name: "State", width: 14}, {name: "HasMoreData", width: 16}, {name: "Location", width: 21}, {name: "Command"}},
+		cols:  []psCol{{name: "Id", width: 7}, {name: "Name", width: 16}, {name: "PSJobTypeName", width: 16}, {name: "State", width: 14}, {name: "HasMoreData", width: 16}, {name: "Location", width: 21}, {name: "Command"}},
 		props: []psProp{{"Id", int64(j.id)}, {"Name", j.name}, {"PSJobTypeName", "BackgroundJob"}, {"State", state}, {"HasMoreData", more}, {"Location", "localhost"}, {"Command", j.command}}}
 	return o
 }
