@@ -59,6 +59,12 @@ type Env struct {
 	// Power is the node machine's power, as shutdown.exe reaches it from
 	// a HostProcess container (rows B15, N3). Nil in other containers.
 	Power Power
+	// Accounts are the local groups net.exe manages: the node's for a
+	// HostProcess container (B10); nil gives a container its own.
+	Accounts LocalAccounts
+	// BootTime is when the machine booted (Win32_OperatingSystem
+	// LastBootUpTime); zero: the process's start.
+	BootTime time.Time
 }
 
 // CPUMeter counts busy threads.
