@@ -30,6 +30,7 @@ type runtimeDeps struct {
 	runtimeClasses RuntimeClasses
 	nodeObject     func() *corev1.Node
 	metrics        ContainerMetrics
+	host           HostConfig
 }
 
 // effects are what the machine asks its driver (the Provider) to do
@@ -129,7 +130,7 @@ func (m *machine) sandboxError(rec *record) string {
 		}
 	}
 	if m.node.OS == "windows" {
-		if u := podUserName(rec.pod); u != nil && !m.rules.Runtime.KnownUser(*u, isHostProcess(rec.pod), m.nodeLabels()) {
+		if u := podUserName(rec.pod); u != nil && !m.localGroup(rec, *u) && !m.rules.Runtime.KnownUser(*u, isHostProcess(rec.pod), m.nodeLabels()) {
 			return m.rules.Runtime.Message("sandboxUnknownUserMessage", rules.MessageData{ID: strings.TrimPrefix(sandboxID(rec.uid), "containerd://")})
 		}
 	}
@@ -595,8 +596,14 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	id := strings.TrimPrefix(c.id, "containerd://")
 	se := m.rules.Runtime.StartError
 	startErr := ""
+	asGroup := m.localGroup(rec, env.User)
+	if asGroup {
+		// B10: a HostProcess container running as a local group of the
+		// node runs as a temporary user in it.
+		env.User = temporaryUser(c.id)
+	}
 	switch {
-	case m.node.OS == "windows" && !m.rules.Runtime.KnownUser(env.User, isHostProcess(rec.pod), m.nodeLabels()):
+	case m.node.OS == "windows" && !asGroup && !m.rules.Runtime.KnownUser(env.User, isHostProcess(rec.pod), m.nodeLabels()):
 		startErr = m.rules.Runtime.Message("startError.unknownUser", rules.MessageData{ID: id})
 	case rec.volumes != nil && rec.volumes.ContainerError(c.name) != nil:
 		startErr = rec.volumes.ContainerError(c.name).Error()
@@ -710,6 +717,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if env.Dir == "" {
 		env.Dir = c.img.WorkingDir
 	}
+	m.hostEnv(rec, c, env)
 	if rec.volumes != nil {
 		env.Files = rec.volumes.FS(c.name)
 	}

@@ -36,6 +36,13 @@ type Env struct {
 	OSVersion string
 	Now       func() time.Time
 	Sleep     func(ctx context.Context, d time.Duration) error
+	// CPU, Accounts, Power and BootTime are the node machine's parts a
+	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and
+	// shell.Power (HostProcess containers only).
+	CPU      CPUMeter
+	Accounts any
+	Power    any
+	BootTime time.Time
 }
 
 // Shell runs commands in a simulated container (shell.Run, shell.Found,
