@@ -4,7 +4,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
 )
 
 // What a container sees of its node's machine beyond its own sandbox: the
@@ -90,4 +89,3 @@ func (m *machine) hostEnv(rec *record, c *container, env *Env) {
 		env.Power = m.rt.host.Power
 	}
 }
-
