@@ -96,6 +96,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 	)
 	root.AddCommand(newTest(stdout, stderr))
 	root.AddCommand(newWebhook(stdout, stderr))
+	root.AddCommand(newConformance(stdout, stderr))
 	return root
 }
 
