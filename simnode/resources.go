@@ -89,6 +89,7 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		WindowsGlobalCommitMemory: info.Conditions.PressureCanBecomeTrue,
 		KubeletVersion:            info.KubeletVersion,
 		BusyThreads:               busyThreads(runtime),
+		MemoryHeld:                memoryHeld(runtime),
 		Log:                       log,
 	})
 	evictionHard := spec.Pool.EvictionHard
@@ -211,6 +212,15 @@ func (e runtimeEvictor) Evict(pod *corev1.Pod, message string) error {
 func busyThreads(runtime any) func(string) int {
 	if b, ok := runtime.(interface{ BusyThreads(string) int }); ok {
 		return b.BusyThreads
+	}
+	return nil
+}
+
+// memoryHeld is the runtime's count of the memory a container's programs
+// hold (pods.Provider.MemoryHeld), nil when it has none.
+func memoryHeld(runtime any) func(string) int64 {
+	if m, ok := runtime.(interface{ MemoryHeld(string) int64 }); ok {
+		return m.MemoryHeld
 	}
 	return nil
 }

@@ -56,6 +56,10 @@ type Env struct {
 	// demands a whole core, which the node's CPU limit then caps (row B7).
 	// Nil: not counted.
 	CPU CPUMeter
+	// Memory counts the bytes the container's programs hold (testlimit):
+	// its working set and commit grow by them (rows B5, B6). Nil: not
+	// counted.
+	Memory MemoryMeter
 	// Power is the node machine's power, as shutdown.exe reaches it from
 	// a HostProcess container (rows B15, N3). Nil in other containers.
 	Power Power
@@ -65,6 +69,11 @@ type Env struct {
 	// BootTime is when the machine booted (Win32_OperatingSystem
 	// LastBootUpTime); zero: the process's start.
 	BootTime time.Time
+}
+
+// MemoryMeter counts memory held.
+type MemoryMeter interface {
+	Use(delta int64)
 }
 
 // CPUMeter counts busy threads.

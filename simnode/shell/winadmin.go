@@ -104,6 +104,7 @@ func init() {
 	registerWindowsPrograms(
 		&command{name: "net", aliases: []string{"net1"}, help: "Manages local groups (net localgroup).", rows: "B9, B10", run: progNet},
 		&command{name: "shutdown", help: "Shuts down or restarts the machine.", rows: "B15, N3", run: progShutdown},
+		&command{name: "testlimit", aliases: []string{"testlimit64"}, help: "Sysinternals TestLimit: leaks and touches memory (resource-consumer image).", rows: "B5, B6", run: progTestlimit},
 	)
 	registerCmdlets(
 		&psCmdlet{name: "Get-WmiObject", aliases: []string{"gwmi"}, help: "Gets WMI class instances (Win32_OperatingSystem).", rows: "N3", positional: []string{"Class", "Property*"}, params: []string{"Namespace", "ComputerName", "Filter", "Query"}, run: cmdletGetWmiObject},
@@ -323,4 +324,75 @@ func cmdletGetWmiObject(c *psCall) {
 			{"SerialNumber", "00454-60000-00001-AA000"}, {"Version", version}, {"Caption", caption}, {"CSName", computerName(env.Hostname)},
 			{"OSArchitecture", "64-bit"}, {"LastBootUpTime", lastBoot}, {"InstallDate", installDate}, {"OSType", int64(18)},
 		}})
+}
+
+// progTestlimit is Sysinternals TestLimit (testlimit.exe of the
+// resource-consumer image, which e2e's Windows eviction spec runs:
+// `testlimit.exe -accepteula -d 300Mb -e 1 20000s -c N`). -d <MB> leaks
+// and touches MB of memory per allocation, -c the number of allocations
+// (default: until memory runs out), -e <s> the pause between them. The
+// memory goes on the container's meter (Env.Memory: its working set and
+// commit, rows B5, B6); the program then holds it until stopped.
+func progTestlimit(p *proc, argv []string) int {
+	chunk, count, pause := int64(0), -1, time.Duration(0)
+	for i := 1; i < len(argv); i++ {
+		a := strings.ToLower(argv[i])
+		next := func() string {
+			if i+1 < len(argv) {
+				i++
+				return argv[i]
+			}
+			return ""
+		}
+		switch a {
+		case "-d", "-m":
+			v := strings.ToLower(next())
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSuffix(v, "mb"), "m"), 10, 64)
+			if err != nil || n <= 0 {
+				p.eprintln("Invalid memory size: " + v)
+				return 1
+			}
+			chunk = n << 20
+		case "-c":
+			n, err := strconv.Atoi(next())
+			if err != nil || n <= 0 {
+				p.eprintln("Invalid count")
+				return 1
+			}
+			count = n
+		case "-e":
+			if n, err := strconv.Atoi(next()); err == nil && n > 0 {
+				pause = time.Duration(n) * time.Second
+			}
+		}
+	}
+	p.println("")
+	p.println("Testlimit v5.24 - test Windows limits")
+	p.println("Copyright (C) 2012-2015 Mark Russinovich")
+	p.println("Sysinternals - www.sysinternals.com")
+	p.println("")
+	if chunk == 0 {
+		return p.block()
+	}
+	p.println(fmt.Sprintf("Leaking private bytes with touch %d MB at a time...", chunk>>20))
+	var held int64
+	defer func() {
+		if p.env.Memory != nil {
+			p.env.Memory.Use(-held)
+		}
+	}()
+	for n := 0; count < 0 || n < count; n++ {
+		if p.env.Memory != nil {
+			p.env.Memory.Use(chunk)
+		}
+		held += chunk
+		p.println(fmt.Sprintf("Leaked %d MB of private memory (%d MB total leaked). Lasterror: 0", chunk>>20, held>>20))
+		if count < 0 && n >= 4096 {
+			break
+		}
+		if pause > 0 && !p.sleep(pause) {
+			return p.killed()
+		}
+	}
+	return p.block()
 }

@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -65,4 +67,37 @@ func TestWindowsAdmin(t *testing.T) {
 		{name: "win32_operatingsystem", setup: hostProcess, argv: ps(`$os = Get-WmiObject win32_operatingsystem; $os.Caption; $os.BuildNumber; $os.LastBootUpTime; [Environment]::SetEnvironmentVariable('X', 'y'); $env:X`),
 			out: "Microsoft Windows Server 2019 Datacenter\r\n17763\r\n20261124090000.000000+000\r\ny\r\n"},
 	})
+}
+
+type fakeMemory struct{ held int64 }
+
+func (m *fakeMemory) Use(d int64) { m.held += d }
+
+// TestTestlimit runs the eviction spec's commands (eviction.go: pod1
+// leaks 5 x 100 MB, pod2 N x 300 MB): the memory goes on the container's
+// meter and stays there until the program is stopped (B5, B6).
+func TestTestlimit(t *testing.T) {
+	for _, tc := range []struct {
+		argv []string
+		want int64
+	}{
+		{[]string{"/bin/testlimit.exe", "-accepteula", "-d", "100Mb", "-e", "5", "20000s", "-c", "5"}, 500 << 20},
+		{[]string{"/bin/testlimit.exe", "-accepteula", "-d", "300Mb", "-e", "1", "20000s", "-c", "57"}, 57 * 300 << 20},
+	} {
+		f := newFixture(Windows)
+		m := &fakeMemory{}
+		f.env.Memory = m
+		peak := int64(0)
+		f.env.Sleep = func(ctx context.Context, d time.Duration) error {
+			peak = max(peak, m.held)
+			return f.clock.Sleep(ctx, d)
+		}
+		r := f.runFor(t, tc.argv, "", time.Second)
+		if r.code != ExitKilledWindows || !strings.Contains(r.stdout, "Leaking private bytes with touch") {
+			t.Errorf("%v: exit %d\n%s%s", tc.argv, r.code, r.stdout, r.stderr)
+		}
+		if peak != tc.want || m.held != 0 {
+			t.Errorf("%v: held %d MB at peak and %d after, want %d and 0", tc.argv, peak>>20, m.held, tc.want>>20)
+		}
+	}
 }

@@ -15,6 +15,12 @@ type CPUMeter interface {
 	Busy(delta int)
 }
 
+// MemoryMeter counts the memory a container's programs hold (a
+// shell.MemoryMeter).
+type MemoryMeter interface {
+	Use(delta int64)
+}
+
 // LocalGroups are the node's local groups (a shell.LocalAccounts).
 type LocalGroups interface {
 	Groups() []string
@@ -33,10 +39,28 @@ type HostConfig struct {
 	BootTime time.Time
 }
 
-// cpuMeter is one container instance's busy threads.
-type cpuMeter struct{ n atomic.Int64 }
+// cpuMeter is one container instance's busy threads and the memory its
+// programs hold (a shell.CPUMeter and shell.MemoryMeter).
+type cpuMeter struct{ n, mem atomic.Int64 }
 
 func (m *cpuMeter) Busy(d int) { m.n.Add(int64(d)) }
+
+func (m *cpuMeter) Use(d int64) { m.mem.Add(d) }
+
+// MemoryHeld is how many bytes the programs of the container with this
+// runtime ID hold (resources: on top of its idle working set, B5, B6).
+func (p *Provider) MemoryHeld(containerID string) int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, rec := range p.pods {
+		for _, c := range rec.containers {
+			if c.id == containerID && c.cpu != nil {
+				return c.cpu.mem.Load()
+			}
+		}
+	}
+	return 0
+}
 
 // BusyThreads is how many threads of the container with this runtime ID
 // compute (resources: each demands a whole core, B7).
@@ -80,7 +104,7 @@ func temporaryUser(containerID string) string {
 // hostEnv adds the machine's parts to a container's Env.
 func (m *machine) hostEnv(rec *record, c *container, env *Env) {
 	c.cpu = &cpuMeter{}
-	env.CPU = c.cpu
+	env.CPU, env.Memory = c.cpu, c.cpu
 	env.BootTime = m.rt.host.BootTime
 	if m.node.OS == "windows" && isHostProcess(rec.pod) {
 		if m.rt.host.Accounts != nil {

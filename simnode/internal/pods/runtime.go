@@ -40,6 +40,7 @@ type Env struct {
 	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and
 	// shell.Power (HostProcess containers only).
 	CPU      CPUMeter
+	Memory   MemoryMeter
 	Accounts any
 	Power    any
 	BootTime time.Time

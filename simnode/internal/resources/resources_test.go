@@ -419,3 +419,15 @@ func TestBusyThreads(t *testing.T) {
 		})
 	}
 }
+
+// TestMemoryHeld checks that memory a container's programs hold adds to
+// its working set and commit (B5: no OOM on Windows, the commit counts for
+// memory.available, B6).
+func TestMemoryHeld(t *testing.T) {
+	f := newFixture("windows", node("4", "16Gi"), pod("p", ctr{name: "c", image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", limMem: "1Gi"}))
+	f.res.cfg.MemoryHeld = func(string) int64 { return 3 << 30 }
+	u := usageOf(f.res.Sample(), "p", "c")
+	if want := int64(3<<30 + 30<<20); u.Commit != want || u.WorkingSet != 1<<30 || !u.OverMemoryLimit {
+		t.Errorf("commit %d working set %d over %v, want commit %d, working set 1Gi (the limit), over", u.Commit, u.WorkingSet, u.OverMemoryLimit, want)
+	}
+}

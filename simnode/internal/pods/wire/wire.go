@@ -42,6 +42,9 @@ func Env(e *pods.Env) *shell.Env {
 	if e.CPU != nil {
 		out.CPU = e.CPU
 	}
+	if e.Memory != nil {
+		out.Memory = e.Memory
+	}
 	if a, ok := e.Accounts.(shell.LocalAccounts); ok {
 		out.Accounts = a
 	}
