@@ -173,6 +173,8 @@ func (c *Catalog) plan(ctx context.Context, o Options, focus, skip string) (int,
 var (
 	specEndRe = regexp.MustCompile(`^(•|S|P) (\[(FAILED|PANICKED|TIMEDOUT|INTERRUPTED|SKIPPED|PENDING|ABORTED)\] )?\[([0-9.]+) seconds\]`)
 	dashes    = strings.Repeat("-", 30)
+	// labelsRe is the list of labels ginkgo prints after the text.
+	labelsRe = regexp.MustCompile(` \[[^\]]*\]$`)
 )
 
 // progress reads e2e's output and writes one [n/N] line per finished spec.
@@ -188,6 +190,9 @@ func progress(r io.Reader, planned int, w io.Writer) {
 			continue
 		case afterDashes && strings.TrimSpace(line) != "" && !specEndRe.MatchString(line):
 			current = strings.TrimSpace(line)
+			if m := labelsRe.FindString(current); strings.Contains(m, ", ") {
+				current = strings.TrimSuffix(current, m)
+			}
 		}
 		afterDashes = false
 		m := specEndRe.FindStringSubmatch(line)
