@@ -26,11 +26,11 @@ var subset = []string{
 	// N5, B5: /configz explains allocatable memory.
 	`[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal to a calculated allocatable memory value`,
 	// B10, B9: net localgroup, then a container running as the group.
-	`[sig-windows] [Feature:WindowsHostProcessContainers] [MinimumKubeletVersion:1.22] HostProcess containers should run as localgroup accounts`,
+	`[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers should run as localgroup accounts`,
 	// B10: the kubelet's HostProcess start counters on /metrics.
-	`[sig-windows] [Feature:WindowsHostProcessContainers] [MinimumKubeletVersion:1.22] HostProcess containers metrics should report count of started and failed to start HostProcess containers`,
+	`[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers metrics should report count of started and failed to start HostProcess containers`,
 	// B14: /stats/summary of HostProcess containers.
-	`[sig-windows] [Feature:WindowsHostProcessContainers] [MinimumKubeletVersion:1.22] HostProcess containers container stats validation`,
+	`[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers container stats validation`,
 }
 
 func TestSIGWindowsSubset(t *testing.T) {
