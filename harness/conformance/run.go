@@ -99,7 +99,9 @@ func (c *Catalog) Run(ctx context.Context, o Options) (*Outcome, error) {
 	args := c.e2eArgs(o, focus, skip)
 	var cmd *exec.Cmd
 	if o.Job.Nodes > 1 && o.Binaries.Ginkgo != "" {
-		gargs := append([]string{"--nodes=" + strconv.Itoa(o.Job.Nodes), o.Binaries.E2E, "--"}, args...)
+		// The CLI reports for all processes: it needs its own -v and
+		// --no-color for the lines progress reads.
+		gargs := append([]string{"--nodes=" + strconv.Itoa(o.Job.Nodes), "--no-color", "-v", o.Binaries.E2E, "--"}, args...)
 		cmd = exec.CommandContext(ctx, o.Binaries.Ginkgo, gargs...)
 	} else {
 		cmd = exec.CommandContext(ctx, o.Binaries.E2E, args...)
@@ -173,6 +175,8 @@ func (c *Catalog) plan(ctx context.Context, o Options, focus, skip string) (int,
 var (
 	specEndRe = regexp.MustCompile(`^(•|S|P) (\[(FAILED|PANICKED|TIMEDOUT|INTERRUPTED|SKIPPED|PENDING|ABORTED)\] )?\[([0-9.]+) seconds\]`)
 	dashes    = strings.Repeat("-", 30)
+	// ansiRe are terminal colour codes.
+	ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
 	// labelsRe is the list of labels ginkgo prints after the text.
 	labelsRe = regexp.MustCompile(` \[[^\]]*\]$`)
 )
@@ -183,7 +187,7 @@ func progress(r io.Reader, planned int, w io.Writer) {
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	n, afterDashes, current := 0, false, ""
 	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
+		line := ansiRe.ReplaceAllString(strings.TrimRight(sc.Text(), "\r"), "")
 		switch {
 		case strings.HasPrefix(line, dashes):
 			afterDashes = true
