@@ -99,7 +99,7 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 					if string(data) == mounttestContent {
 						break
 					}
-					goPrintln(p, "Unexpected content. Expected: " + mounttestContent + ". Retrying")
+					goPrintln(p, "Unexpected content. Expected: "+mounttestContent+". Retrying")
 				}
 			}
 			if !p.sleep(2 * time.Second) {
