@@ -168,6 +168,7 @@ func (p *Provider) NotifyPods(ctx context.Context, cb func(*corev1.Pod)) {
 		<-ctx.Done()
 		p.queue.ShutDown()
 	}()
+	go p.remountLoop(ctx)
 	go func() {
 		for {
 			key, quit := p.queue.Get()
