@@ -104,7 +104,8 @@ func TestReport(t *testing.T) {
 		t.Fatalf("FailedSpecs = %v, %v", failed, err)
 	}
 	focus, skip := focusSkip(Options{Job: Job{Focus: "x", Skip: "y"}, Rerun: failed})
-	if skip != "" || !regexp.MustCompile(focus).MatchString(specs[0].Text) || regexp.MustCompile(focus).MatchString(specs[1].Text) {
+	re := regexp.MustCompile(focus)
+	if skip != "" || !re.MatchString("Kubernetes e2e suite "+specs[0].Text) || re.MatchString("Kubernetes e2e suite "+specs[1].Text) || re.MatchString("Kubernetes e2e suite x"+specs[0].Text) {
 		t.Errorf("rerun focus %q skip %q", focus, skip)
 	}
 	for _, f := range []string{"junit.xml", "summary.md", "report.html"} {
