@@ -103,7 +103,9 @@ func (c *Catalog) Run(ctx context.Context, o Options) (*Outcome, error) {
 	if o.Job.Nodes > 1 && o.Binaries.Ginkgo != "" {
 		// The CLI reports for all processes: it needs its own -v and
 		// --no-color for the lines progress reads.
-		gargs := append([]string{"--nodes=" + strconv.Itoa(o.Job.Nodes), "--no-color", "-v", o.Binaries.E2E, "--"}, args...)
+		// --timeout: the CLI's own suite timeout (default 1h) overrides
+		// the binary's --ginkgo.timeout.
+		gargs := append([]string{"--nodes=" + strconv.Itoa(o.Job.Nodes), "--no-color", "-v", "--timeout=4h", o.Binaries.E2E, "--"}, args...)
 		cmd = exec.CommandContext(ctx, o.Binaries.Ginkgo, gargs...)
 	} else {
 		cmd = exec.CommandContext(ctx, o.Binaries.E2E, args...)
