@@ -5,7 +5,7 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build suites up down test unit bench fmt vet clean
+.PHONY: all build suites up down test unit bench conformance fmt vet clean
 
 all: build
 
@@ -41,6 +41,13 @@ unit:
 ## bench: the benchmarks of the README, with figures
 bench: build
 	WINK_BINARY=$(WINK) $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+
+## conformance: SIG Windows' e2e jobs (upstream e2e.test, built once from the
+## module cache) against a wink cluster of the sig-windows profile; reports in
+## conformance-report/<job>. JOBS=sig-windows for one job.
+JOBS ?= sig-windows windows-parallel windows-serial
+conformance: build
+	@rc=0; for j in $(JOBS); do $(BIN) conformance --job $$j --report-dir conformance-report/$$j || rc=1; done; exit $$rc
 
 fmt:
 	gofmt -l -w .

@@ -88,6 +88,8 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		BootTime:                  time.Now(),
 		WindowsGlobalCommitMemory: info.Conditions.PressureCanBecomeTrue,
 		KubeletVersion:            info.KubeletVersion,
+		BusyThreads:               busyThreads(runtime),
+		MemoryHeld:                memoryHeld(runtime),
 		Log:                       log,
 	})
 	evictionHard := spec.Pool.EvictionHard
@@ -203,4 +205,22 @@ func (e runtimeEvictor) Evict(pod *corev1.Pod, message string) error {
 	case <-time.After(evictionTimeout):
 		return fmt.Errorf("pod %s/%s: not killed within %s", pod.Namespace, pod.Name, evictionTimeout)
 	}
+}
+
+// busyThreads is the runtime's count of a container's computing threads
+// (pods.Provider.BusyThreads), nil when it has none.
+func busyThreads(runtime any) func(string) int {
+	if b, ok := runtime.(interface{ BusyThreads(string) int }); ok {
+		return b.BusyThreads
+	}
+	return nil
+}
+
+// memoryHeld is the runtime's count of the memory a container's programs
+// hold (pods.Provider.MemoryHeld), nil when it has none.
+func memoryHeld(runtime any) func(string) int64 {
+	if m, ok := runtime.(interface{ MemoryHeld(string) int64 }); ok {
+		return m.MemoryHeld
+	}
+	return nil
 }

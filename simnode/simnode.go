@@ -181,6 +181,9 @@ type shared struct {
 	routes *egress.Routes
 	// providers maps node name to its *pods.Provider.
 	providers sync.Map
+	// localAccounts maps node name to its machine's local groups
+	// (*shell.MemAccounts), kept across boots.
+	localAccounts sync.Map
 	// powers maps node name to its *power (power.go).
 	powers sync.Map
 	// network is the process's one HNS model (H1-H9), over the shared
@@ -464,6 +467,9 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		return out
 	}
 	var shutdownMgr *shutdown.Manager
+	intro := s.newIntrospection(spec, info, func() int { return len(activePods()) })
+	osPower := &osShutdown{pw: pw, ctx: ctx, log: log.With("part", "power")}
+	defer osPower.stop()
 	podProvider := pods.NewProvider(pods.Config{
 		Node:   info,
 		Rules:  s.rules,
@@ -496,6 +502,8 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		ShuttingDown:   func() bool { return shutdownMgr.ShuttingDown() },
 		Rebooted:       rebooted,
 		StateDir:       runtimeDir,
+		Metrics:        intro.metrics,
+		Host:           pods.HostConfig{Accounts: s.accounts(name), Power: osPower, BootTime: time.Now()},
 	})
 	// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
 	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
@@ -568,7 +576,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	}
 	// resources (stats, metrics, eviction): see resources.go.
 	nodeRes := s.newNodeResources(name, spec, info, nodeProvider, podProvider, recorder, log)
-	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.Handler(podProvider)), log)
+	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Handler(podProvider), intro)), log)
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return srv.Serve(gctx) })

@@ -52,6 +52,7 @@ func node(name, os, ip, cidr, build string) *corev1.Node {
 	if build != "" {
 		n.Labels[corev1.LabelWindowsBuild] = build
 		n.Status.NodeInfo.KernelVersion = build + ".1607"
+		n.Status.NodeInfo.ContainerRuntimeVersion = "containerd://1.7.27"
 	}
 	return n
 }

@@ -119,8 +119,8 @@ type Options struct {
 	// names under a public TLD resolve to a stable address of 203.0.113.0/24.
 	ExternalHosts map[string]netip.Addr
 	// HostServiceVIPs tells whether the host network of a Windows node can
-	// reach Service VIPs (row H6). Default: never, as row H6 says; see the
-	// H6 entries of rules.yaml for the upstream test that expects otherwise.
+	// reach Service VIPs (row H6). Default: rules.yaml's hostServiceVIPs
+	// table, from the node's kubelet and containerd versions.
 	HostServiceVIPs func(node *corev1.Node) bool
 	// Listens reports the ports container (index into spec.containers) of
 	// pod listens on (both TCP and UDP). Default: its containerPorts.
@@ -558,8 +558,11 @@ func hash32(s string) uint32 {
 }
 
 func (v *view) hostServiceVIPs() bool {
-	if v.m.opts.HostServiceVIPs == nil || v.node == nil {
+	if v.node == nil {
 		return false
 	}
-	return v.m.opts.HostServiceVIPs(v.node)
+	if v.m.opts.HostServiceVIPs != nil {
+		return v.m.opts.HostServiceVIPs(v.node)
+	}
+	return v.m.rules.nodeHostVIPs(v.node)
 }

@@ -102,6 +102,8 @@ type Table struct {
 	Sources []SourceRule `json:"sources"`
 	Paths   []PathRule   `json:"paths"`
 	Proxy   []ProxyRule  `json:"proxy"`
+	// HostVIPs decides the hostServiceVIPs of a node's paths (H6).
+	HostVIPs []HostVIPRule `json:"hostServiceVIPs"`
 
 	paths map[pathKey]*PathRule
 }
@@ -236,6 +238,9 @@ func (t *Table) compile() error {
 		}
 	}
 
+	if err := t.compileHostVIPs(); err != nil {
+		return err
+	}
 	for i, r := range t.Proxy {
 		if r.ID == "" || !in(allOS, r.OS) || !in(allAspect, r.Aspect) || r.Outcome == "" {
 			return fmt.Errorf("proxy[%d]: needs id, os in %v, aspect in %v and an outcome", i, allOS, allAspect)
@@ -351,7 +356,14 @@ func (t *Table) Expand() string {
 	}
 	sort.Strings(lines)
 	b.WriteString(strings.Join(lines, "\n"))
-	b.WriteString("\n\n# proxy: os windowsBuild aspect -> outcome (row)\n")
+	b.WriteString("\n\n# hostServiceVIPs: kubelet containerRuntime -> reach (row)\n")
+	for _, kv := range []string{"v1.21.14", "v1.22.0", "v1.29.0", "v1.35.4"} {
+		for _, rv := range []string{"containerd://1.5.18", "containerd://1.6.0", "containerd://1.7.27", "containerd://2.1.4"} {
+			reach, d := t.DecideHostVIPs(kv, rv)
+			fmt.Fprintf(&b, "kubelet=%-8s %-19s -> %-5t (%s)\n", kv, rv, reach, d.ID)
+		}
+	}
+	b.WriteString("\n# proxy: os windowsBuild aspect -> outcome (row)\n")
 	for _, os := range allOS {
 		builds := []int{0}
 		if os == osWindows {

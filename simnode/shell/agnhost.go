@@ -229,6 +229,8 @@ func progAgnhost(p *proc, argv []string) int {
 		return agnhostConnect(p, args, flags)
 	case "inclusterclient":
 		return agnhostInClusterClient(p, port("--poll-interval", 30))
+	case "mounttest":
+		return agnhostMounttest(p, flags)
 	}
 	p.eprintln(fmt.Sprintf("Error: unknown command %q for \"agnhost\"", sub))
 	p.eprintln("Run 'agnhost --help' for usage.")

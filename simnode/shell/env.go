@@ -57,6 +57,42 @@ type Env struct {
 	// (nodeInfo.kernelVersion, row N3, e.g. "10.0.20348.1607"); "" means
 	// 10.0.20348.2655.
 	OSVersion string
+	// CPU counts the container's threads that compute (a busy loop): each
+	// demands a whole core, which the node's CPU limit then caps (row B7).
+	// Nil: not counted.
+	CPU CPUMeter
+	// Memory counts the bytes the container's programs hold (testlimit):
+	// its working set and commit grow by them (rows B5, B6). Nil: not
+	// counted.
+	Memory MemoryMeter
+	// Power is the node machine's power, as shutdown.exe reaches it from
+	// a HostProcess container (rows B15, N3). Nil in other containers.
+	Power Power
+	// Accounts are the local groups net.exe manages: the node's for a
+	// HostProcess container (B10); nil gives a container its own.
+	Accounts LocalAccounts
+	// BootTime is when the machine booted (Win32_OperatingSystem
+	// LastBootUpTime); zero: the process's start.
+	BootTime time.Time
+}
+
+// MemoryMeter counts memory held.
+type MemoryMeter interface {
+	Use(delta int64)
+}
+
+// CPUMeter counts busy threads.
+type CPUMeter interface {
+	Busy(delta int)
+}
+
+// Power shuts the node's machine down or reboots it.
+type Power interface {
+	// Schedule shuts the machine down after delay (reboot: and boots it
+	// again); a second Schedule while one is pending fails.
+	Schedule(reboot bool, delay time.Duration) error
+	// Abort cancels the pending shutdown; false when none is pending.
+	Abort() bool
 }
 
 // FS is a container file system. Paths are as the container sees them

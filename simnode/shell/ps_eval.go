@@ -30,6 +30,11 @@ type psShell struct {
 	errw io.Writer
 	// errToOut merges errors into the output stream (2>&1).
 	errToOut emitter
+	// jobs are the session's background jobs; steps and computing pace a
+	// script that computes (ps_jobs.go).
+	jobs      *psJobs
+	steps     int64
+	computing bool
 }
 
 type emitter func(v any)
@@ -205,6 +210,7 @@ func (p *proc) runPowerShell(argv []string, pwsh bool) int {
 	}
 	s.src = script
 	code := s.run(script)
+	s.endCompute()
 	if file != "" && code == -2 {
 		return 0
 	}
@@ -321,6 +327,7 @@ func (s *psShell) checkCtx() {
 	if s.p.done() {
 		panic(psKilledSignal{})
 	}
+	s.pace()
 }
 
 func (s *psShell) execBlock(block []*psNode, out emitter) {
@@ -1257,6 +1264,14 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		case "getenvironmentvariable":
 			v, _ := s.p.vars.get(toStr(arg(0)))
 			return v
+		case "setenvironmentvariable":
+			// The process scope (no target, or "Process") changes this
+			// process's environment; "User" and "Machine" go to the
+			// registry, seen only by processes started later.
+			if t := strings.ToLower(toStr(arg(2))); t == "" || t == "process" {
+				s.p.vars.set(toStr(arg(0)), toStr(arg(1)))
+			}
+			return nil
 		case "newline":
 			return "\r\n"
 		case "exit":

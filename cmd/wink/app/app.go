@@ -114,6 +114,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 	)
 	root.AddCommand(newTest(stdout))
 	root.AddCommand(newWebhook(stdout, stderr))
+	root.AddCommand(newConformance(stdout, stderr))
 	return root
 }
 

@@ -30,6 +30,8 @@ type runtimeDeps struct {
 	objects        Objects
 	runtimeClasses RuntimeClasses
 	nodeObject     func() *corev1.Node
+	metrics        ContainerMetrics
+	host           HostConfig
 }
 
 // effects are what the machine asks its driver (the Provider) to do
@@ -133,7 +135,7 @@ func (m *machine) sandboxError(rec *record) string {
 		}
 	}
 	if m.node.OS == "windows" {
-		if u := podUserName(rec.pod); u != nil && !m.rules.Runtime.KnownUser(*u, facts.HostProcess(rec.pod), m.nodeLabels()) {
+		if u := podUserName(rec.pod); u != nil && !m.localGroup(rec, *u) && !m.rules.Runtime.KnownUser(*u, facts.HostProcess(rec.pod), m.nodeLabels()) {
 			return m.rules.Runtime.Message("sandboxUnknownUserMessage", rules.MessageData{ID: strings.TrimPrefix(sandboxID(rec.uid), "containerd://")})
 		}
 	}
@@ -525,6 +527,7 @@ func (m *machine) retryLater(rec *record, c *container, d time.Duration, now tim
 
 // configError is a CreateContainerConfigError (B8, B12).
 func (m *machine) configError(rec *record, c *container, msg string, now time.Time) {
+	m.countStartFailed(rec, c, "CreateContainerConfigError")
 	m.event(rec.pod, c, rules.EventError, rules.EventData{Container: c.name, Image: c.image, Message: msg})
 	m.waiting(c, "CreateContainerConfigError", msg)
 	m.retryLater(rec, c, m.rules.Runtime.SyncRetry.Duration, now)
@@ -537,6 +540,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		return
 	}
 	spec := m.spec(rec, c)
+	m.countStarted(rec, c)
 	var allocatable corev1.ResourceList
 	if n := m.rt.nodeObject(); n != nil {
 		allocatable = n.Status.Allocatable
@@ -572,6 +576,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		if err := rec.volumes.ContainerError(c.name); err != nil {
 			var ce *ContainerMountError
 			if errors.As(err, &ce) && ce.Reason != "StartError" {
+				m.countStartFailed(rec, c, ce.Reason)
 				m.event(rec.pod, c, rules.EventError, rules.EventData{Container: c.name, Image: c.image, Message: ce.Message})
 				m.waiting(c, ce.Reason, ce.Message)
 				m.retryLater(rec, c, m.rules.Runtime.SyncRetry.Duration, now)
@@ -598,8 +603,14 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	id := strings.TrimPrefix(c.id, "containerd://")
 	se := m.rules.Runtime.StartError
 	startErr := ""
+	asGroup := m.localGroup(rec, env.User)
+	if asGroup {
+		// B10: a HostProcess container running as a local group of the
+		// node runs as a temporary user in it.
+		env.User = temporaryUser(c.id)
+	}
 	switch {
-	case m.node.OS == "windows" && !m.rules.Runtime.KnownUser(env.User, facts.HostProcess(rec.pod), m.nodeLabels()):
+	case m.node.OS == "windows" && !asGroup && !m.rules.Runtime.KnownUser(env.User, facts.HostProcess(rec.pod), m.nodeLabels()):
 		startErr = m.rules.Runtime.Message("startError.unknownUser", rules.MessageData{ID: id})
 	case rec.volumes != nil && rec.volumes.ContainerError(c.name) != nil:
 		startErr = rec.volumes.ContainerError(c.name).Error()
@@ -611,6 +622,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		startErr = m.rules.Runtime.Message(name, rules.MessageData{ID: id, Program: argv[0]})
 	}
 	if startErr != "" {
+		m.countStartFailed(rec, c, "RunContainerError")
 		m.event(rec.pod, c, rules.EventError, rules.EventData{Container: c.name, Image: c.image, Message: startErr})
 		c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
 			ExitCode: se.ExitCode, Reason: se.Reason, Message: startErr,
@@ -723,6 +735,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if env.Dir == "" {
 		env.Dir = c.img.WorkingDir
 	}
+	m.hostEnv(rec, c, env)
 	if rec.volumes != nil {
 		env.Files = rec.volumes.FS(c.name)
 	}

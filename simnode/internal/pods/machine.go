@@ -45,6 +45,8 @@ func (s stage) String() string {
 // its status fields, and the runtime state behind them (pull, back-offs,
 // process, probes). Status is derived from it (buildStatus).
 type container struct {
+	// cpu is the current instance's busy threads (host.go).
+	cpu     *cpuMeter
 	name    string
 	init    bool // a regular init container: runs to completion first
 	sidecar bool // a restartable init container (restartPolicy Always)

@@ -75,6 +75,11 @@ type Config struct {
 	// this node last ran (N3): their containers are gone, so a started pod
 	// is not adopted as it is but gets a new sandbox and restarts.
 	Rebooted bool
+	// Host is the node machine as HostProcess containers reach it.
+	Host HostConfig
+	// Metrics counts container starts and their failures as the kubelet's
+	// /metrics does (nil: not counted).
+	Metrics ContainerMetrics
 }
 
 // cidrRetry is how often a pod waiting for the node's podCIDR retries.
@@ -129,6 +134,7 @@ func NewProvider(cfg Config) *Provider {
 		rt: &runtimeDeps{
 			shell: cfg.Shell, images: cfg.Images, volumes: cfg.Volumes, network: cfg.Network,
 			objects: cfg.Objects, runtimeClasses: cfg.RuntimeClasses, nodeObject: p.nodeObject,
+			metrics: cfg.Metrics, host: cfg.Host,
 		},
 		fx: p, shuttingDown: cfg.ShuttingDown, stateDir: cfg.StateDir,
 	}
@@ -171,6 +177,7 @@ func (p *Provider) NotifyPods(ctx context.Context, cb func(*corev1.Pod)) {
 		<-ctx.Done()
 		p.queue.ShutDown()
 	}()
+	go p.remountLoop(ctx)
 	go func() {
 		for {
 			key, quit := p.queue.Get()

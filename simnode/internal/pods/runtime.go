@@ -45,6 +45,14 @@ type Env struct {
 	// process: false means the write is one the process made before a
 	// simnode restart, which its resumed run skips (continuity.go).
 	Writes WriteGate
+	// CPU, Accounts, Power and BootTime are the node machine's parts a
+	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and
+	// shell.Power (HostProcess containers only).
+	CPU      CPUMeter
+	Memory   MemoryMeter
+	Accounts any
+	Power    any
+	BootTime time.Time
 }
 
 // WriteGate decides whether a container process's file write is made.
@@ -167,4 +175,13 @@ type HTTPResponse struct {
 	Status  int
 	Headers map[string]string
 	Body    []byte
+}
+
+// ContainerMetrics counts container starts as the kubelet's
+// StartedContainersTotal and StartedContainersErrorsTotal do, and their
+// HostProcess twins (kuberuntime_manager.go SyncPod: each start attempt
+// after the back-off check, and each failed one by its error).
+type ContainerMetrics interface {
+	ContainerStarted(containerType string, hostProcess bool)
+	ContainerStartFailed(containerType, code string, hostProcess bool)
 }

@@ -83,6 +83,13 @@ type Config struct {
 	WindowsGlobalCommitMemory bool
 	// KubeletVersion chooses version-dependent metric names.
 	KubeletVersion *version.Version
+	// BusyThreads, when set, tells how many threads of a container (by
+	// runtime ID) compute: each demands a whole core on top of the
+	// container's idle demand, which the CPU limit then caps (B7).
+	BusyThreads func(containerID string) int
+	// MemoryHeld, when set, tells how many bytes a container's programs
+	// hold (testlimit.exe): they add to its memory demand (B5, B6).
+	MemoryHeld func(containerID string) int64
 	// Clock defaults to the real clock.
 	Clock clock.PassiveClock
 	Log   *slog.Logger
@@ -278,6 +285,14 @@ func (r *Resources) usage(c Container, milliCapacity int64, numCPU int64) Contai
 			r.warned[key] = true
 			r.cfg.Log.Warn("ignoring unparsable usage annotation", "pod", c.Pod.Namespace+"/"+c.Pod.Name, "annotation", b)
 		}
+	}
+	if r.cfg.BusyThreads != nil && c.ID != "" {
+		if n := r.cfg.BusyThreads(c.ID); n > 0 {
+			d.MilliCPU = max(d.MilliCPU, int64(n)*1000)
+		}
+	}
+	if r.cfg.MemoryHeld != nil && c.ID != "" {
+		d.Memory += max(r.cfg.MemoryHeld(c.ID), 0)
 	}
 	u.Demand = d
 	u.MilliCPU = d.MilliCPU

@@ -388,3 +388,46 @@ resource_scrape_error 0
 		})
 	}
 }
+
+// TestBusyThreads checks that a container's computing threads demand a
+// core each and that the Windows CPU maximum caps them (B7; e2e's Cpu
+// Resources spec: 8 PowerShell jobs, limit 500m, usage under the limit).
+func TestBusyThreads(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		os      string
+		threads int
+		limCPU  string
+		wantCPU int64
+	}{
+		{name: "8 threads, limit 500m", os: "windows", threads: 8, limCPU: "500m", wantCPU: 500},
+		{name: "8 threads, no limit: the node's 4 cores", os: "windows", threads: 8, wantCPU: 4000},
+		{name: "one thread", os: "windows", threads: 1, limCPU: "2", wantCPU: 1000},
+		{name: "idle", os: "windows", threads: 0, limCPU: "500m", wantCPU: 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(tc.os, node("4", "16Gi"), pod("p", ctr{name: "c", image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", limCPU: tc.limCPU}))
+			f.res.cfg.BusyThreads = func(id string) int {
+				if id != "containerd://p-c" {
+					t.Errorf("asked for %q", id)
+				}
+				return tc.threads
+			}
+			if u := usageOf(f.res.Sample(), "p", "c"); u.MilliCPU != tc.wantCPU {
+				t.Errorf("cpu %dm, want %dm", u.MilliCPU, tc.wantCPU)
+			}
+		})
+	}
+}
+
+// TestMemoryHeld checks that memory a container's programs hold adds to
+// its working set and commit (B5: no OOM on Windows, the commit counts for
+// memory.available, B6).
+func TestMemoryHeld(t *testing.T) {
+	f := newFixture("windows", node("4", "16Gi"), pod("p", ctr{name: "c", image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", limMem: "1Gi"}))
+	f.res.cfg.MemoryHeld = func(string) int64 { return 3 << 30 }
+	u := usageOf(f.res.Sample(), "p", "c")
+	if want := int64(3<<30 + 30<<20); u.Commit != want || u.WorkingSet != 1<<30 || !u.OverMemoryLimit {
+		t.Errorf("commit %d working set %d over %v, want commit %d, working set 1Gi (the limit), over", u.Commit, u.WorkingSet, u.OverMemoryLimit, want)
+	}
+}

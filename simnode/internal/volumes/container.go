@@ -331,6 +331,11 @@ func seedHostProcessImage(s *store, image string) {
 			_ = s.put([]string{"bin", b}, kindFile, []byte("MZ"), 0o755)
 		}
 	}
+	if strings.Contains(strings.ToLower(image), "e2e-test-images/agnhost") {
+		// The agnhost image's ENTRYPOINT /agnhost, without an extension
+		// (host_process.go:701 copies C:\hpc\agnhost to agnhost.exe).
+		_ = s.put([]string{"agnhost"}, kindFile, []byte("MZ"), 0o755)
+	}
 	_ = s.put([]string{"License.txt"}, kindFile, []byte("MICROSOFT SOFTWARE SUPPLEMENTAL LICENSE TERMS\r\n"), 0o644)
 }
 

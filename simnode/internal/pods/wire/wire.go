@@ -44,6 +44,19 @@ func Env(e *pods.Env) *shell.Env {
 	if nc, ok := e.Interfaces.(shell.NetConfig); ok {
 		out.Interfaces = nc
 	}
+	if e.CPU != nil {
+		out.CPU = e.CPU
+	}
+	if e.Memory != nil {
+		out.Memory = e.Memory
+	}
+	if a, ok := e.Accounts.(shell.LocalAccounts); ok {
+		out.Accounts = a
+	}
+	if pw, ok := e.Power.(shell.Power); ok {
+		out.Power = pw
+	}
+	out.BootTime = e.BootTime
 	return out
 }
 

@@ -1,0 +1,156 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Binaries are the upstream test programs of one Kubernetes version.
+type Binaries struct {
+	// E2E is e2e.test (k8s.io/kubernetes/test/e2e built with go test -c).
+	E2E string
+	// Ginkgo is the ginkgo CLI of the version's go.mod, which runs
+	// e2e.test in parallel processes; "" when not built.
+	Ginkgo string
+}
+
+// BuildOptions say what to build where.
+type BuildOptions struct {
+	// Version of Kubernetes, e.g. v1.35.4.
+	Version string
+	// Dir caches the build: <Dir>/<version>/{e2e.test,ginkgo,go.mod}.
+	Dir string
+	// Ginkgo builds the ginkgo CLI too (parallel jobs).
+	Ginkgo bool
+	// Log gets the go commands and their output.
+	Log io.Writer
+}
+
+// ErrNoGo is BuildE2E's error without a Go toolchain.
+var ErrNoGo = errors.New("no Go toolchain (go) on PATH to build e2e.test: install Go, or give --e2e-binary (and --ginkgo-binary for parallel jobs)")
+
+// BuildE2E builds e2e.test (and ginkgo) of opts.Version from the Go module
+// cache, or reuses an earlier build in opts.Dir. The build is a module of
+// its own that requires k8s.io/kubernetes at the version and replaces its
+// staging modules (k8s.io/api, ...) by their published v0.<minor>.<patch>
+// versions, as k8s.io/kubernetes' own go.mod maps them to ./staging.
+func BuildE2E(ctx context.Context, opts BuildOptions) (Binaries, error) {
+	dir := filepath.Join(opts.Dir, opts.Version)
+	bins := Binaries{E2E: filepath.Join(dir, "e2e.test")}
+	if opts.Ginkgo {
+		bins.Ginkgo = filepath.Join(dir, "ginkgo")
+	}
+	if exists(bins.E2E) && (bins.Ginkgo == "" || exists(bins.Ginkgo)) {
+		return bins, nil
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return Binaries{}, ErrNoGo
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Binaries{}, err
+	}
+	log := opts.Log
+	if log == nil {
+		log = io.Discard
+	}
+	staging, err := stagingModules(ctx, goBin, opts.Version, log)
+	if err != nil {
+		return Binaries{}, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(buildModule(opts.Version, staging)), 0o644); err != nil {
+		return Binaries{}, err
+	}
+	tools := "//go:build tools\n\npackage tools\n\nimport (\n\t_ \"github.com/onsi/ginkgo/v2/ginkgo\"\n\t_ \"k8s.io/kubernetes/test/e2e\"\n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "tools.go"), []byte(tools), 0o644); err != nil {
+		return Binaries{}, err
+	}
+	run := func(args ...string) error {
+		fmt.Fprintf(log, "(cd %s && go %s)\n", dir, strings.Join(args, " "))
+		cmd := exec.CommandContext(ctx, goBin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		cmd.Stdout, cmd.Stderr = log, log
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go %s (in %s): %w", strings.Join(args, " "), dir, err)
+		}
+		return nil
+	}
+	if err := run("mod", "tidy"); err != nil {
+		return Binaries{}, err
+	}
+	if err := run("test", "-c", "-o", bins.E2E+".tmp", "k8s.io/kubernetes/test/e2e"); err != nil {
+		return Binaries{}, err
+	}
+	if err := os.Rename(bins.E2E+".tmp", bins.E2E); err != nil {
+		return Binaries{}, err
+	}
+	if bins.Ginkgo != "" {
+		if err := run("build", "-o", bins.Ginkgo, "github.com/onsi/ginkgo/v2/ginkgo"); err != nil {
+			return Binaries{}, err
+		}
+	}
+	return bins, nil
+}
+
+func exists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+// stagingModules reads the staging modules k8s.io/kubernetes' go.mod
+// replaces with ./staging/src/... (downloading the module when needed).
+func stagingModules(ctx context.Context, goBin, version string, log io.Writer) ([]string, error) {
+	cmd := exec.CommandContext(ctx, goBin, "mod", "download", "-json", "k8s.io/kubernetes@"+version)
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	cmd.Stderr = log
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go mod download k8s.io/kubernetes@%s: %w", version, err)
+	}
+	var mod struct{ GoMod string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.GoMod == "" {
+		return nil, fmt.Errorf("go mod download k8s.io/kubernetes@%s: no GoMod in %s", version, out)
+	}
+	data, err := os.ReadFile(mod.GoMod)
+	if err != nil {
+		return nil, err
+	}
+	return parseStaging(data), nil
+}
+
+// parseStaging returns the module paths a go.mod replaces with
+// ./staging/src/<path>.
+func parseStaging(gomod []byte) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(gomod))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if n := len(f); n >= 3 && f[n-2] == "=>" && strings.HasPrefix(f[n-1], "./staging/src/") {
+			out = append(out, f[n-3])
+		}
+	}
+	return out
+}
+
+// buildModule is the go.mod of the build: k8s.io/kubernetes vX.Y.Z, its
+// staging modules at v0.Y.Z.
+func buildModule(version string, staging []string) string {
+	staged := "v0" + strings.TrimPrefix(strings.TrimPrefix(version, "v"), "1")
+	var b strings.Builder
+	b.WriteString("// Generated by wink conformance: builds k8s.io/kubernetes/test/e2e.\nmodule wink.dev/e2e-build\n\ngo 1.25.0\n\nrequire k8s.io/kubernetes " + version + "\n\nreplace (\n")
+	for _, m := range staging {
+		fmt.Fprintf(&b, "\t%s => %s %s\n", m, m, staged)
+	}
+	b.WriteString(")\n")
+	return b.String()
+}

@@ -1,0 +1,170 @@
+package conformance
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"wink.dev/wink/reports"
+)
+
+// TestCatalog checks jobs.yaml: the three jobs of run-capz-e2e.sh, valid
+// patterns, and that the focus and skip select what SIG Windows' jobs
+// select.
+func TestCatalog(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		job, spec string
+		runs      bool
+	}{
+		{"sig-windows", "[sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes", true},
+		{"sig-windows", "[sig-windows] [Feature:Windows] GMSA Full [Serial] [Slow] GMSA support works end to end", false},
+		{"sig-windows", "[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]", false},
+		{"windows-parallel", "[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]", true},
+		{"windows-parallel", "[sig-node] Something [LinuxOnly] [NodeConformance]", false},
+		{"windows-parallel", "[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal", false},
+		{"windows-serial", "[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal", true},
+		{"windows-serial", "[sig-windows] [Feature:Windows] GracefulNodeShutdown [Serial] [Disruptive] [Slow] should be able to gracefully shutdown pods with various grace periods", false},
+	} {
+		j, err := c.Job(tc.job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := regexp.MustCompile(j.Focus).MatchString(tc.spec) && (j.Skip == "" || !regexp.MustCompile(j.Skip).MatchString(tc.spec))
+		if runs != tc.runs {
+			t.Errorf("%s runs %q: %v, want %v", tc.job, tc.spec, runs, tc.runs)
+		}
+	}
+	if _, err := c.Job("nope"); err == nil || !strings.Contains(err.Error(), "sig-windows, windows-parallel, windows-serial") {
+		t.Errorf("unknown job: %v", err)
+	}
+	if got := c.RowsFor("[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers should run as localgroup accounts"); strings.Join(got, ",") != "B10,B9" {
+		t.Errorf("rows %v, want B10,B9", got)
+	}
+	for _, bad := range []string{"jobs: [{name: a, focus: '(', nodes: 1}]", "jobs: [{name: a, nodes: 0}]", "jobs: [{name: a, nodes: 1}, {name: a, nodes: 1}]", "rows: [{match: x}]", "jobz: []"} {
+		if _, err := LoadCatalog([]byte(bad)); err == nil {
+			t.Errorf("LoadCatalog(%q) accepted", bad)
+		}
+	}
+}
+
+func TestBuildModule(t *testing.T) {
+	staging := parseStaging([]byte("module k8s.io/kubernetes\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/kubelet => ./staging/src/k8s.io/kubelet\n\tgithub.com/x/y => github.com/x/y v1.0.0\n)\n"))
+	if strings.Join(staging, ",") != "k8s.io/api,k8s.io/kubelet" {
+		t.Fatalf("staging %v", staging)
+	}
+	mod := buildModule("v1.35.4", staging)
+	for _, want := range []string{"require k8s.io/kubernetes v1.35.4\n", "\tk8s.io/api => k8s.io/api v0.35.4\n", "\tk8s.io/kubelet => k8s.io/kubelet v0.35.4\n"} {
+		if !strings.Contains(mod, want) {
+			t.Errorf("go.mod lacks %q:\n%s", want, mod)
+		}
+	}
+}
+
+// TestReport reads a ginkgo report as e2e.test writes it and checks wink's
+// report and the rerun of its failures.
+func TestReport(t *testing.T) {
+	specs, err := readGinkgoReport("testdata/report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, s := range specs {
+		texts = append(texts, s.State+" "+s.Text)
+	}
+	want := []string{
+		"failed [sig-windows] [Feature:WindowsHostProcessContainers] [MinimumKubeletVersion:1.22] HostProcess containers should run as localgroup accounts",
+		"passed [sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes",
+		"skipped [sig-windows] [Feature:Windows] Eviction [Serial] [Slow] [Disruptive] should evict a pod when a node experiences memory pressure",
+		"passed [sig-windows] a/b with a slash",
+	}
+	if strings.Join(texts, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("specs:\n%s\nwant:\n%s", strings.Join(texts, "\n"), strings.Join(want, "\n"))
+	}
+	start := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	r := Default().Report("sig-windows", specs, start, start.Add(5*time.Minute))
+	if r.Totals.Pass != 2 || r.Totals.Fail != 1 || r.Totals.Skip != 1 || !r.Failed() {
+		t.Errorf("totals %+v", r.Totals)
+	}
+	for _, res := range r.Results {
+		if strings.Contains(res.Test, "localgroup") && (strings.Join(res.Rows, ",") != "B10,B9" || !strings.Contains(res.Failure, "host_process.go:790")) {
+			t.Errorf("localgroup result: rows %v failure %q", res.Rows, res.Failure)
+		}
+	}
+	dir := t.TempDir()
+	if err := writeReports(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	failed, err := FailedSpecs(filepath.Join(dir, "results.json"))
+	if err != nil || len(failed) != 1 || failed[0] != specs[0].Text {
+		t.Fatalf("FailedSpecs = %v, %v", failed, err)
+	}
+	focus, skip := focusSkip(Options{Job: Job{Focus: "x", Skip: "y"}, Rerun: failed})
+	re := regexp.MustCompile(focus)
+	if skip != "" || !re.MatchString("Kubernetes e2e suite "+specs[0].Text) || re.MatchString("Kubernetes e2e suite "+specs[1].Text) || re.MatchString("Kubernetes e2e suite x"+specs[0].Text) {
+		t.Errorf("rerun focus %q skip %q", focus, skip)
+	}
+	for _, f := range []string{"junit.xml", "summary.md", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := reports.WriteJUnit(&buf, r); err != nil || !strings.Contains(buf.String(), "localgroup") {
+		t.Errorf("junit: %v", err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	out := strings.Join([]string{
+		"------------------------------",
+		"[sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes",
+		"/go/cpu_limits.go:47",
+		"  STEP: Creating one pod",
+		"• [125.123 seconds]",
+		"------------------------------",
+		"[sig-windows] HostProcess containers should run as localgroup accounts",
+		"• [FAILED] [30.001 seconds]",
+		"------------------------------",
+		"[sig-windows] Eviction should evict",
+		"S [SKIPPED] [0.002 seconds]",
+		"\x1b[38;5;243m------------------------------\x1b[0m",
+		"\x1b[1m[sig-node] Pods should be updated [NodeConformance] [Conformance] [sig-node, NodeConformance, Conformance]\x1b[0m",
+		"\x1b[38;5;10m• [4.100 seconds]\x1b[0m",
+	}, "\n")
+	var w bytes.Buffer
+	progress(strings.NewReader(out), 4, &w)
+	want := "[1/4] passed   125.1s [sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes\n" +
+		"[2/4] failed    30.0s [sig-windows] HostProcess containers should run as localgroup accounts\n" +
+		"[3/4] skipped    0.0s [sig-windows] Eviction should evict\n" +
+		"[4/4] passed     4.1s [sig-node] Pods should be updated [NodeConformance] [Conformance]\n"
+	if w.String() != want {
+		t.Errorf("progress:\n%s\nwant:\n%s", w.String(), want)
+	}
+}
+
+func TestProfile(t *testing.T) {
+	c, err := SIGWindowsProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := WindowsNodes(c); n != 2 {
+		t.Errorf("windows nodes %d, want 2", n)
+	}
+	for _, p := range c.NodePools {
+		switch p.OS {
+		case "linux":
+			if len(p.Taints) != 1 || p.Taints[0].Key != "node-role.kubernetes.io/control-plane" {
+				t.Errorf("linux pool taints %v", p.Taints)
+			}
+		case "windows":
+			if len(p.Taints) != 0 {
+				t.Errorf("windows pool %s taints %v, want none", p.Name, p.Taints)
+			}
+		}
+	}
+}

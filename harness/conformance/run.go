@@ -1,0 +1,252 @@
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"wink.dev/wink/reports"
+)
+
+// Options are one run of a job.
+type Options struct {
+	Job Job
+	// Kubeconfig of the cluster under test.
+	Kubeconfig string
+	// Binaries to run (BuildE2E, or given).
+	Binaries Binaries
+	// NumNodes is e2e's --num-nodes: the Windows nodes.
+	NumNodes int
+	// ReportDir gets e2e's own reports (junit_01.xml, ginkgo/report.json),
+	// its log (e2e.log) and wink's: junit.xml, results.json, summary.md,
+	// report.html.
+	ReportDir string
+	// Rerun limits the run to these spec texts (--rerun-failed).
+	Rerun []string
+	// Args are appended to the job's e2e flags (after them, so that they
+	// win).
+	Args []string
+	// Progress gets the [n/N] lines.
+	Progress io.Writer
+}
+
+// Outcome is what a run gives.
+type Outcome struct {
+	Report *reports.Report
+	Specs  []Spec
+	// Planned is how many specs the focus and skip select (the dry run).
+	Planned int
+}
+
+// Failed reports whether any spec (or the suite's setup) failed.
+func (o *Outcome) Failed() bool { return o.Report.Failed() }
+
+// e2eArgs are the flags of e2e.test for the run.
+func (c *Catalog) e2eArgs(o Options, focus, skip string) []string {
+	args := append([]string{}, c.Args...)
+	args = append(args,
+		"--kubeconfig="+o.Kubeconfig,
+		"--ginkgo.focus="+focus,
+		"--report-dir="+o.ReportDir,
+		"--report-complete-ginkgo",
+		"--num-nodes="+strconv.Itoa(o.NumNodes),
+	)
+	if skip != "" {
+		args = append(args, "--ginkgo.skip="+skip)
+	}
+	return append(args, o.Args...)
+}
+
+// focusSkip is the job's focus and skip, or, for a rerun, the failed
+// specs' texts exactly.
+func focusSkip(o Options) (focus, skip string) {
+	if len(o.Rerun) == 0 {
+		return o.Job.Focus, o.Job.Skip
+	}
+	q := make([]string, len(o.Rerun))
+	for i, t := range o.Rerun {
+		q[i] = regexp.QuoteMeta(t)
+	}
+	// ginkgo matches focus against "<suite description> <spec text>"
+	// (internal/focus.go), so a spec's whole text follows a space.
+	return " (" + strings.Join(q, "|") + ")$", ""
+}
+
+// Run runs the job and writes the reports.
+func (c *Catalog) Run(ctx context.Context, o Options) (*Outcome, error) {
+	if err := os.MkdirAll(o.ReportDir, 0o755); err != nil {
+		return nil, err
+	}
+	focus, skip := focusSkip(o)
+	planned, err := c.plan(ctx, o, focus, skip)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Progress, "%s: %d specs (focus %s)\n", o.Job.Name, planned, focus)
+
+	logFile, err := os.Create(filepath.Join(o.ReportDir, "e2e.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+	args := c.e2eArgs(o, focus, skip)
+	var cmd *exec.Cmd
+	if o.Job.Nodes > 1 && o.Binaries.Ginkgo != "" {
+		// The CLI reports for all processes: it needs its own -v and
+		// --no-color for the lines progress reads.
+		// --timeout: the CLI's own suite timeout (default 1h) overrides
+		// the binary's --ginkgo.timeout.
+		gargs := append([]string{"--nodes=" + strconv.Itoa(o.Job.Nodes), "--no-color", "-v", "--timeout=4h", o.Binaries.E2E, "--"}, args...)
+		cmd = exec.CommandContext(ctx, o.Binaries.Ginkgo, gargs...)
+	} else {
+		cmd = exec.CommandContext(ctx, o.Binaries.E2E, args...)
+	}
+	cmd.Dir = o.ReportDir
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+o.Kubeconfig)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	started := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		progress(io.TeeReader(pr, logFile), planned, o.Progress)
+	}()
+	runErr := cmd.Wait()
+	pw.Close()
+	<-done
+	finished := time.Now()
+
+	specs, err := readGinkgoReport(filepath.Join(o.ReportDir, "ginkgo", "report.json"))
+	if err != nil {
+		if runErr != nil {
+			return nil, fmt.Errorf("e2e.test: %v, and it wrote no report (%v); see %s", runErr, err, logFile.Name())
+		}
+		return nil, err
+	}
+	out := &Outcome{Specs: specs, Planned: planned, Report: c.Report(o.Job.Name, specs, started, finished)}
+	if err := writeReports(o.ReportDir, out.Report); err != nil {
+		return out, err
+	}
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return out, runErr
+	}
+	return out, nil
+}
+
+// plan counts the specs the focus and skip select: a ginkgo dry run.
+func (c *Catalog) plan(ctx context.Context, o Options, focus, skip string) (int, error) {
+	dir, err := os.MkdirTemp("", "wink-conformance-plan-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	p := o
+	p.ReportDir = dir
+	args := append(c.e2eArgs(p, focus, skip), "--ginkgo.dry-run", "--ginkgo.v=false")
+	cmd := exec.CommandContext(ctx, o.Binaries.E2E, args...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+o.Kubeconfig)
+	outb, err := cmd.CombinedOutput()
+	specs, rerr := readGinkgoReport(filepath.Join(dir, "ginkgo", "report.json"))
+	if rerr != nil {
+		return 0, fmt.Errorf("e2e.test --ginkgo.dry-run: %v %v\n%s", err, rerr, tail(string(outb), 40))
+	}
+	n := 0
+	for _, s := range specs {
+		if !s.Setup {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// ginkgo's verbose reporter ends each spec with a line such as
+// "• [12.345 seconds]", "• [FAILED] [61.2 seconds]" or
+// "S [SKIPPED] [0.01 seconds]"; the spec's text comes after a line of
+// dashes.
+var (
+	specEndRe = regexp.MustCompile(`^(•|S|P) (\[(FAILED|PANICKED|TIMEDOUT|INTERRUPTED|SKIPPED|PENDING|ABORTED)\] )?\[([0-9.]+) seconds\]`)
+	dashes    = strings.Repeat("-", 30)
+	// ansiRe are terminal colour codes.
+	ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
+	// labelsRe is the list of labels ginkgo prints after the text.
+	labelsRe = regexp.MustCompile(` \[[^\]]*\]$`)
+)
+
+// progress reads e2e's output and writes one [n/N] line per finished spec.
+func progress(r io.Reader, planned int, w io.Writer) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	n, afterDashes, current := 0, false, ""
+	for sc.Scan() {
+		line := ansiRe.ReplaceAllString(strings.TrimRight(sc.Text(), "\r"), "")
+		switch {
+		case strings.HasPrefix(line, dashes):
+			afterDashes = true
+			continue
+		case afterDashes && strings.TrimSpace(line) != "" && !specEndRe.MatchString(line):
+			current = strings.TrimSpace(line)
+			if m := labelsRe.FindString(current); strings.Contains(m, ", ") {
+				current = strings.TrimSuffix(current, m)
+			}
+		}
+		afterDashes = false
+		m := specEndRe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		n++
+		state := "passed"
+		switch {
+		case m[3] != "":
+			state = strings.ToLower(m[3])
+		case m[1] == "S":
+			state = "skipped"
+		}
+		secs, _ := strconv.ParseFloat(m[4], 64)
+		fmt.Fprintf(w, "[%d/%d] %-7s %6.1fs %s\n", n, planned, state, secs, current)
+	}
+}
+
+func tail(s string, lines int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(l) > lines {
+		l = l[len(l)-lines:]
+	}
+	return strings.Join(l, "\n")
+}
+
+// writeReports writes wink's reports of r into dir.
+func writeReports(dir string, r *reports.Report) error {
+	for name, write := range map[string]func(io.Writer, *reports.Report) error{
+		"junit.xml":    reports.WriteJUnit,
+		"results.json": reports.WriteJSON,
+		"summary.md":   reports.WriteMarkdown,
+		"report.html":  reports.WriteHTML,
+	} {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		werr := write(f, r)
+		if err := f.Close(); werr == nil {
+			werr = err
+		}
+		if werr != nil {
+			return fmt.Errorf("%s: %w", name, werr)
+		}
+	}
+	return nil
+}
