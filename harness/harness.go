@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 
@@ -96,7 +95,7 @@ func (o Options) name() string {
 // File names inside a cluster's state directory.
 const (
 	configFile = "cluster.yaml"
-	stateFile  = "state.json"
+	stateFile  = cluster.StateFile
 	runDir     = "run"
 	logDir     = "logs"
 )
@@ -146,24 +145,4 @@ func backendFor(cfg *v1alpha1.Cluster) (cluster.Backend, error) {
 		return &existing.Backend{}, nil
 	}
 	return nil, fmt.Errorf("backend %q: supported backends are embedded, kind and existing", cfg.Backend)
-}
-
-// freePorts picks n distinct free TCP ports on the loopback interface.
-func freePorts(n int) ([]int, error) {
-	ports := make([]int, 0, n)
-	var listeners []net.Listener
-	defer func() {
-		for _, l := range listeners {
-			l.Close()
-		}
-	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		listeners = append(listeners, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }

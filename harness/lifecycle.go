@@ -246,7 +246,7 @@ func NodeNames(cfg *v1alpha1.Cluster) []string {
 }
 
 func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State, error) {
-	ports, err := freePorts(5)
+	ports, err := cluster.FreePorts(filepath.Dir(dir), 6)
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +256,7 @@ func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State,
 		EtcdPeer:          ports[2],
 		ControllerManager: ports[3],
 		Scheduler:         ports[4],
+		MetricsServer:     ports[5],
 		NodeAddressBase:   cfg.Networking.NodeAddressBase,
 	}}, nil
 }

@@ -21,7 +21,7 @@ import (
 // validState is a state.json of free ports.
 func validState(t *testing.T) string {
 	t.Helper()
-	ports, err := freePorts(5)
+	ports, err := cluster.FreePorts(t.TempDir(), 5)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,11 +83,12 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 		st.Ports.NodeAddressBase = DefaultNodeAddressBase
 	}
 	if st.Ports.MetricsServer == 0 {
-		port, err := freePort()
+		// A state.json from before metrics-server had a port of its own.
+		ports, err := cluster.FreePorts(filepath.Dir(st.Dir), 1)
 		if err != nil {
 			return "", err
 		}
-		st.Ports.MetricsServer = port
+		st.Ports.MetricsServer = ports[0]
 	}
 	net := st.Config.Networking
 	opts, err := pki.DefaultOptions(net.ServiceSubnet, net.DNSDomain)

@@ -68,13 +68,3 @@ func metricsServer(st *cluster.State, p paths, health *http.Client) supervisor.C
 		Ready: get(health, "https://"+addr+"/livez"),
 	}
 }
-
-// freePort is a free TCP port on 127.0.0.1.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
