@@ -9,9 +9,7 @@ package controlplane
 import (
 	"fmt"
 	"os"
-	"os/signal"
 	"sort"
-	"syscall"
 	"time"
 
 	_ "time/tzdata" // CronJob time zones, as upstream mains embed them
@@ -76,18 +74,21 @@ func Run(name string, args []string) int {
 	return cli.Run(cmd)
 }
 
-// exitWithin makes the component exit at most d after it is asked to stop
-// (SIGTERM), as its supervisor would kill it. When the supervisor itself
-// is killed its children get SIGTERM (Pdeathsig) and nobody is left to
-// kill one whose graceful stop hangs: an apiserver draining requests to an
-// etcd that stopped with it waits a minute.
+// exitWithin makes the component exit at most d after its supervisor is
+// gone, as the supervisor would kill it after SIGTERM. A killed
+// supervisor's children get SIGTERM (Pdeathsig) and nobody is left to kill
+// one whose graceful stop hangs: an apiserver draining requests to an etcd
+// that stopped with it waits a minute. SIGTERM itself is left to the
+// component (a kube-controller-manager just dies of it, its default), so
+// this watches for the parent to change instead.
 func exitWithin(name string, d time.Duration) {
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM)
+	parent := os.Getppid()
 	go func() {
-		<-stop
+		for os.Getppid() == parent {
+			time.Sleep(time.Second)
+		}
 		time.Sleep(d)
-		fmt.Fprintf(os.Stderr, "%s: not stopped %s after SIGTERM: exiting\n", name, d)
+		fmt.Fprintf(os.Stderr, "%s: its supervisor is gone and it did not stop within %s: exiting\n", name, d)
 		os.Exit(1)
 	}()
 }
