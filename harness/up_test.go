@@ -284,3 +284,16 @@ func TestUpWaitsForTheLock(t *testing.T) {
 		}
 	})
 }
+
+// TestListener names the process that holds a port.
+func TestListener(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	who := listener(l.Addr().(*net.TCPAddr).Port)
+	if want := fmt.Sprintf("pid %d: ", os.Getpid()); !strings.HasPrefix(who, want) {
+		t.Errorf("listener = %q, want it to start with %q", who, want)
+	}
+}

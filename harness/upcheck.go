@@ -32,11 +32,46 @@ func checkPortsFree(st *cluster.State) error {
 		}
 		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(f.port)))
 		if err != nil {
+			if who := listener(f.port); who != "" {
+				err = fmt.Errorf("%w (held by %s)", err, who)
+			}
 			return fmt.Errorf("cannot start %s: %w; %s", f.component, err, portInUseFix(st.Config.Name, f.field, f.port))
 		}
 		l.Close()
 	}
 	return nil
+}
+
+// listener names the process listening on a TCP port of this machine
+// ("pid N: command line"), from /proc: "" when it cannot tell.
+func listener(port int) string {
+	inodes := map[string]bool{}
+	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(table)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			// local_address is addr:PORT in hex; state 0A is LISTEN.
+			if len(f) < 10 || f[3] != "0A" || !strings.HasSuffix(f[1], fmt.Sprintf(":%04X", port)) {
+				continue
+			}
+			inodes["socket:["+f[9]+"]"] = true
+		}
+	}
+	if len(inodes) == 0 {
+		return ""
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*/fd/*")
+	for _, fd := range procs {
+		if target, err := os.Readlink(fd); err == nil && inodes[target] {
+			pid := strings.Split(fd, "/")[2]
+			cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+			return "pid " + pid + ": " + strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
+		}
+	}
+	return ""
 }
 
 // portInUseFix says what to do about a port of the cluster that another
