@@ -49,6 +49,14 @@ func stopLeftovers(dir string, grace time.Duration) []string {
 		}
 		_ = os.Remove(f)
 	}
+	// A component whose pid file is gone or stale (it was restarted, or
+	// its supervisor died while it started) is found by its command line.
+	for _, pid := range processesOf(dir) {
+		if !pids[pid] && syscall.Kill(pid, syscall.SIGTERM) == nil {
+			pids[pid] = true
+			stopped = append(stopped, fmt.Sprintf("pid %d", pid))
+		}
+	}
 	deadline := time.Now().Add(grace)
 	for len(pids) > 0 {
 		for pid := range pids {
@@ -72,10 +80,11 @@ func stopLeftovers(dir string, grace time.Duration) []string {
 }
 
 // leftovers are the components a supervisor that is gone left running
-// (see stopLeftovers), by name.
+// (see stopLeftovers), by name, or by pid when no pid file names them.
 func leftovers(dir string) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, runDir, "*.pid")) // the pattern is good
 	var out []string
+	seen := map[int]bool{}
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".pid")
 		data, err := os.ReadFile(f)
@@ -84,6 +93,35 @@ func leftovers(dir string) []string {
 		}
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && pid > 0 && runsFrom(pid, dir) {
 			out = append(out, name)
+			seen[pid] = true
+		}
+	}
+	for _, pid := range processesOf(dir) {
+		if !seen[pid] {
+			out = append(out, fmt.Sprintf("pid %d", pid))
+		}
+	}
+	return out
+}
+
+// processesOf lists the cluster's components still running: live
+// processes of a wink binary run as `wink component ...` or `wink simnode`
+// whose command line names dir. With no supervisor running, they are what
+// is left of the cluster (a kubectl given the cluster's kubeconfig is not).
+func processesOf(dir string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() || !runsFrom(pid, dir) {
+			continue
+		}
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err != nil {
+			continue
+		}
+		if args := strings.Split(string(cmdline), "\x00"); len(args) > 1 && (args[1] == "component" || args[1] == "simnode") {
+			out = append(out, pid)
 		}
 	}
 	return out

@@ -88,3 +88,47 @@ func TestStopLeftovers(t *testing.T) {
 		t.Errorf("leftovers after stopLeftovers: %v", left)
 	}
 }
+
+// TestStopLeftoversWithoutPidFile: a component of the cluster whose pid
+// file is gone (it was restarted, or its supervisor died while it started)
+// is found by its command line (`wink component ... <dir>/...`) and
+// stopped; another program naming the cluster's files (a kubectl given its
+// kubeconfig) is left alone.
+func TestStopLeftoversWithoutPidFile(t *testing.T) {
+	tail, err := exec.LookPath("tail")
+	if err != nil {
+		t.Skip("needs tail")
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, runDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// GNU tail -F follows files that do not exist, so it runs until
+	// stopped, whatever its argv[0] and first argument say.
+	start := func(args ...string) int {
+		cmd := &exec.Cmd{Path: tail, Args: append(args, "-F", filepath.Join(dir, "kubeconfig"))}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(exited) }()
+		t.Cleanup(func() {
+			_ = cmd.Process.Kill()
+			<-exited
+		})
+		return cmd.Process.Pid
+	}
+	component := start("wink", "component")
+	kubectl := start("kubectl", "get")
+	time.Sleep(200 * time.Millisecond)
+	if !runsFrom(component, dir) {
+		t.Skip("tail -F did not keep running here")
+	}
+	stopped := stopLeftovers(dir, time.Second)
+	if len(stopped) != 1 || runsFrom(component, dir) {
+		t.Errorf("stopped %v; the component still runs: %v", stopped, runsFrom(component, dir))
+	}
+	if !runsFrom(kubectl, dir) {
+		t.Error("a kubectl naming the cluster's kubeconfig was stopped")
+	}
+}
