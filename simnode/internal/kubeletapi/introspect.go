@@ -1,7 +1,6 @@
 package kubeletapi
 
 import (
-	"encoding/json"
 	"net/http"
 
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
@@ -37,13 +36,7 @@ func WithIntrospection(next http.Handler, in Introspection) http.Handler {
 				http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 				return
 			}
-			data, err := json.Marshal(configz{KubeletConfig: in.KubeletConfig()})
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(data)
+			writeJSON(w, configz{KubeletConfig: in.KubeletConfig()})
 		case "/metrics", "/metrics/":
 			if req.Method != http.MethodGet {
 				http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

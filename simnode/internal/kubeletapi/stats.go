@@ -3,8 +3,9 @@ package kubeletapi
 import (
 	"bytes"
 	"encoding/json"
-	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 	"net/http"
+
+	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 )
 
 // Stats is what the stats and resource metrics routes need from a node
@@ -37,13 +38,7 @@ func WithStats(next http.Handler, s Stats) http.Handler {
 			if req.URL.Query().Get("only_cpu_and_memory") == "true" {
 				onlyCPUAndMemory(summary)
 			}
-			data, err := json.Marshal(summary)
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusInternalServerError)
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(data)
+			writeJSON(w, summary)
 		case "/metrics/resource", "/metrics/resource/":
 			if req.Method != http.MethodGet {
 				http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -72,4 +67,15 @@ func onlyCPUAndMemory(s *statsapi.Summary) {
 			p.Containers[j].Rootfs, p.Containers[j].Logs, p.Containers[j].Accelerators, p.Containers[j].UserDefinedMetrics = nil, nil, nil, nil
 		}
 	}
+}
+
+// writeJSON answers with v as JSON, as the kubelet's JSON endpoints do.
+func writeJSON(w http.ResponseWriter, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(data)
 }
