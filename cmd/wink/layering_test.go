@@ -29,12 +29,14 @@ const (
 //   - suites and reports link none of simnode's runtime: only its leaf
 //     packages simnode/facts (the catalog and the evidence format),
 //     simnode/config (what harness writes), simnode/egress
-//     (harness.Dialer), simnode/certs and simnode/atomicfile;
+//     (harness.Dialer), simnode/certs, simnode/atomicfile and
+//     simnode/images (the image catalog the reference webhook decides B4
+//     with, as the nodes do);
 //   - only harness/controlplane, and the binary that runs it, link
 //     k8s.io/kubernetes.
 func TestLayering(t *testing.T) {
 	deps := listDeps(t)
-	notRuntime := []string{module + "/simnode/facts", module + "/simnode/config", module + "/simnode/egress", module + "/simnode/certs", module + "/simnode/atomicfile"}
+	notRuntime := []string{module + "/simnode/facts", module + "/simnode/config", module + "/simnode/egress", module + "/simnode/certs", module + "/simnode/atomicfile", module + "/simnode/images"}
 	for pkg, ds := range deps {
 		for _, d := range ds {
 			switch {

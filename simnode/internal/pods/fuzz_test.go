@@ -38,7 +38,7 @@ import (
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/facts"
-	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/volumes"

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
-	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/images"
 )
 
 // TestOpenWorld: how a container's process is formed (containerd: command

@@ -10,7 +10,7 @@ import (
 
 // The ports below are what the simulated runtime needs from the packages
 // around it: the shell (simnode/shell), the image catalog
-// (simnode/internal/images), the volumes (simnode/internal/volumes) and the
+// (simnode/images), the volumes (simnode/internal/volumes) and the
 // network model (simnode/network). This package does not import them, so
 // that it builds and is tested on its own; simnode/internal/pods/wire
 // adapts the real packages to these interfaces. Values the runtime only

@@ -217,7 +217,7 @@ func (w *Webhook) imageBuild(image, build string, hyperV bool) string {
 		return ""
 	}
 	for _, b := range builds {
-		if w.Catalog.HostRuns(build, b, hyperV) {
+		if w.Catalog.Runs(build, b, hyperV) {
 			return ""
 		}
 	}

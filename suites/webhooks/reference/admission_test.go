@@ -267,31 +267,3 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
-
-func TestCatalog(t *testing.T) {
-	cat, err := DefaultCatalog()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		image  string
-		builds []string
-		known  bool
-	}{
-		{"mcr.microsoft.com/windows/servercore:ltsc2019", []string{"10.0.17763"}, true},
-		{"mcr.microsoft.com/windows/nanoserver:10.0.20348.2113", []string{"10.0.20348"}, true}, // glob tag
-		{"mcr.microsoft.com/windows/nanoserver", nil, true},                                    // latest is absent
-		{"nginx", nil, true}, // docker.io/library/nginx, Linux-only
-		{"registry.k8s.io/e2e-test-images/busybox:1.37.0-2", []string{"10.0.17763", "10.0.20348", "10.0.26100"}, true},
-		{"registry.k8s.io/e2e-test-images/busybox:1.36.1-1", []string{"10.0.17763", "10.0.20348"}, true},
-		{"localhost:5000/app:v1", nil, false},
-	} {
-		builds, known := cat.WindowsBuilds(tc.image)
-		if known != tc.known || !reflect.DeepEqual(builds, tc.builds) {
-			t.Errorf("%s: builds %v known %v, want %v %v", tc.image, builds, known, tc.builds, tc.known)
-		}
-	}
-	if repo, tag, _ := parseReference("localhost:5000/app"); repo != "localhost:5000/app" || tag != "latest" {
-		t.Errorf("parseReference: %s %s", repo, tag)
-	}
-}

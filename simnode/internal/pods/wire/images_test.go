@@ -11,8 +11,8 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
-	"wink.dev/wink/simnode/internal/images"
-	"wink.dev/wink/simnode/internal/images/registry"
+	"wink.dev/wink/simnode/images"
+	"wink.dev/wink/simnode/images/registry"
 	"wink.dev/wink/simnode/internal/pods"
 )
 

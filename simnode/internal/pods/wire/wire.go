@@ -12,8 +12,8 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	nodev1listers "k8s.io/client-go/listers/node/v1"
 
-	"wink.dev/wink/simnode/internal/images"
-	"wink.dev/wink/simnode/internal/images/registry"
+	"wink.dev/wink/simnode/images"
+	"wink.dev/wink/simnode/images/registry"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/volumes"
 	"wink.dev/wink/simnode/network"

@@ -11,7 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/rules"
 )

@@ -23,7 +23,7 @@ import (
 	"gotest.tools/v3/assert"
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/images"
 )
 
 const (

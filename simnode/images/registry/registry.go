@@ -21,7 +21,7 @@ import (
 	"golang.org/x/sync/singleflight"
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/images"
 )
 
 // Defaults of a Resolver.

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"wink.dev/wink/simnode/atomicfile"
-	"wink.dev/wink/simnode/internal/images"
+	"wink.dev/wink/simnode/images"
 )
 
 // Cache is the on-disk, content-addressed cache of registry answers (see
