@@ -32,9 +32,9 @@ import (
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
-	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/images/registry"
+	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
