@@ -23,6 +23,11 @@ const (
 // provider builds one per container; commands never reach the real machine.
 type Env struct {
 	OS OS
+	// Exec: the command runs in a running container (a probe, a hook,
+	// kubectl exec), not as its main process. A program of an open image
+	// that wink does not simulate then ends at once with 0, as such
+	// commands do, instead of running until stopped.
+	Exec bool
 	// Hostname is what `hostname` prints: the pod name, or the node name for
 	// HostProcess containers (row B10).
 	Hostname string

@@ -264,15 +264,16 @@ func Present(os OS, img Image, argv []string) bool {
 
 // unsimulated runs a program wink does not simulate but knows may be
 // present (see Present): an in-box program exits 0 at once with no output;
-// a tool that ends exits 0 at once; any other program of an open image
-// runs until it is stopped. ok is false
-// when the program is known to be absent.
+// a tool that ends exits 0 at once, and so does any program of an open
+// image run by a probe, a hook or kubectl exec (Env.Exec); as a
+// container's main process, any other program of an open image runs until
+// it is stopped. ok is false when the program is known to be absent.
 func (p *proc) unsimulated(argv0 string) (code int, ok bool) {
 	if p.win && p.env.Image.InBox && InBoxExecutable(argv0) {
 		return 0, true
 	}
 	if p.env.Image.Open {
-		if Tool(p.env.OS, argv0) {
+		if Tool(p.env.OS, argv0) || p.env.Exec {
 			return 0, true
 		}
 		return p.block(), true
@@ -287,7 +288,8 @@ func Tool(os OS, argv0 string) bool { return inBox().tools[os][programName(argv0
 
 // unsimulated is PowerShell's open world: an in-box cmdlet or executable
 // wink does not simulate succeeds silently ($? true, $LASTEXITCODE 0 for an
-// executable); a program or script of an open image runs until stopped. A
+// executable); a program or script of an open image runs until stopped,
+// or, run by a probe, a hook or kubectl exec, ends at once with 0. A
 // Verb-Noun name that is neither simulated nor in-box is a module the image
 // would have to ship: not found, as in a plain Windows Server image.
 func (s *psShell) unsimulated(name string, el *psNode) bool {
@@ -305,6 +307,11 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 		}
 	}
 	if img.Open && Tool(Windows, name) {
+		s.evalArgs(el)
+		s.p.lastExit, s.lastOK = 0, true
+		return true
+	}
+	if img.Open && !verbNounRE.MatchString(name) && s.p.env.Exec {
 		s.evalArgs(el)
 		s.p.lastExit, s.lastOK = 0, true
 		return true

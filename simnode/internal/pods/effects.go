@@ -205,6 +205,7 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Now = p.cfg.Clock.Now
 	env.Sleep = p.sleeper(js)
 	env.Writes = nil
+	env.Exec = j.kind != "process"
 	if j.clock != nil {
 		env.Now = j.clock.now
 		env.Sleep = p.procSleeper(js, j.clock)
@@ -291,6 +292,7 @@ func (p *Provider) Exec(ctx context.Context, namespace, name, container string, 
 	env.Vars = vars
 	env.Now = p.cfg.Clock.Now
 	env.Sleep = p.sleeper(nil)
+	env.Exec = true
 	inst := c.instance
 	p.mu.Unlock()
 	_ = rec

@@ -45,6 +45,11 @@ type Env struct {
 	// process: false means the write is one the process made before a
 	// simnode restart, which its resumed run skips (continuity.go).
 	Writes WriteGate
+	// Exec: the command runs in a running container (a probe, a hook,
+	// kubectl exec), not as its main process: a program wink does not know
+	// ends at once with 0, as such commands do, instead of running until
+	// stopped (open world).
+	Exec bool
 	// CPU, Accounts, Power and BootTime are the node machine's parts a
 	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and
 	// shell.Power (HostProcess containers only).

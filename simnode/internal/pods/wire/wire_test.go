@@ -102,6 +102,31 @@ func TestToolEntrypointEnds(t *testing.T) {
 	}
 }
 
+// An exec probe running a program of an image wink does not know (a CSI
+// registrar's `csi-node-driver-registrar.exe --mode=kubelet-registration-probe`)
+// ends at once with 0, as it does on a real node: the container stays up
+// without restarts, while its own main program runs until stopped (open
+// world; a probe that never answered timed out and restarted it).
+func TestOpenWorldExecProbe(t *testing.T) {
+	p := pod("csi", corev1.RestartPolicyAlways, "registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.13.0")
+	c := &p.Spec.Containers[0]
+	c.Args = []string{"--csi-address=unix://C:\\csi\\csi.sock", "--v=2"}
+	c.LivenessProbe = &corev1.Probe{
+		ProbeHandler:  corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"/csi-node-driver-registrar.exe", "--mode=kubelet-registration-probe"}}},
+		PeriodSeconds: 2, TimeoutSeconds: 1, FailureThreshold: 1,
+	}
+	res := simulate(t, p, 20*time.Second)
+	st := res.Final.ContainerStatuses[0]
+	if res.Final.Phase != corev1.PodRunning || st.State.Running == nil || st.RestartCount != 0 {
+		t.Fatalf("%s, %+v", res.Final.Phase, st)
+	}
+	for _, e := range res.Events {
+		if e.Reason == "Unhealthy" {
+			t.Fatalf("probe failed: %s", e.Message)
+		}
+	}
+}
+
 type gate struct{ allow []bool }
 
 func (g *gate) Write() bool {
