@@ -180,7 +180,7 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 		if stopped := stopLeftovers(dir, leftoverGrace); len(stopped) > 0 {
 			fmt.Fprintf(o.Progress, " ✓ Stopped %s, left running by a supervisor that is gone\n", strings.Join(stopped, ", "))
 		}
-		if err := checkPortsFree(st); err != nil {
+		if err := waitPortsFree(ctx, st, portsGrace); err != nil {
 			return nil, fmt.Errorf("cluster %q: %w", name, err)
 		}
 		if sup, err = startSupervisor(o, name, dir); err != nil {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
@@ -72,6 +74,28 @@ func listener(port int) string {
 		}
 	}
 	return ""
+}
+
+// portsGrace is how long `wink up` waits for a port of the cluster to be
+// free before it says who holds it: a component that just exited (a dead
+// supervisor's, stopped by stopLeftovers) may release its listener a
+// moment later.
+const portsGrace = 5 * time.Second
+
+// waitPortsFree is checkPortsFree, tried again for up to grace.
+func waitPortsFree(ctx context.Context, st *cluster.State, grace time.Duration) error {
+	deadline := time.Now().Add(grace)
+	for {
+		err := checkPortsFree(st)
+		if err == nil || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // portInUseFix says what to do about a port of the cluster that another
