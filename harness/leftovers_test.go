@@ -20,7 +20,12 @@ func startProcess(t *testing.T, arg string, ignoreTerm bool) int {
 	if ignoreTerm {
 		script = `trap "" TERM; sleep 30 & wait`
 	}
-	cmd := exec.Command("/bin/sh", "-c", script, arg)
+	return startCmd(t, exec.Command("/bin/sh", "-c", script, arg))
+}
+
+// startCmd starts cmd and returns its pid; it is killed when the test ends.
+func startCmd(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -106,17 +111,7 @@ func TestStopLeftoversWithoutPidFile(t *testing.T) {
 	// GNU tail -F follows files that do not exist, so it runs until
 	// stopped, whatever its argv[0] and first argument say.
 	start := func(args ...string) int {
-		cmd := &exec.Cmd{Path: tail, Args: append(args, "-F", filepath.Join(dir, "kubeconfig"))}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		t.Cleanup(func() {
-			_ = cmd.Process.Kill()
-			<-exited
-		})
-		return cmd.Process.Pid
+		return startCmd(t, &exec.Cmd{Path: tail, Args: append(args, "-F", filepath.Join(dir, "kubeconfig"))})
 	}
 	component := start("wink", "component")
 	kubectl := start("kubectl", "get")
