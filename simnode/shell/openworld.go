@@ -265,15 +265,15 @@ func Present(os OS, img Image, argv []string) bool {
 // unsimulated runs a program wink does not simulate but knows may be
 // present (see Present): an in-box program exits 0 at once with no output;
 // a tool that ends exits 0 at once, and so does any program of an open
-// image run by a probe, a hook or kubectl exec (Env.Exec); as a
-// container's main process, any other program of an open image runs until
+// image run to completion (Env.Completes: by a probe, a hook, kubectl
+// exec, as an init container or a Job); as a long-running process, any other program of an open image runs until
 // it is stopped. ok is false when the program is known to be absent.
 func (p *proc) unsimulated(argv0 string) (code int, ok bool) {
 	if p.win && p.env.Image.InBox && InBoxExecutable(argv0) {
 		return 0, true
 	}
 	if p.env.Image.Open {
-		if Tool(p.env.OS, argv0) || p.env.Exec {
+		if Tool(p.env.OS, argv0) || p.env.Completes {
 			return 0, true
 		}
 		return p.block(), true
@@ -311,7 +311,7 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 		s.p.lastExit, s.lastOK = 0, true
 		return true
 	}
-	if img.Open && !verbNounRE.MatchString(name) && s.p.env.Exec {
+	if img.Open && !verbNounRE.MatchString(name) && s.p.env.Completes {
 		s.evalArgs(el)
 		s.p.lastExit, s.lastOK = 0, true
 		return true

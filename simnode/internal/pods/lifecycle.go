@@ -62,6 +62,9 @@ type job struct {
 	// provider's (hooks, probes). writes records its file writes.
 	clock  *procClock
 	writes *writeGate
+	// completes: a process that runs to completion (an init container's,
+	// or a pod's that does not restart): see Env.Completes.
+	completes bool
 }
 
 // backoff is one client-go flowcontrol.Backoff entry.
@@ -667,7 +670,8 @@ func (m *machine) runProcess(rec *record, c *container, out logs.Writer, st proc
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	clock := &procClock{t: st.Start}
-	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: out, clock: clock}
+	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: out, clock: clock,
+		completes: c.init || rec.pod.Spec.RestartPolicy != corev1.RestartPolicyAlways}
 	if path := m.procPath(rec, c); path != "" {
 		j.writes = newWriteGate(clock, path, st, resumed)
 	}

@@ -50,6 +50,11 @@ type Env struct {
 	// ends at once with 0, as such commands do, instead of running until
 	// stopped (open world).
 	Exec bool
+	// Completes: the command is the process of an init container or of a
+	// pod whose restartPolicy is not Always (a Job's), which real images
+	// run to completion: a program wink does not know ends at once with 0
+	// too. An image's known server (Server) still runs until stopped.
+	Completes bool
 	// CPU, Accounts, Power and BootTime are the node machine's parts a
 	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and
 	// shell.Power (HostProcess containers only).

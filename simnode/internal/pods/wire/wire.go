@@ -30,7 +30,7 @@ func Env(e *pods.Env) *shell.Env {
 	out := &shell.Env{
 		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
-		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess), Exec: e.Exec,
+		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess), Completes: e.Exec || e.Completes,
 	}
 	if fs, ok := e.Files.(shell.FS); ok {
 		out.Files = fs
@@ -84,6 +84,9 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 	// know (an image without catalog or registry metadata), as MiniShell has
 	// it: it runs until stopped.
 	os := shell.OS(env.OS)
+	if env.Completes && len(argv) == 0 {
+		return 0 // the image's own program, run to completion
+	}
 	if !env.Exec && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
 		return shell.RunUntilStopped(ctx, Env(env))
 	}
