@@ -273,12 +273,22 @@ func (p *proc) unsimulated(argv0 string) (code int, ok bool) {
 		return 0, true
 	}
 	if p.env.Image.Open {
-		if Tool(p.env.OS, argv0) || p.env.Completes {
+		if Tool(p.env.OS, argv0) {
 			return 0, true
 		}
-		return p.block(), true
+		return p.unknownProgram(), true
 	}
 	return 0, false
+}
+
+// unknownProgram runs a program or script of an open image that wink does
+// not simulate: run to completion (Env.Completes) it ends at once with 0;
+// otherwise it runs until stopped.
+func (p *proc) unknownProgram() int {
+	if p.env.Completes {
+		return 0
+	}
+	return p.block()
 }
 
 // Tool reports whether argv0 is a command-line tool that ends (inbox.yaml
@@ -311,15 +321,10 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 		s.p.lastExit, s.lastOK = 0, true
 		return true
 	}
-	if img.Open && !verbNounRE.MatchString(name) && s.p.env.Completes {
-		s.evalArgs(el)
-		s.p.lastExit, s.lastOK = 0, true
-		return true
-	}
 	if img.Open && !verbNounRE.MatchString(name) {
 		s.evalArgs(el)
-		s.p.lastExit = s.p.block()
-		s.lastOK = false
+		s.p.lastExit = s.p.unknownProgram()
+		s.lastOK = s.p.lastExit == 0 && s.p.env.Completes
 		s.checkCtx()
 		return true
 	}

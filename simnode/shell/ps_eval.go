@@ -194,7 +194,7 @@ func (p *proc) runPowerShell(argv []string, pwsh bool) int {
 	if file != "" {
 		data, err := p.readFile(file)
 		if err != nil && p.scriptMayExist(file, err) {
-			return p.block() // open world: a script of the image (openworld.go)
+			return p.unknownProgram() // open world: a script of the image (openworld.go)
 		}
 		if err != nil {
 			if pwsh {

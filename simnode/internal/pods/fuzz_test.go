@@ -56,7 +56,8 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	env := &shell.Env{
 		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
-		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess),
+		Image:     shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess),
+		Completes: e.Exec || e.Completes,
 	}
 	if fs, ok := e.Files.(shell.FS); ok {
 		env.Files = fs
@@ -67,7 +68,10 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	if nc, ok := e.Interfaces.(shell.NetConfig); ok {
 		env.Interfaces = nc
 	}
-	if len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
+	if e.Completes && len(argv) == 0 {
+		return 0
+	}
+	if !e.Exec && !e.Completes && (len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) && !shell.Tool(shell.OS(e.OS), argv[0])) {
 		return shell.RunUntilStopped(ctx, env)
 	}
 	return shell.Run(ctx, env, argv, stdin, stdout, stderr)

@@ -51,9 +51,10 @@ type Env struct {
 	// stopped (open world).
 	Exec bool
 	// Completes: the command is the process of an init container or of a
-	// pod whose restartPolicy is not Always (a Job's), which real images
-	// run to completion: a program wink does not know ends at once with 0
-	// too. An image's known server (Server) still runs until stopped.
+	// pod whose restartPolicy is not Always (a Job's), of an image the
+	// catalog does not know: real images run such programs to completion,
+	// so a program wink does not know ends at once with 0 too. A catalog
+	// image's server (pause, coredns) still runs until stopped.
 	Completes bool
 	// CPU, Accounts, Power and BootTime are the node machine's parts a
 	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and

@@ -87,7 +87,7 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 	if env.Completes && len(argv) == 0 {
 		return 0 // the image's own program, run to completion
 	}
-	if !env.Exec && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
+	if !env.Exec && !env.Completes && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
 		return shell.RunUntilStopped(ctx, Env(env))
 	}
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
