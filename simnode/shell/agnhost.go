@@ -176,12 +176,12 @@ func progAgnhostSub(p *proc, argv []string) int {
 }
 
 // logf writes a Go log line (log.Printf: date and time prefix) to stderr.
-func (p *proc) logf(format string, a ...any) {
+func logf(p *proc, format string, a ...any) {
 	p.eprintln(p.now().Format("2006/01/02 15:04:05 ") + fmt.Sprintf(format, a...))
 }
 
 // klogf writes a klog info line to stderr.
-func (p *proc) klogf(level byte, file string, format string, a ...any) {
+func klogf(p *proc, level byte, file string, format string, a ...any) {
 	p.eprintln(fmt.Sprintf("%c%s       1 %s] %s", level, p.now().Format("0102 15:04:05.000000"), file, fmt.Sprintf(format, a...)))
 }
 
@@ -203,11 +203,11 @@ func progAgnhost(p *proc, argv []string) int {
 	}
 	switch sub {
 	case "serve-hostname":
-		p.logf("Serving on port %d.", port("--port", 9376))
+		logf(p, "Serving on port %d.", port("--port", 9376))
 		return p.block()
 	case "netexec":
-		p.logf("Started HTTP server on port %d", port("--http-port", 8080))
-		p.logf("Started UDP server on port  %d", port("--udp-port", 8081))
+		logf(p, "Started HTTP server on port %d", port("--http-port", 8080))
+		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.block()
 	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter", "webhook", "crd-conversion-webhook":
 		return p.block()
@@ -288,7 +288,7 @@ func agnhostConnect(p *proc, args []string, flags map[string]string) int {
 // agnhostInClusterClient polls the apiserver's /healthz (upstream
 // host_process.go:730 expects "calling /healthz" and no "status=failed").
 func agnhostInClusterClient(p *proc, interval int) int {
-	p.klogf('I', "main.go:61", "started")
+	klogf(p, 'I', "main.go:61", "started")
 	host, _ := p.vars.get("KUBERNETES_SERVICE_HOST")
 	port, _ := p.vars.get("KUBERNETES_SERVICE_PORT")
 	if host == "" {
@@ -298,13 +298,13 @@ func agnhostInClusterClient(p *proc, interval int) int {
 		port = "443"
 	}
 	for {
-		p.klogf('I', "main.go:79", "calling /healthz")
+		klogf(p, 'I', "main.go:79", "calling /healthz")
 		resp, err := p.net().HTTP(p.ctx, "GET", "https://"+host+":"+port+"/healthz", true)
 		if p.done() {
 			return p.killed()
 		}
 		if err != nil || resp == nil || resp.Status != 200 {
-			p.klogf('E', "main.go:82", "status=failed")
+			klogf(p, 'E', "main.go:82", "status=failed")
 		}
 		if !p.sleep(time.Duration(interval) * time.Second) {
 			return p.killed()

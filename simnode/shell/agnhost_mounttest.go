@@ -62,7 +62,7 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 		if path == "" {
 			continue
 		}
-		if !p.exists(path) {
+		if !exists(p, path) {
 			goPrintln(p, fmt.Sprintf("error from PowerShell Script: exit status 1, Get-Acl : Cannot find path '%s' because it does not exist.", path))
 			failed = true
 			continue
@@ -118,7 +118,7 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 const mounttestContent = "mount-tester new file\n"
 
 // exists reports whether a file or directory is there.
-func (p *proc) exists(path string) bool {
+func exists(p *proc, path string) bool {
 	if _, err := p.readFile(path); err == nil || errors.Is(err, fs.ErrPermission) {
 		return true
 	}

@@ -35,7 +35,7 @@ func init() {
 		{name: "echo", help: "Displays messages, or turns command-echoing on or off.", rows: "E, B11", run: (*cmdShell).echo},
 		{name: "set", help: "Displays, sets, or removes Windows environment variables.", rows: "E, B12", run: (*cmdShell).set},
 		{name: "type", help: "Displays the contents of a text file.", rows: "E, B11 (volumes.go:148)", run: (*cmdShell).typeCmd},
-		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *cmdShell, rest string) int { return s.p.dirListing(splitWinArgs(rest)) }},
+		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *cmdShell, rest string) int { return dirListing(s.p, splitWinArgs(rest)) }},
 		{name: "exit", help: "Quits the CMD.EXE program (command interpreter).", rows: "E", run: (*cmdShell).exit},
 		{name: "ver", help: "Displays the Windows version.", rows: "N3", run: (*cmdShell).ver},
 		{name: "cd", aliases: []string{"chdir"}, help: "Displays the name of or changes the current directory.", run: (*cmdShell).cd},
@@ -75,7 +75,7 @@ func (p *proc) osVersion() string {
 
 // runCmdExe is `cmd [/S] [/Q] [/D] /C string`, `cmd /K string` or an
 // interactive cmd reading stdin.
-func (p *proc) runCmdExe(argv []string) int {
+func runCmdExe(p *proc, argv []string) int {
 	line := joinWinArgs(argv[1:])
 	s := &cmdShell{p: p, echoOn: true}
 	strip, mode := false, ""
@@ -687,7 +687,7 @@ func (s *cmdShell) dispatch(p *proc, text string) int {
 	if strings.HasSuffix(lower, ".bat") || strings.HasSuffix(lower, ".cmd") {
 		return s.batch(p, name, splitWinArgs(rest))
 	}
-	if _, ok := lookupWindows(name); ok {
+	if _, ok := p.programs.Lookup(Windows, name); ok {
 		return p.exec(append([]string{name}, splitWinArgs(rest)...))
 	}
 	if code, ok := p.unsimulated(name); ok {

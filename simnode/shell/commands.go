@@ -17,12 +17,29 @@ type command struct {
 	run func(p *proc, argv []string) int
 }
 
+// Programs finds a program of a simulated image by the name it is called by
+// (argv[0]: a path, any case and .exe on Windows).
+type Programs interface {
+	Lookup(os OS, argv0 string) (*command, bool)
+}
+
+// tables are the programs of the tables below.
+type tables struct{}
+
+// Lookup finds argv0 in the table of os.
+func (tables) Lookup(os OS, argv0 string) (*command, bool) {
+	if os == Windows {
+		return lookupWindows(argv0)
+	}
+	return lookupLinux(argv0)
+}
+
 // windowsPrograms are the executables on a Windows container's PATH
 // (System32 plus the busybox-style tools the e2e test images ship in C:\bin).
 var windowsPrograms = []*command{
-	{name: "cmd", help: "Starts a new instance of the Windows command interpreter.", rows: "E", run: func(p *proc, argv []string) int { return p.runCmdExe(argv) }},
-	{name: "powershell", help: "Windows PowerShell 5.1.", rows: "E", run: func(p *proc, argv []string) int { return p.runPowerShell(argv, false) }},
-	{name: "pwsh", help: "PowerShell 7.", rows: "E", run: func(p *proc, argv []string) int { return p.runPowerShell(argv, true) }},
+	{name: "cmd", help: "Starts a new instance of the Windows command interpreter.", rows: "E", run: func(p *proc, argv []string) int { return runCmdExe(p, argv) }},
+	{name: "powershell", help: "Windows PowerShell 5.1.", rows: "E", run: func(p *proc, argv []string) int { return runPowerShell(p, argv, false) }},
+	{name: "pwsh", help: "PowerShell 7.", rows: "E", run: func(p *proc, argv []string) int { return runPowerShell(p, argv, true) }},
 	{name: "whoami", help: "Displays user, group and privileges information.", rows: "B9", run: progWhoami},
 	{name: "hostname", help: "Prints the name of the current host.", rows: "B10", run: progHostname},
 	{name: "ipconfig", help: "Displays all current TCP/IP network configuration values.", rows: "H2, H3", run: progIpconfig},
@@ -44,12 +61,16 @@ var windowsPrograms = []*command{
 	{name: "nc", help: "netcat.", rows: "H1", run: progNc},
 	{name: "wget", help: "Retrieves files over HTTP.", rows: "H1", run: progWget},
 	{name: "uname", help: "Prints system information.", run: progUname},
+	// Windows administration (winadmin.go)
+	{name: "net", aliases: []string{"net1"}, help: "Manages local groups (net localgroup).", rows: "B9, B10", run: progNet},
+	{name: "shutdown", help: "Shuts down or restarts the machine.", rows: "B15, N3", run: progShutdown},
+	{name: "testlimit", aliases: []string{"testlimit64"}, help: "Sysinternals TestLimit: leaks and touches memory (resource-consumer image).", rows: "B5, B6", run: progTestlimit},
 }
 
 // linuxPrograms are the executables of a Linux container (busybox style,
 // like the agnhost and busybox images).
 var linuxPrograms = []*command{
-	{name: "sh", aliases: []string{"bash", "ash", "dash"}, help: "The POSIX shell.", run: func(p *proc, argv []string) int { return p.runSh(argv) }},
+	{name: "sh", aliases: []string{"bash", "ash", "dash"}, help: "The POSIX shell.", run: func(p *proc, argv []string) int { return runSh(p, argv) }},
 	{name: "echo", help: "Prints its arguments.", run: progEcho},
 	{name: "printf", help: "Formats and prints.", run: progPrintf},
 	{name: "cat", help: "Concatenates files.", run: progCat},

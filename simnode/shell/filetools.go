@@ -466,7 +466,7 @@ func progTimeout(p *proc, argv []string) int {
 
 // dirListing is cmd's `dir` (upstream host_process.go runs
 // `cmd /c dir <file>`): the volume header, one line per entry, the totals.
-func (p *proc) dirListing(args []string) int {
+func dirListing(p *proc, args []string) int {
 	target := ""
 	for _, a := range args {
 		if !strings.HasPrefix(a, "/") {

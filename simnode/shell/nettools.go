@@ -518,7 +518,7 @@ func parseURL(raw string) (scheme, host string, port int, path string, ok bool) 
 	return scheme, host, port, path, true
 }
 
-func (p *proc) curlMeter(o *curlOpts, n int) {
+func curlMeter(p *proc, o *curlOpts, n int) {
 	if o.silent {
 		return
 	}
@@ -532,7 +532,7 @@ func (p *proc) curlMeter(o *curlOpts, n int) {
 }
 
 // curlErr prints `curl: (N) message` (unless -s without -S) and returns N.
-func (p *proc) curlErr(o *curlOpts, code int, msg string) int {
+func curlErr(p *proc, o *curlOpts, code int, msg string) int {
 	if !o.silent || o.showErr {
 		p.eprintln(fmt.Sprintf("curl: (%d) %s", code, msg))
 	}
@@ -671,12 +671,12 @@ func progCurl(p *proc, argv []string) int {
 	}
 	scheme, host, port, path, ok := parseURL(o.url)
 	if !ok {
-		p.curlMeter(o, 0)
-		return p.curlErr(o, 3, "URL rejected: Malformed input to a URL function")
+		curlMeter(p, o, 0)
+		return curlErr(p, o, 3, "URL rejected: Malformed input to a URL function")
 	}
 	if scheme != "http" && scheme != "https" {
-		p.curlMeter(o, 0)
-		return p.curlErr(o, 1, fmt.Sprintf("Protocol \"%s\" not supported", scheme))
+		curlMeter(p, o, 0)
+		return curlErr(p, o, 1, fmt.Sprintf("Protocol \"%s\" not supported", scheme))
 	}
 	url := scheme + "://" + host + ":" + strconv.Itoa(port) + path
 	if strings.Contains(host, ":") {
@@ -688,8 +688,8 @@ func progCurl(p *proc, argv []string) int {
 		return p.killed()
 	}
 	if err != nil || !found {
-		p.curlMeter(o, 0)
-		return p.curlErr(o, 6, "Could not resolve host: "+host)
+		curlMeter(p, o, 0)
+		return curlErr(p, o, 6, "Could not resolve host: "+host)
 	}
 	if o.verbose {
 		p.eprintln(fmt.Sprintf("*   Trying %s:%d...", addr, port))
@@ -700,11 +700,11 @@ func progCurl(p *proc, argv []string) int {
 		return p.killed()
 	}
 	if err != nil {
-		p.curlMeter(o, 0)
+		curlMeter(p, o, 0)
 		elapsed := func() int64 { return p.now().Sub(start).Milliseconds() }
 		switch {
 		case errors.Is(err, ErrNameNotFound):
-			return p.curlErr(o, 6, "Could not resolve host: "+host)
+			return curlErr(p, o, 6, "Could not resolve host: "+host)
 		case errors.Is(err, ErrTimeout):
 			wait := o.connectTimeout
 			if wait == 0 || (o.maxTime > 0 && o.maxTime < wait) {
@@ -720,14 +720,14 @@ func progCurl(p *proc, argv []string) int {
 				return p.killed()
 			}
 			if o.connectTimeout == 0 && o.maxTime > 0 {
-				return p.curlErr(o, 28, fmt.Sprintf("Operation timed out after %d milliseconds with 0 bytes received", wait.Milliseconds()+1))
+				return curlErr(p, o, 28, fmt.Sprintf("Operation timed out after %d milliseconds with 0 bytes received", wait.Milliseconds()+1))
 			}
-			return p.curlErr(o, 28, fmt.Sprintf("Failed to connect to %s port %d after %d ms: Timeout was reached", host, port, wait.Milliseconds()+1))
+			return curlErr(p, o, 28, fmt.Sprintf("Failed to connect to %s port %d after %d ms: Timeout was reached", host, port, wait.Milliseconds()+1))
 		case errors.Is(err, ErrUntrustedCert):
 			if p.win {
-				return p.curlErr(o, 60, "schannel: SEC_E_UNTRUSTED_ROOT (0x80090325) - The certificate chain was issued by an authority that is not trusted.")
+				return curlErr(p, o, 60, "schannel: SEC_E_UNTRUSTED_ROOT (0x80090325) - The certificate chain was issued by an authority that is not trusted.")
 			}
-			return p.curlErr(o, 60, "SSL certificate problem: unable to get local issuer certificate")
+			return curlErr(p, o, 60, "SSL certificate problem: unable to get local issuer certificate")
 		default: // refused, unreachable
 			if p.win && errors.Is(err, ErrRefused) {
 				// Windows retries a refused SYN twice: about 2 s
@@ -735,12 +735,12 @@ func progCurl(p *proc, argv []string) int {
 					return p.killed()
 				}
 			}
-			return p.curlErr(o, 7, fmt.Sprintf("Failed to connect to %s port %d after %d ms: Couldn't connect to server", host, port, elapsed()))
+			return curlErr(p, o, 7, fmt.Sprintf("Failed to connect to %s port %d after %d ms: Couldn't connect to server", host, port, elapsed()))
 		}
 	}
 	if resp == nil {
-		p.curlMeter(o, 0)
-		return p.curlErr(o, 52, "Empty reply from server")
+		curlMeter(p, o, 0)
+		return curlErr(p, o, 52, "Empty reply from server")
 	}
 	statusLine := fmt.Sprintf("HTTP/1.1 %d %s", resp.Status, http.StatusText(resp.Status))
 	headers := headerLines(resp)
@@ -758,8 +758,8 @@ func progCurl(p *proc, argv []string) int {
 		p.eprintln("<")
 	}
 	if o.fail && resp.Status >= 400 {
-		p.curlMeter(o, 0)
-		return p.curlErr(o, 22, fmt.Sprintf("The requested URL returned error: %d", resp.Status))
+		curlMeter(p, o, 0)
+		return curlErr(p, o, 22, fmt.Sprintf("The requested URL returned error: %d", resp.Status))
 	}
 	var out []byte
 	if o.head || o.include {
@@ -772,10 +772,10 @@ func progCurl(p *proc, argv []string) int {
 	if !o.head {
 		out = append(out, resp.Body...)
 	}
-	p.curlMeter(o, len(out))
+	curlMeter(p, o, len(out))
 	if o.output != "" && o.output != "-" {
 		if err := p.writeFile(o.output, out, false); err != nil {
-			return p.curlErr(o, 23, "Failure writing output to destination")
+			return curlErr(p, o, 23, "Failure writing output to destination")
 		}
 	} else {
 		p.stdout.Write(out)
@@ -810,7 +810,7 @@ func isClusterName(name string) bool {
 	return strings.Contains(name, ".svc.") || strings.HasSuffix(strings.TrimSuffix(name, "."), ".cluster.local")
 }
 
-func (p *proc) dnsServer(args []string) string {
+func dnsServer(p *proc, args []string) string {
 	if len(args) > 1 {
 		return args[1]
 	}
@@ -829,7 +829,7 @@ func progNslookupWindows(p *proc, argv []string) int {
 		p.eprintln("*** nslookup: interactive mode needs a console")
 		return 1
 	}
-	server := p.dnsServer(args)
+	server := dnsServer(p, args)
 	p.println("Server:  UnKnown")
 	p.println("Address:  " + server)
 	p.println("")
@@ -874,7 +874,7 @@ func progNslookupLinux(p *proc, argv []string) int {
 		p.eprintln("Usage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]")
 		return 1
 	}
-	server := p.dnsServer(args)
+	server := dnsServer(p, args)
 	p.println("Server:\t\t" + server)
 	p.println("Address:\t" + server + ":53")
 	p.println("")

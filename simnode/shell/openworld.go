@@ -362,5 +362,5 @@ func RunUntilStopped(ctx context.Context, env *Env) int {
 	if env == nil {
 		env = &Env{}
 	}
-	return newProc(ctx, env, nil, nil, nil).block()
+	return newProc(ctx, env, nil, nil, nil, nil).block()
 }

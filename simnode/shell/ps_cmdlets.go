@@ -198,7 +198,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 			return
 		}
 	}
-	if c, ok := lookupWindows(name); ok {
+	if c, ok := s.p.programs.Lookup(Windows, name); ok {
 		s.runNative(c, name, el, input, hasInput, out)
 		return
 	}
@@ -1435,7 +1435,7 @@ func cmdletGetCommand(c *psCall) {
 		c.out(&psObject{typeName: "CommandInfo", view: "table", cols: cols, str: cl.name, props: []psProp{{"CommandType", "Cmdlet"}, {"Name", cl.name}, {"Version", "3.1.0.0"}, {"Source", "Microsoft.PowerShell.Utility"}}})
 		return
 	}
-	if _, ok := lookupWindows(name); ok {
+	if _, ok := c.s.p.programs.Lookup(Windows, name); ok {
 		exe := programName(name, true) + ".exe"
 		c.out(&psObject{typeName: "CommandInfo", view: "table", cols: cols, str: exe, props: []psProp{{"CommandType", "Application"}, {"Name", exe}, {"Version", "10.0.20348.1"}, {"Source", `C:\Windows\system32\` + exe}}})
 		return

@@ -133,7 +133,7 @@ type psErrorRecord struct {
 
 // runPowerShell is powershell.exe / pwsh: -Command, -File, -EncodedCommand,
 // a script path, or a script on stdin.
-func (p *proc) runPowerShell(argv []string, pwsh bool) int {
+func runPowerShell(p *proc, argv []string, pwsh bool) int {
 	args := argv[1:]
 	script, file := "", ""
 	var scriptArgs []string

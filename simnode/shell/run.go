@@ -34,7 +34,7 @@ func Run(ctx context.Context, env *Env, argv []string, stdin io.Reader, stdout, 
 	if env == nil {
 		env = &Env{}
 	}
-	p := newProc(ctx, env, stdin, stdout, stderr)
+	p := newProc(ctx, env, tables{}, stdin, stdout, stderr)
 	defer func() {
 		// The interpreters are total functions over their input; a panic is
 		// a bug, but a container must not take the node down with it.
@@ -82,6 +82,9 @@ type proc struct {
 	nl     string
 	// lastExit is ERRORLEVEL / $? / $LASTEXITCODE.
 	lastExit int
+	// programs are the programs the image has, by name: what exec, cmd,
+	// PowerShell and sh run.
+	programs Programs
 	// depth counts nested scripts, functions and shells of this Run (a
 	// script that runs itself must end, not exhaust the stack).
 	depth *atomic.Int32
@@ -97,7 +100,7 @@ func (p *proc) enter() bool { return p.depth.Add(1) <= maxDepth }
 
 func (p *proc) leave() { p.depth.Add(-1) }
 
-func newProc(ctx context.Context, env *Env, stdin io.Reader, stdout, stderr io.Writer) *proc {
+func newProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, stdout, stderr io.Writer) *proc {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -110,7 +113,7 @@ func newProc(ctx context.Context, env *Env, stdin io.Reader, stdout, stderr io.W
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	p := &proc{ctx: ctx, env: env, win: env.OS == Windows, stdin: stdin, stdout: stdout, stderr: stderr, depth: &atomic.Int32{}}
+	p := &proc{ctx: ctx, env: env, win: env.OS == Windows, programs: programs, stdin: stdin, stdout: stdout, stderr: stderr, depth: &atomic.Int32{}}
 	if p.win {
 		p.nl = "\r\n"
 		p.vars = windowsVars(env)
@@ -147,10 +150,10 @@ func (p *proc) exec(argv []string) int {
 	}
 	defer p.leave()
 	if p.win {
-		c, ok := lookupWindows(argv[0])
+		c, ok := p.programs.Lookup(Windows, argv[0])
 		if !ok {
-			if isScriptPath(argv[0]) {
-				return p.runPowerShell(append([]string{"powershell", "-File"}, argv...), false)
+			if ps, ok := p.programs.Lookup(Windows, "powershell"); ok && isScriptPath(argv[0]) {
+				return ps.run(p, append([]string{"powershell", "-File"}, argv...))
 			}
 			if code, ok := p.unsimulated(argv[0]); ok {
 				return code // open world (openworld.go)
@@ -161,7 +164,7 @@ func (p *proc) exec(argv []string) int {
 		}
 		return c.run(p, argv)
 	}
-	c, ok := lookupLinux(argv[0])
+	c, ok := p.programs.Lookup(Linux, argv[0])
 	if !ok {
 		if code, ok := p.unsimulated(argv[0]); ok {
 			return code // open world (openworld.go)

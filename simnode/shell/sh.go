@@ -122,7 +122,7 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 
 // runSh is `sh -c script [name args...]`, `sh script.sh`, or sh reading
 // stdin.
-func (p *proc) runSh(argv []string) int {
+func runSh(p *proc, argv []string) int {
 	s := &shell{name: "sh", traps: map[string]string{}, jobs: &sync.WaitGroup{}}
 	var mu sync.Mutex
 	p.stdout = lockedWriter{&mu, p.stdout}
@@ -880,7 +880,7 @@ func (s *shell) command(p *proc, words []string) int {
 	if b, ok := shBuiltins[words[0]]; ok {
 		return b.run(s, p, words)
 	}
-	if _, ok := lookupLinux(words[0]); ok {
+	if _, ok := p.programs.Lookup(Linux, words[0]); ok {
 		if !strings.Contains(words[0], "/") || strings.HasPrefix(words[0], "/") || strings.HasPrefix(words[0], "./") {
 			return p.exec(words)
 		}

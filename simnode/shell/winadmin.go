@@ -101,28 +101,15 @@ func HasGroup(a LocalAccounts, name string) bool {
 }
 
 func init() {
-	registerWindowsPrograms(
-		&command{name: "net", aliases: []string{"net1"}, help: "Manages local groups (net localgroup).", rows: "B9, B10", run: progNet},
-		&command{name: "shutdown", help: "Shuts down or restarts the machine.", rows: "B15, N3", run: progShutdown},
-		&command{name: "testlimit", aliases: []string{"testlimit64"}, help: "Sysinternals TestLimit: leaks and touches memory (resource-consumer image).", rows: "B5, B6", run: progTestlimit},
-	)
 	registerCmdlets(
 		&psCmdlet{name: "Get-WmiObject", aliases: []string{"gwmi"}, help: "Gets WMI class instances (Win32_OperatingSystem).", rows: "N3", positional: []string{"Class", "Property*"}, params: []string{"Namespace", "ComputerName", "Filter", "Query"}, run: cmdletGetWmiObject},
 		&psCmdlet{name: "Get-CimInstance", aliases: []string{"gcim"}, help: "Gets CIM class instances (Win32_OperatingSystem).", rows: "N3", positional: []string{"ClassName", "Filter"}, params: []string{"Namespace", "ComputerName", "Query"}, run: cmdletGetWmiObject},
 	)
 }
 
-// registerWindowsPrograms adds programs defined outside commands.go's table.
-func registerWindowsPrograms(cs ...*command) {
-	windowsPrograms = append(windowsPrograms, cs...)
-	for k, v := range index(cs) {
-		windowsIndex[k] = v
-	}
-}
-
 const netSuccess = "The command completed successfully."
 
-func (p *proc) netError(code int, msg string) int {
+func netError(p *proc, code int, msg string) int {
 	p.eprintln(fmt.Sprintf("System error %d has occurred.", code))
 	p.eprintln("")
 	p.eprintln(msg)
@@ -185,15 +172,15 @@ func progNet(p *proc, argv []string) int {
 		return 0
 	case add && len(names) == 1:
 		if !accounts.AddGroup(names[0]) {
-			return p.netError(1379, "The specified local group already exists.")
+			return netError(p, 1379, "The specified local group already exists.")
 		}
 	case del && len(names) == 1:
 		if !accounts.DeleteGroup(names[0]) {
-			return p.netError(1376, "The specified local group does not exist.")
+			return netError(p, 1376, "The specified local group does not exist.")
 		}
 	case len(names) == 1:
 		if !HasGroup(accounts, names[0]) {
-			return p.netError(1376, "The specified local group does not exist.")
+			return netError(p, 1376, "The specified local group does not exist.")
 		}
 		p.println(fmt.Sprintf("%-15s%s", "Alias name", names[0]))
 		p.println(fmt.Sprintf("%-15s", "Comment"))
@@ -204,7 +191,7 @@ func progNet(p *proc, argv []string) int {
 	default:
 		// net localgroup <group> <member> /add: members are not modelled.
 		if !HasGroup(accounts, names[0]) {
-			return p.netError(1376, "The specified local group does not exist.")
+			return netError(p, 1376, "The specified local group does not exist.")
 		}
 	}
 	p.println(netSuccess)
