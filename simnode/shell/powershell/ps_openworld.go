@@ -1,0 +1,47 @@
+package powershell
+
+import (
+	_ "embed"
+
+	"wink.dev/wink/simnode/shell/process"
+)
+
+// unsimulated is PowerShell's open world: an in-box cmdlet or executable
+// wink does not simulate succeeds silently ($? true, $LASTEXITCODE 0 for an
+// executable); a program or script of an open image runs until stopped,
+// or, run by a probe, a hook or kubectl exec, ends at once with 0. A
+// Verb-Noun name that is neither simulated nor in-box is a module the image
+// would have to ship: not found, as in a plain Windows Server image.
+func (s *psShell) unsimulated(name string, el *psNode) bool {
+	img := s.p.Env.Image
+	if img.InBox {
+		if _, ok := process.InBoxCmdlet(name); ok {
+			s.evalArgs(el) // arguments are evaluated, as when the cmdlet binds them
+			s.lastOK = true
+			return true
+		}
+		if process.InBoxExecutable(name) {
+			s.evalArgs(el)
+			s.p.LastExit, s.lastOK = 0, true
+			return true
+		}
+	}
+	if img.Open && process.Tool(process.Windows, name) {
+		s.evalArgs(el)
+		s.p.LastExit, s.lastOK = 0, true
+		return true
+	}
+	if img.Open && !process.VerbNounRE.MatchString(name) && s.p.Env.Exec {
+		s.evalArgs(el)
+		s.p.LastExit, s.lastOK = 0, true
+		return true
+	}
+	if img.Open && !process.VerbNounRE.MatchString(name) {
+		s.evalArgs(el)
+		s.p.LastExit = s.p.Block()
+		s.lastOK = false
+		s.checkCtx()
+		return true
+	}
+	return false
+}
