@@ -60,81 +60,63 @@ func (ps *psParser) dashOp(ops func(string) bool) (string, bool) {
 	return w, true
 }
 
-func (ps *psParser) expr() *psNode {
-	left := ps.comparison()
+// psBinaryLevels are PowerShell's binary operators by precedence, the
+// lowest first (about_Operator_Precedence; the levels of the PowerShell
+// parser's TokenFlags.BinaryPrecedence*): the logical operators, then the
+// comparison group (comparison, -replace, binary -split and -join, -is,
+// -isnot, -as), then + -, then * / %, then -f. Operators of one level have
+// equal precedence and associate to the left. Above them bind the comma,
+// the range operator .. and the unary operators (-not, !, unary -, casts,
+// unary -split and -join), in that order. Each level reads its operator at
+// the position, or says there is none.
+var psBinaryLevels = [...]func(ps *psParser) (op string, ok bool){
+	func(ps *psParser) (string, bool) {
+		return ps.dashOp(func(w string) bool { return w == "and" || w == "or" || w == "xor" })
+	},
+	func(ps *psParser) (string, bool) { return ps.dashOp(func(w string) bool { return psComparisonOps[w] }) },
+	func(ps *psParser) (string, bool) {
+		c, n := ps.peek(), ps.peekAt(1)
+		if c == '+' && n != '=' && n != '+' || c == '-' && n != '=' && !process.IsLetter(n) && n != '-' {
+			ps.i++
+			return string(c), true
+		}
+		return "", false
+	},
+	func(ps *psParser) (string, bool) {
+		if c := ps.peek(); (c == '*' || c == '/' || c == '%') && ps.peekAt(1) != '=' {
+			ps.i++
+			return string(c), true
+		}
+		return "", false
+	},
+	func(ps *psParser) (string, bool) { return ps.dashOp(func(w string) bool { return w == "f" }) },
+}
+
+// expr is a full expression: the binary operators over comma lists.
+func (ps *psParser) expr() *psNode { return ps.binary(0, ps.comma) }
+
+// exprNoComma is a method argument: a full expression without the comma
+// operator (commas separate arguments).
+func (ps *psParser) exprNoComma() *psNode { return ps.binary(0, ps.rangeExpr) }
+
+// binary reads the operators of psBinaryLevels[level] and above, over
+// operands read by operand.
+func (ps *psParser) binary(level int, operand func() *psNode) *psNode {
+	if level == len(psBinaryLevels) {
+		return operand()
+	}
+	left := ps.binary(level+1, operand)
 	for {
 		ps.skip()
 		save := ps.i
-		op, ok := ps.dashOp(func(w string) bool { return w == "and" || w == "or" || w == "xor" })
+		op, ok := psBinaryLevels[level](ps)
 		if !ok {
 			ps.i = save
 			return left
 		}
 		ps.skipAll()
-		right := ps.comparison()
+		right := ps.binary(level+1, operand)
 		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
-	}
-}
-
-func (ps *psParser) comparison() *psNode {
-	left := ps.additive()
-	for {
-		ps.skip()
-		op, ok := ps.dashOp(func(w string) bool { return psComparisonOps[w] })
-		if !ok {
-			return left
-		}
-		ps.skipAll()
-		right := ps.additive()
-		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
-	}
-}
-
-func (ps *psParser) additive() *psNode {
-	left := ps.multiplicative()
-	for {
-		ps.skip()
-		c := ps.peek()
-		if c == '+' && ps.peekAt(1) != '=' && ps.peekAt(1) != '+' {
-			ps.i++
-		} else if c == '-' && ps.peekAt(1) != '=' && !process.IsLetter(ps.peekAt(1)) && ps.peekAt(1) != '-' {
-			ps.i++
-		} else {
-			return left
-		}
-		ps.skipAll()
-		right := ps.multiplicative()
-		left = &psNode{kind: "binary", op: string(c), pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
-	}
-}
-
-func (ps *psParser) multiplicative() *psNode {
-	left := ps.format()
-	for {
-		ps.skip()
-		c := ps.peek()
-		if (c == '*' || c == '/' || c == '%') && ps.peekAt(1) != '=' {
-			ps.i++
-		} else {
-			return left
-		}
-		ps.skipAll()
-		right := ps.format()
-		left = &psNode{kind: "binary", op: string(c), pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
-	}
-}
-
-func (ps *psParser) format() *psNode {
-	left := ps.comma()
-	for {
-		ps.skip()
-		_, ok := ps.dashOp(func(w string) bool { return w == "f" })
-		if !ok {
-			return left
-		}
-		ps.skipAll()
-		right := ps.comma()
-		left = &psNode{kind: "binary", op: "f", pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
 	}
 }
 
@@ -253,7 +235,7 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 					if ps.peek() == 0 {
 						ps.fail(ps.i, "Missing ')' in method call.", "MissingEndParenthesisInMethodCall")
 					}
-					m.kids = append(m.kids, ps.rangeExprNoComma())
+					m.kids = append(m.kids, ps.exprNoComma())
 					ps.skipAll()
 					if ps.peek() == ',' {
 						ps.i++
@@ -275,54 +257,6 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 		default:
 			return n
 		}
-	}
-}
-
-// rangeExprNoComma is a method argument: a full expression without the
-// comma operator (commas separate arguments).
-func (ps *psParser) rangeExprNoComma() *psNode {
-	left := ps.comparisonNoComma()
-	for {
-		ps.skip()
-		save := ps.i
-		op, ok := ps.dashOp(func(w string) bool { return w == "and" || w == "or" })
-		if !ok {
-			ps.i = save
-			return left
-		}
-		ps.skipAll()
-		right := ps.comparisonNoComma()
-		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
-	}
-}
-
-func (ps *psParser) comparisonNoComma() *psNode {
-	left := ps.additiveNoComma()
-	for {
-		ps.skip()
-		op, ok := ps.dashOp(func(w string) bool { return psComparisonOps[w] || w == "f" })
-		if !ok {
-			return left
-		}
-		ps.skipAll()
-		right := ps.additiveNoComma()
-		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
-	}
-}
-
-func (ps *psParser) additiveNoComma() *psNode {
-	left := ps.rangeExpr()
-	for {
-		ps.skip()
-		c := ps.peek()
-		if (c == '+' || c == '*' || c == '/' || c == '%') || (c == '-' && !process.IsLetter(ps.peekAt(1))) {
-			ps.i++
-		} else {
-			return left
-		}
-		ps.skipAll()
-		right := ps.rangeExpr()
-		left = &psNode{kind: "binary", op: string(c), pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
 	}
 }
 
