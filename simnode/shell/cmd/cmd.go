@@ -67,7 +67,7 @@ type cmdShell struct {
 	echoOn bool
 }
 
-// runCmdExe is `cmd [/S] [/Q] [/D] /C string`, `cmd /K string` or an
+// Run is `cmd [/S] [/Q] [/D] /C string`, `cmd /K string` or an
 // interactive cmd reading stdin.
 func Run(p *process.Proc, argv []string) int {
 	line := joinWinArgs(argv[1:])

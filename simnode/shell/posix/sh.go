@@ -123,7 +123,7 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// runSh is `sh -c script [name args...]`, `sh script.sh`, or sh reading
+// Run is `sh -c script [name args...]`, `sh script.sh`, or sh reading
 // stdin.
 func Run(p *process.Proc, argv []string) int {
 	s := &shell{name: "sh", traps: map[string]string{}, jobs: &sync.WaitGroup{}}

@@ -132,7 +132,7 @@ type psErrorRecord struct {
 
 // ---- entry ----
 
-// runPowerShell is powershell.exe / pwsh: -Command, -File, -EncodedCommand,
+// Run is powershell.exe / pwsh: -Command, -File, -EncodedCommand,
 // a script path, or a script on stdin.
 func Run(p *process.Proc, argv []string, pwsh bool) int {
 	args := argv[1:]
@@ -283,7 +283,7 @@ func decodeUTF16Base64(s string) string {
 	return string(utf16.Decode(u))
 }
 
-// decodeText reads a file as Windows tools do: UTF-16 with a BOM, UTF-8
+// DecodeText reads a file as Windows tools do: UTF-16 with a BOM, UTF-8
 // with or without one.
 func DecodeText(b []byte) string {
 	switch {

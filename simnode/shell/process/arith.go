@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// evalArith is `set /a`: integers, + - * / % and parentheses, names.
-func EvalArith(s string, v *vars) (int64, error) {
+// EvalArith is `set /a`: integers, + - * / % and parentheses, names.
+func EvalArith(s string, v *Vars) (int64, error) {
 	a := &arith{s: strings.ReplaceAll(s, " ", ""), v: v}
 	n := a.expr()
 	if a.err != nil || a.i != len(a.s) {
@@ -19,7 +19,7 @@ func EvalArith(s string, v *vars) (int64, error) {
 type arith struct {
 	s   string
 	i   int
-	v   *vars
+	v   *Vars
 	err error
 }
 

@@ -24,7 +24,7 @@ func (f *fileWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// openRedirect prepares an output file the way cmd opens it before running
+// OpenRedirect prepares an output file the way cmd opens it before running
 // the command: > truncates, >> keeps. A read-only mount fails here with
 // "Access is denied." (row B11).
 func (p *Proc) OpenRedirect(name string, appendTo bool) (io.Writer, error) {
@@ -41,6 +41,7 @@ func (p *Proc) OpenRedirect(name string, appendTo bool) (io.Writer, error) {
 	return &fileWriter{p: p, name: name, data: existing}, nil
 }
 
+// BaseName is the last element of a Windows or Linux path.
 func BaseName(full string) string {
 	if i := strings.LastIndexAny(full, `\/`); i >= 0 {
 		return full[i+1:]
@@ -85,6 +86,7 @@ func winPath(dir, p string) string {
 	return p[:3] + strings.Join(out, `\`)
 }
 
+// IsLetter reports whether c is an ASCII letter.
 func IsLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 
 func linuxPath(dir, p string) string {
@@ -97,6 +99,7 @@ func linuxPath(dir, p string) string {
 	return path.Clean(p)
 }
 
+// Path resolves s against the working directory, as the container sees it.
 func (p *Proc) Path(s string) string {
 	if p.Win {
 		return winPath(p.Dir, s)
@@ -104,6 +107,7 @@ func (p *Proc) Path(s string) string {
 	return linuxPath(p.Dir, s)
 }
 
+// ReadFile reads a file of the container (Env.Files).
 func (p *Proc) ReadFile(name string) ([]byte, error) {
 	if p.Env.Files == nil {
 		return nil, fs.ErrNotExist
@@ -111,6 +115,7 @@ func (p *Proc) ReadFile(name string) ([]byte, error) {
 	return p.Env.Files.ReadFile(p.Path(name))
 }
 
+// ReadDir lists a directory of the container (Env.Files).
 func (p *Proc) ReadDir(name string) ([]fs.DirEntry, error) {
 	if p.Env.Files == nil {
 		return nil, fs.ErrNotExist
@@ -118,7 +123,7 @@ func (p *Proc) ReadDir(name string) ([]fs.DirEntry, error) {
 	return p.Env.Files.ReadDir(p.Path(name))
 }
 
-// writeFile writes or appends. Writing to a read-only mount returns
+// WriteFile writes or appends. Writing to a read-only mount returns
 // fs.ErrPermission (row B11).
 func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
 	if p.Env.Files == nil {
@@ -133,7 +138,7 @@ func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
 	return p.Env.Files.WriteFile(full, data)
 }
 
-// isNullDevice is NUL on Windows, /dev/null on Linux.
+// IsNullDevice is NUL on Windows, /dev/null on Linux.
 func (p *Proc) IsNullDevice(name string) bool {
 	if p.Win {
 		return strings.EqualFold(name, "nul") || strings.EqualFold(name, "$null")
@@ -141,7 +146,7 @@ func (p *Proc) IsNullDevice(name string) bool {
 	return name == "/dev/null"
 }
 
-// cmdFileError is cmd.exe's message for a file error: row B11, upstream
+// CmdFileError is cmd.exe's message for a file error: row B11, upstream
 // test/e2e/windows/volumes.go:106 expects exactly "Access is denied.".
 func CmdFileError(err error, write bool) string {
 	switch {
@@ -156,7 +161,7 @@ func CmdFileError(err error, write bool) string {
 	}
 }
 
-// posixFileError is the errno text Linux tools print.
+// PosixFileError is the errno text Linux tools print.
 func PosixFileError(err error, write bool) string {
 	switch {
 	case errors.Is(err, fs.ErrPermission) && write:
@@ -170,6 +175,7 @@ func PosixFileError(err error, write bool) string {
 	}
 }
 
+// ParentDir is the directory a Windows or Linux path is in.
 func ParentDir(full string) string {
 	i := strings.LastIndex(full, `\`)
 	if i <= 2 {

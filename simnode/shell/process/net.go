@@ -31,6 +31,7 @@ func (noNet) HTTP(context.Context, string, string, bool) (*HTTPResponse, error) 
 	return nil, ErrUnreachable
 }
 
+// Net is the container's network; a container without one reaches nothing.
 func (p *Proc) Net() Network {
 	if p.Env.Net == nil {
 		return noNet{}
@@ -38,7 +39,7 @@ func (p *Proc) Net() Network {
 	return p.Env.Net
 }
 
-// resolve turns a host into addresses: literals, localhost and the pod's
+// Resolve turns a host into addresses: literals, localhost and the pod's
 // own name (hosts file) locally, everything else through env.Net (row H2).
 func (p *Proc) Resolve(host string) ([]netip.Addr, error) {
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
@@ -61,7 +62,7 @@ func (p *Proc) Resolve(host string) ([]netip.Addr, error) {
 	return addrs, err
 }
 
-// pick returns the first address of the wanted family (4, 6 or 0: any).
+// Pick returns the first address of the wanted family (4, 6 or 0: any).
 func Pick(addrs []netip.Addr, family int) (netip.Addr, bool) {
 	for _, a := range addrs {
 		if family == 0 || (family == 4) == a.Unmap().Is4() {
@@ -71,7 +72,7 @@ func Pick(addrs []netip.Addr, family int) (netip.Addr, bool) {
 	return netip.Addr{}, false
 }
 
-// fqdn is the name the resolver answered for: a single-label name gets the
+// FQDN is the name the resolver answered for: a single-label name gets the
 // container's (first) DNS suffix (row H2: Windows has exactly one).
 func (p *Proc) FQDN(name string) string {
 	if !strings.Contains(name, ".") && len(p.Env.Interfaces.DNSSuffixes) > 0 {
@@ -84,17 +85,19 @@ func (p *Proc) FQDN(name string) string {
 
 // ---- ipconfig ----
 
+// HashHex is n hex digits of a hash of s: stable made-up identifiers.
 func HashHex(s string, n int) string {
 	h := fnv.New128a()
 	h.Write([]byte(s))
 	return fmt.Sprintf("%x", h.Sum(nil))[:n]
 }
 
+// AdapterName is the name of the container's network adapter.
 func (p *Proc) AdapterName() string {
 	return "vEthernet (" + HashHex(p.Env.Hostname+"adapter", 32) + "_l2bridge)"
 }
 
-// parseURL splits scheme://host:port/path; port defaults by scheme.
+// ParseURL splits scheme://host:port/path; port defaults by scheme.
 func ParseURL(raw string) (scheme, host string, port int, path string, ok bool) {
 	scheme = "http"
 	rest := raw
@@ -146,6 +149,7 @@ func ParseURL(raw string) (scheme, host string, port int, path string, ok bool) 
 	return scheme, host, port, path, true
 }
 
+// HeaderLines are the header lines of a response, sorted.
 func HeaderLines(resp *HTTPResponse) []string {
 	var hs []string
 	for k, v := range resp.Headers {
@@ -160,7 +164,7 @@ func HeaderLines(resp *HTTPResponse) []string {
 
 // ---- nslookup ----
 
-// isClusterName is answered authoritatively by the cluster DNS.
+// IsClusterName is answered authoritatively by the cluster DNS.
 func IsClusterName(name string) bool {
 	return strings.Contains(name, ".svc.") || strings.HasSuffix(strings.TrimSuffix(name, "."), ".cluster.local")
 }

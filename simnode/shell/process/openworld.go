@@ -77,6 +77,7 @@ type inBoxTable struct {
 // inBox loads inbox.yaml on first use.
 var inBox = sync.OnceValue(func() *inBoxTable { return mustLoadInBox(inboxYAML) })
 
+// VerbNounRE matches a PowerShell Verb-Noun command name.
 var VerbNounRE = regexp.MustCompile(`^[A-Za-z]+-[A-Za-z][A-Za-z0-9]*$`)
 
 // LoadInBox parses and validates an in-box table (inbox.yaml); errors name
@@ -221,7 +222,7 @@ func InBoxCmdlet(name string) (module string, ok bool) {
 // executable wink does not simulate.
 func InBoxExecutable(argv0 string) bool { return inBox().exes[ProgramName(argv0, true)] }
 
-// unsimulated runs a program wink does not simulate but knows may be
+// Unsimulated runs a program wink does not simulate but knows may be
 // present (see Present): an in-box program exits 0 at once with no output;
 // a tool that ends exits 0 at once, and so does any program of an open
 // image run by a probe, a hook or kubectl exec (Env.Exec); as a
@@ -245,7 +246,7 @@ func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 // 0 with no output.
 func Tool(os OS, argv0 string) bool { return inBox().tools[os][ProgramName(argv0, os == Windows)] }
 
-// scriptMayExist reports whether a script that the container's file system
+// ScriptMayExist reports whether a script that the container's file system
 // does not have may still be in the image: an open image's files are not
 // all known (a script shipped in the image, e.g.
 // $env:CONTAINER_SANDBOX_MOUNT_POINT/kube-proxy/start.ps1). A file the

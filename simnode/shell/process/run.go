@@ -27,23 +27,23 @@ const (
 	ExitCannotExec = 126
 )
 
-// proc is one running command: its environment, streams and state.
+// Proc is one running command: its environment, streams and state.
 type Proc struct {
 	Ctx    context.Context
 	Env    *Env
 	Win    bool
-	Vars   *vars
+	Vars   *Vars
 	Dir    string
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
 	NL     string
-	// lastExit is ERRORLEVEL / $? / $LASTEXITCODE.
+	// LastExit is ERRORLEVEL / $? / $LASTEXITCODE.
 	LastExit int
-	// programs are the programs the image has, by name: what exec, cmd,
+	// Programs are the programs the image has, by name: what exec, cmd,
 	// PowerShell and sh run.
 	Programs Programs
-	// depth counts nested scripts, functions and shells of this Run (a
+	// Depth counts nested scripts, functions and shells of this Run (a
 	// script that runs itself must end, not exhaust the stack).
 	Depth *atomic.Int32
 }
@@ -52,12 +52,15 @@ type Proc struct {
 // overflow, cmd and sh stop with an error).
 const maxDepth = 100
 
-// enter increments the nesting depth; false when it is too deep. Pair with
+// Enter increments the nesting depth; false when it is too deep. Pair with
 // leave.
 func (p *Proc) Enter() bool { return p.Depth.Add(1) <= maxDepth }
 
+// Leave undoes Enter.
 func (p *Proc) Leave() { p.Depth.Add(-1) }
 
+// NewProc makes the process a command of env runs in, finding programs in
+// programs (nil: it runs none); nil streams read nothing and discard.
 func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, stdout, stderr io.Writer) *Proc {
 	if ctx == nil {
 		ctx = context.Background()
@@ -84,7 +87,7 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	return p
 }
 
-// sub returns a child process sharing the environment with other streams.
+// Sub returns a child process sharing the environment with other streams.
 func (p *Proc) Sub(stdin io.Reader, stdout, stderr io.Writer) *Proc {
 	c := *p
 	c.Vars = p.Vars.clone()
@@ -100,7 +103,7 @@ func (p *Proc) Sub(stdin io.Reader, stdout, stderr io.Writer) *Proc {
 	return &c
 }
 
-// exec runs a program the way the runtime starts it: by name, no shell.
+// Exec runs a program the way the runtime starts it: by name, no shell.
 func (p *Proc) Exec(argv []string) int {
 	if !p.Enter() {
 		p.Eprintln("The nesting of scripts is too deep.")
@@ -133,7 +136,7 @@ func (p *Proc) Exec(argv []string) int {
 	return c.Run(p, argv)
 }
 
-// killed is the code a process stopped because ctx is done returns.
+// Killed is the code a process stopped because ctx is done returns.
 func (p *Proc) Killed() int {
 	if p.Win {
 		return ExitKilledWindows
@@ -141,9 +144,10 @@ func (p *Proc) Killed() int {
 	return ExitKilledLinux
 }
 
+// Done reports whether the process was stopped (its ctx is done).
 func (p *Proc) Done() bool { return p.Ctx.Err() != nil }
 
-// block waits until ctx is done: a long-running server or `sleep inf`. It
+// Block waits until ctx is done: a long-running server or `sleep inf`. It
 // sleeps on the environment's clock when there is one, so that a simulated
 // clock sees the process idle rather than busy.
 func (p *Proc) Block() int {
@@ -152,7 +156,7 @@ func (p *Proc) Block() int {
 	return p.Killed()
 }
 
-// sleep waits d on the environment's clock; false when ctx ended first.
+// Sleep waits d on the environment's clock; false when ctx ended first.
 func (p *Proc) Sleep(d time.Duration) bool {
 	if p.Done() {
 		return false
@@ -170,6 +174,7 @@ func (p *Proc) Sleep(d time.Duration) bool {
 	}
 }
 
+// Now is the time on the environment's clock.
 func (p *Proc) Now() time.Time {
 	if p.Env.Now != nil {
 		return p.Env.Now()
@@ -177,13 +182,13 @@ func (p *Proc) Now() time.Time {
 	return time.Now()
 }
 
-// println writes s and the platform's line ending to stdout.
+// Println writes s and the platform's line ending to stdout.
 func (p *Proc) Println(s string) { io.WriteString(p.Stdout, s+p.NL) }
 
-// eprintln writes s and the platform's line ending to stderr.
+// Eprintln writes s and the platform's line ending to stderr.
 func (p *Proc) Eprintln(s string) { io.WriteString(p.Stderr, s+p.NL) }
 
-// printf writes to stdout, turning "\n" into the platform's line ending.
+// Printf writes to stdout, turning "\n" into the platform's line ending.
 func (p *Proc) Printf(format string, a ...any) {
 	s := fmt.Sprintf(format, a...)
 	if p.Win {
@@ -213,7 +218,7 @@ func (p *Proc) capture(f func(c *Proc) int) (string, int) {
 	return b.String(), code
 }
 
-// limitedBuffer caps memory use of captured output of endless commands.
+// LimitedBuffer caps memory use of captured output of endless commands.
 type LimitedBuffer struct {
 	bytes.Buffer
 	Max int

@@ -5,6 +5,8 @@ import (
 	"strings"
 )
 
+// OSVersion is the Windows version ver and cmd's banner print (Env.OSVersion,
+// row N3).
 func (p *Proc) OSVersion() string {
 	if p.Env.OSVersion != "" {
 		return p.Env.OSVersion
@@ -12,39 +14,43 @@ func (p *Proc) OSVersion() string {
 	return "10.0.20348.2655"
 }
 
-// vars is an environment block; Windows names are case-insensitive but keep
+// Vars is an environment block; Windows names are case-insensitive but keep
 // the case they were set with.
-type vars struct {
+type Vars struct {
 	fold bool
-	m    map[string]varEntry
+	m    map[string]VarEntry
 }
 
-type varEntry struct{ Name, Value string }
+// VarEntry is a variable of an environment block.
+type VarEntry struct{ Name, Value string }
 
-func newVars(fold bool) *vars { return &vars{fold: fold, m: map[string]varEntry{}} }
+func newVars(fold bool) *Vars { return &Vars{fold: fold, m: map[string]VarEntry{}} }
 
-func (v *vars) key(name string) string {
+func (v *Vars) key(name string) string {
 	if v.fold {
 		return strings.ToUpper(name)
 	}
 	return name
 }
 
-func (v *vars) Get(name string) (string, bool) {
+// Get returns a variable's value.
+func (v *Vars) Get(name string) (string, bool) {
 	e, ok := v.m[v.key(name)]
 	return e.Value, ok
 }
 
-func (v *vars) Set(name, value string) {
+// Set sets a variable, keeping the case of an existing Windows name.
+func (v *Vars) Set(name, value string) {
 	if e, ok := v.m[v.key(name)]; ok && v.fold {
 		name = e.Name
 	}
-	v.m[v.key(name)] = varEntry{name, value}
+	v.m[v.key(name)] = VarEntry{name, value}
 }
 
-func (v *vars) Unset(name string) { delete(v.m, v.key(name)) }
+// Unset removes a variable.
+func (v *Vars) Unset(name string) { delete(v.m, v.key(name)) }
 
-func (v *vars) clone() *vars {
+func (v *Vars) clone() *Vars {
 	c := newVars(v.fold)
 	for k, e := range v.m {
 		c.m[k] = e
@@ -52,10 +58,10 @@ func (v *vars) clone() *vars {
 	return c
 }
 
-// sorted returns the entries sorted by name (case-insensitively on Windows,
+// Sorted returns the entries sorted by name (case-insensitively on Windows,
 // as `set` lists them).
-func (v *vars) Sorted() []varEntry {
-	out := make([]varEntry, 0, len(v.m))
+func (v *Vars) Sorted() []VarEntry {
+	out := make([]VarEntry, 0, len(v.m))
 	for _, e := range v.m {
 		out = append(out, e)
 	}
@@ -70,7 +76,7 @@ func (v *vars) Sorted() []varEntry {
 
 // windowsVars is the environment block of a nanoserver/servercore
 // container: the image's defaults, then the pod's variables (row B12).
-func windowsVars(env *Env) *vars {
+func windowsVars(env *Env) *Vars {
 	v := newVars(true)
 	user := env.User
 	if user == "" {
@@ -114,7 +120,7 @@ func windowsVars(env *Env) *vars {
 	return v
 }
 
-func linuxVars(env *Env) *vars {
+func linuxVars(env *Env) *Vars {
 	v := newVars(false)
 	v.Set("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
 	v.Set("HOSTNAME", env.Hostname)
@@ -128,7 +134,7 @@ func linuxVars(env *Env) *vars {
 	return v
 }
 
-// computerName is %COMPUTERNAME%: the NetBIOS name, the hostname upper-cased
+// ComputerName is %COMPUTERNAME%: the NetBIOS name, the hostname upper-cased
 // and cut to 15 characters.
 func ComputerName(host string) string {
 	if host == "" {
@@ -166,7 +172,7 @@ func isVirtualAccount(u string) bool {
 	return strings.EqualFold(u, "ContainerUser") || strings.EqualFold(u, "ContainerAdministrator")
 }
 
-// whoamiString is what whoami.exe prints for the container's user (row B9,
+// WhoamiString is what whoami.exe prints for the container's user (row B9,
 // upstream test/e2e/windows/security_context.go and host_process.go:794):
 // `user manager\containeruser`, `nt authority\system`, `host\user`.
 func WhoamiString(env *Env) string {
@@ -183,7 +189,7 @@ func WhoamiString(env *Env) string {
 	return strings.ToLower(ComputerName(env.Hostname) + `\` + u)
 }
 
-// shareVars makes c use p's variables (redirections don't make a subshell).
+// ShareVars makes c use p's variables (redirections don't make a subshell).
 func (c *Proc) ShareVars(p *Proc) *Proc {
 	c.Vars = p.Vars
 	return c

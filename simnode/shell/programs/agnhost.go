@@ -52,6 +52,7 @@ func Listens(argv []string) []int {
 	return ports
 }
 
+// HTTPListenerPrefix matches an HttpListener prefix of a PowerShell script.
 var HTTPListenerPrefix = regexp.MustCompile(`(?i)Prefixes\.Add\(\s*['"](https?)://[^:/'"]*(?::(\d+))?/?[^'"]*['"]\s*\)`)
 
 // Listeners is Listens with protocols (netexec's UDP port too).
@@ -168,9 +169,10 @@ func ncListen(args []string) (Listener, bool) {
 	return Listener{proto, port}, listen && port > 0 && port < 65536
 }
 
+// Pause is the pause container: it waits until stopped.
 func Pause(p *process.Proc, argv []string) int { return p.Block() }
 
-// progAgnhostSub runs an agnhost subcommand named as argv[0] (the image's
+// AgnhostSub runs an agnhost subcommand named as argv[0] (the image's
 // entrypoint is agnhost, the pod gives only args: upstream
 // hybrid_network.go:61 `Args: test-webserver`).
 func AgnhostSub(p *process.Proc, argv []string) int {
@@ -187,7 +189,7 @@ func klogf(p *process.Proc, level byte, file string, format string, a ...any) {
 	p.Eprintln(fmt.Sprintf("%c%s       1 %s] %s", level, p.Now().Format("0102 15:04:05.000000"), file, fmt.Sprintf(format, a...)))
 }
 
-// progAgnhost is agnhost: the server subcommands log what upstream logs and
+// Agnhost is agnhost: the server subcommands log what upstream logs and
 // then serve (block) until ctx is done; the client subcommands answer
 // through env.Net.
 func Agnhost(p *process.Proc, argv []string) int {

@@ -9,7 +9,7 @@ import (
 	"wink.dev/wink/simnode/shell/process"
 )
 
-// progCat is busybox cat.
+// Cat is busybox cat.
 func Cat(p *process.Proc, argv []string) int {
 	files := argv[1:]
 	if len(files) == 0 {
@@ -38,7 +38,7 @@ func Cat(p *process.Proc, argv []string) int {
 	return code
 }
 
-// progLs is busybox ls (one name a line: stdout is not a terminal).
+// Ls is busybox ls (one name a line: stdout is not a terminal).
 func Ls(p *process.Proc, argv []string) int {
 	long, all := false, false
 	var names []string
@@ -92,7 +92,7 @@ func Ls(p *process.Proc, argv []string) int {
 	return code
 }
 
-// progEcho is /bin/echo (and busybox echo): -n and -e.
+// Echo is /bin/echo (and busybox echo): -n and -e.
 func Echo(p *process.Proc, argv []string) int {
 	args := argv[1:]
 	newline, escapes := true, false
@@ -117,7 +117,7 @@ func unescapeC(s string) string {
 	return r.Replace(s)
 }
 
-// progPrintf is a small printf: %s %d %% and C escapes.
+// Printf is a small printf: %s %d %% and C escapes.
 func Printf(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
 		p.Eprintln("printf: usage: printf FORMAT [ARGUMENT]...")
@@ -156,6 +156,7 @@ func Printf(p *process.Proc, argv []string) int {
 	return 0
 }
 
+// Printenv is env / printenv.
 func Printenv(p *process.Proc, argv []string) int {
 	for _, e := range p.Vars.Sorted() {
 		p.Println(e.Name + "=" + e.Value)
@@ -163,14 +164,14 @@ func Printenv(p *process.Proc, argv []string) int {
 	return 0
 }
 
-// progHostname prints the pod name, or the node name for HostProcess
+// Hostname prints the pod name, or the node name for HostProcess
 // containers (row B10: the provider puts it in env.Hostname).
 func Hostname(p *process.Proc, argv []string) int {
 	p.Println(p.Env.Hostname)
 	return 0
 }
 
-// progWhoami is whoami.exe (row B9; upstream security_context.go expects the
+// Whoami is whoami.exe (row B9; upstream security_context.go expects the
 // user name in the output, host_process.go:802 that a non-SYSTEM user does
 // not print "nt authority").
 func Whoami(p *process.Proc, argv []string) int {
@@ -178,6 +179,7 @@ func Whoami(p *process.Proc, argv []string) int {
 	return 0
 }
 
+// WhoamiLinux is whoami of a Linux container.
 func WhoamiLinux(p *process.Proc, argv []string) int {
 	u := p.Env.User
 	if u == "" || u == "0" {
@@ -191,6 +193,7 @@ func WhoamiLinux(p *process.Proc, argv []string) int {
 	return 0
 }
 
+// ID is id.
 func ID(p *process.Proc, argv []string) int {
 	u := p.Env.User
 	if u == "" || u == "root" || u == "0" {
@@ -205,6 +208,7 @@ func ID(p *process.Proc, argv []string) int {
 	return 0
 }
 
+// Uname is uname.
 func Uname(p *process.Proc, argv []string) int {
 	if p.Win {
 		// coreutils uname.exe of the e2e images (upstream host_process.go
@@ -224,11 +228,13 @@ func Uname(p *process.Proc, argv []string) int {
 	return 0
 }
 
+// Date is date.
 func Date(p *process.Proc, argv []string) int {
 	p.Println(p.Now().UTC().Format("Mon Jan  2 15:04:05 UTC 2006"))
 	return 0
 }
 
+// Touch is touch.
 func Touch(p *process.Proc, argv []string) int {
 	code := 0
 	for _, f := range argv[1:] {
@@ -272,7 +278,7 @@ func parseSleep(s string) (d time.Duration, forever, ok bool) {
 	return time.Duration(f * float64(mult)), false, true
 }
 
-// progSleep is sleep(1): `sleep 3600`, `sleep inf`.
+// Sleep is sleep(1): `sleep 3600`, `sleep inf`.
 func Sleep(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
 		p.Eprintln("sleep: missing operand")
@@ -296,7 +302,7 @@ func Sleep(p *process.Proc, argv []string) int {
 	return 0
 }
 
-// progTimeout is timeout.exe: `timeout /t N [/nobreak]`, -1 waits forever.
+// Timeout is timeout.exe: `timeout /t N [/nobreak]`, -1 waits forever.
 func Timeout(p *process.Proc, argv []string) int {
 	n, ok := 0, false
 	for i := 1; i < len(argv); i++ {

@@ -19,7 +19,7 @@ func prefixMask(bits int) string {
 	return fmt.Sprintf("%d.%d.%d.%d", m>>24, m>>16&0xff, m>>8&0xff, m&0xff)
 }
 
-// progIpconfig is ipconfig.exe and `ipconfig /all` (rows H2, H3: upstream
+// Ipconfig is ipconfig.exe and `ipconfig /all` (rows H2, H3: upstream
 // test/e2e/windows/dns.go:82-95 looks for the dnsConfig nameserver 1.1.1.1 in
 // `ipconfig /all`; the suffix search list has the single suffix of row H2).
 func Ipconfig(p *process.Proc, argv []string) int {
@@ -137,7 +137,7 @@ type pingOpts struct {
 	family  int
 }
 
-// progPingWindows is PING.EXE (row H4: no reply from beyond the cluster
+// PingWindows is PING.EXE (row H4: no reply from beyond the cluster
 // network; the Network decides). Exit 0 when any echo reply came back.
 func PingWindows(p *process.Proc, argv []string) int {
 	o := pingOpts{count: 4, timeout: 4 * time.Second}
@@ -263,7 +263,7 @@ func PingWindows(p *process.Proc, argv []string) int {
 	return 1
 }
 
-// progPingLinux is busybox ping: forever unless -c N; -W timeout, -w
+// PingLinux is busybox ping: forever unless -c N; -W timeout, -w
 // deadline (seconds).
 func PingLinux(p *process.Proc, argv []string) int {
 	o := pingOpts{forever: true, timeout: 10 * time.Second}
@@ -405,7 +405,7 @@ func curlErr(p *process.Proc, o *curlOpts, code int, msg string) int {
 	return code
 }
 
-// progCurl is curl / curl.exe (rows H1, H2, H5, H6; upstream
+// Curl is curl / curl.exe (rows H1, H2, H5, H6; upstream
 // test/e2e/windows/hybrid_network.go:136 `curl.exe -4 <ip> --connect-timeout
 // 10 --fail`, dns.go:107/122 `curl.exe -k https://kubernetes:443`). Exit
 // codes and messages are curl's: 6 could not resolve, 7 failed to connect,
@@ -667,7 +667,7 @@ func dnsServer(p *process.Proc, args []string) string {
 	return "127.0.0.1"
 }
 
-// progNslookupWindows is nslookup.exe (row H2): `Server:  UnKnown` (the
+// NslookupWindows is nslookup.exe (row H2): `Server:  UnKnown` (the
 // cluster DNS has no PTR record for itself), then Name/Address, or
 // `*** UnKnown can't find x: Non-existent domain`.
 func NslookupWindows(p *process.Proc, argv []string) int {
@@ -714,7 +714,7 @@ func NslookupWindows(p *process.Proc, argv []string) int {
 	return 0
 }
 
-// progNslookupLinux is busybox nslookup.
+// NslookupLinux is busybox nslookup.
 func NslookupLinux(p *process.Proc, argv []string) int {
 	args := operands(argv[1:])
 	if len(args) == 0 {
@@ -748,7 +748,7 @@ func NslookupLinux(p *process.Proc, argv []string) int {
 
 // ---- nltest ----
 
-// progNltest is nltest.exe for GMSA pods (upstream
+// Nltest is nltest.exe for GMSA pods (upstream
 // test/e2e/windows/gmsa_kubelet.go:117-130: `nltest /PARENTDOMAIN` output
 // starts with the credential spec's domain and contains "The command
 // completed successfully"; gmsa_full.go:84 `nltest /QUERY`).
@@ -804,7 +804,7 @@ func Nltest(p *process.Proc, argv []string) int {
 
 var serviceNames = map[int]string{21: "ftp", 22: "ssh", 25: "smtp", 53: "domain", 80: "http", 443: "https", 6443: "sun-sr-https", 8080: "http-alt", 10250: "*"}
 
-// progNc is OpenBSD netcat (upstream test/e2e/windows/hybrid_network.go:130
+// Nc is OpenBSD netcat (upstream test/e2e/windows/hybrid_network.go:130
 // `nc -vz <ip> <port> -w <timeout>`): -v prints `Connection to <host> <port>
 // port [tcp/<service>] succeeded!` on stderr.
 func Nc(p *process.Proc, argv []string) int {
@@ -926,7 +926,7 @@ func Nc(p *process.Proc, argv []string) int {
 
 // ---- wget ----
 
-// progWget is busybox wget: -q, -O file / -O- / -qO-, -T seconds, --spider.
+// Wget is busybox wget: -q, -O file / -O- / -qO-, -T seconds, --spider.
 func Wget(p *process.Proc, argv []string) int {
 	quiet, spider := false, false
 	output, url := "", ""

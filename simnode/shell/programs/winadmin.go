@@ -19,7 +19,7 @@ func netError(p *process.Proc, code int, msg string) int {
 	return 2
 }
 
-// progNet is net.exe. localgroup is simulated; the other subcommands
+// Net is net.exe. localgroup is simulated; the other subcommands
 // report success without a visible effect.
 func Net(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
@@ -101,7 +101,7 @@ func Net(p *process.Proc, argv []string) int {
 	return 0
 }
 
-// progShutdown is shutdown.exe: /r (-r) restarts, /s shuts down, /t the
+// Shutdown is shutdown.exe: /r (-r) restarts, /s shuts down, /t the
 // delay in seconds (30 by default), /a aborts a pending shutdown. The
 // machine is the node's (Env.Power, a HostProcess container); elsewhere
 // the caller lacks the privilege.
@@ -160,7 +160,7 @@ func Shutdown(p *process.Proc, argv []string) int {
 	return Shutdown(p, []string{argv[0], "/?"})
 }
 
-// progTestlimit is Sysinternals TestLimit (testlimit.exe of the
+// Testlimit is Sysinternals TestLimit (testlimit.exe of the
 // resource-consumer image, which e2e's Windows eviction spec runs:
 // `testlimit.exe -accepteula -d 300Mb -e 1 20000s -c N`). -d <MB> leaks
 // and touches MB of memory per allocation, -c the number of allocations
