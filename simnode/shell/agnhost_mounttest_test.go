@@ -1,6 +1,8 @@
 package shell
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestAgnhostMounttest checks the lines e2e's volume specs match
 // (common/storage: "content of file", getFileModeRegex's "mode of Windows

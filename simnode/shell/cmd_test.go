@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -72,54 +71,4 @@ func TestCmd(t *testing.T) {
 		{name: "direct echo is busybox", argv: []string{"echo", "a", "b"}, out: "a b\r\n"},
 		{name: "direct cat", argv: []string{"cat", `C:\data\hello.txt`}, out: "hello from a configmap\r\n"},
 	})
-}
-
-func TestCmdQuoteRules(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{`"echo hi"`, `echo hi`},
-		{`"echo hi" > "x y"`, `echo hi" > "x y`}, // first and last quote go
-		{`"C:\Program Files\x.exe" arg`, `"C:\Program Files\x.exe" arg`},
-		{`echo "a"`, `echo "a"`},
-		{`"`, ``},
-	} {
-		if got := cmdStripQuotes(tc.in, false); got != tc.want {
-			t.Errorf("cmdStripQuotes(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	if got := cmdStripQuotes(`"C:\Program Files\x.exe" arg`, true); got != `C:\Program Files\x.exe arg` {
-		t.Errorf("/S: %q", got)
-	}
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{`a b`, []string{"a", "b"}},
-		{`"a b" c`, []string{"a b", "c"}},
-		{`a\"b`, []string{`a"b`}},
-		{`"a\\" b`, []string{`a\`, "b"}},
-		{`""`, []string{""}},
-	} {
-		if got := splitWinArgs(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("splitWinArgs(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-		if got := splitWinArgs(joinWinArgs(tc.want)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("round trip %q: %q", tc.want, got)
-		}
-	}
-}
-
-func TestWinPath(t *testing.T) {
-	for _, tc := range []struct{ dir, in, want string }{
-		{`C:\`, `/testfile.txt`, `C:\testfile.txt`},
-		{`C:\x`, `a\b.txt`, `C:\x\a\b.txt`},
-		{`C:\x\y`, `..\z`, `C:\x\z`},
-		{`C:\`, `c:/Windows/System32/cmd.exe`, `C:\Windows\System32\cmd.exe`},
-		{`C:\`, `d:`, `D:\`},
-		{`C:\`, `\\server\share\f`, `\\server\share\f`},
-		{`C:\x`, `.\uname.exe`, `C:\x\uname.exe`},
-	} {
-		if got := winPath(tc.dir, tc.in); got != tc.want {
-			t.Errorf("winPath(%q, %q) = %q, want %q", tc.dir, tc.in, got, tc.want)
-		}
-	}
 }

@@ -1,124 +1,112 @@
 package shell
 
 import (
-	"strings"
+	"wink.dev/wink/simnode/shell/cmd"
+	"wink.dev/wink/simnode/shell/posix"
+	"wink.dev/wink/simnode/shell/powershell"
+	"wink.dev/wink/simnode/shell/process"
+	"wink.dev/wink/simnode/shell/programs"
 )
 
-// command is one program of a simulated image: a row of a command table.
-type command struct {
-	// name is how the program is called (lower case, no .exe).
-	name    string
-	aliases []string
-	// help is the one-line description `help` and `/?` print.
-	help string
-	// rows are the spec rows the behaviour implements.
-	rows string
-	// run gets argv with argv[0] as called.
-	run func(p *proc, argv []string) int
+// tables are the programs of the tables below.
+type tables struct{}
+
+// Lookup finds argv0 in the table of os.
+func (tables) Lookup(os OS, argv0 string) (*process.Command, bool) {
+	if os == Windows {
+		return lookupWindows(argv0)
+	}
+	return lookupLinux(argv0)
 }
 
 // windowsPrograms are the executables on a Windows container's PATH
 // (System32 plus the busybox-style tools the e2e test images ship in C:\bin).
-var windowsPrograms = []*command{
-	{name: "cmd", help: "Starts a new instance of the Windows command interpreter.", rows: "E", run: func(p *proc, argv []string) int { return p.runCmdExe(argv) }},
-	{name: "powershell", help: "Windows PowerShell 5.1.", rows: "E", run: func(p *proc, argv []string) int { return p.runPowerShell(argv, false) }},
-	{name: "pwsh", help: "PowerShell 7.", rows: "E", run: func(p *proc, argv []string) int { return p.runPowerShell(argv, true) }},
-	{name: "whoami", help: "Displays user, group and privileges information.", rows: "B9", run: progWhoami},
-	{name: "hostname", help: "Prints the name of the current host.", rows: "B10", run: progHostname},
-	{name: "ipconfig", help: "Displays all current TCP/IP network configuration values.", rows: "H2, H3", run: progIpconfig},
-	{name: "ping", help: "Sends ICMP echo requests.", rows: "H4", run: progPingWindows},
-	{name: "curl", help: "curl.exe: transfers a URL.", rows: "H1, H2, H5, H6", run: progCurl},
-	{name: "nslookup", help: "Queries the DNS.", rows: "H2", run: progNslookupWindows},
-	{name: "nltest", help: "Domain trust and secure channel queries.", rows: "E (gmsa_kubelet.go, gmsa_full.go)", run: progNltest},
-	{name: "timeout", help: "Waits for the given number of seconds.", rows: "E", run: progTimeout},
-	{name: "agnhost", help: "The Kubernetes e2e test image's multi-call binary.", rows: "H1", run: progAgnhost},
-	{name: "pause", help: "The pause container: waits forever.", run: progPause},
-	{name: "test-webserver", help: "agnhost test-webserver (the image's entrypoint argument).", run: progAgnhostSub},
-	{name: "serve-hostname", help: "agnhost serve-hostname (the image's entrypoint argument).", run: progAgnhostSub},
-	{name: "netexec", help: "agnhost netexec (the image's entrypoint argument).", run: progAgnhostSub},
+var windowsPrograms = []*process.Command{
+	{Name: "cmd", Help: "Starts a new instance of the Windows command interpreter.", Rows: "E", Run: func(p *process.Proc, argv []string) int { return cmd.Run(p, argv) }},
+	{Name: "powershell", Help: "Windows PowerShell 5.1.", Rows: "E", Run: func(p *process.Proc, argv []string) int { return powershell.Run(p, argv, false) }},
+	{Name: "pwsh", Help: "PowerShell 7.", Rows: "E", Run: func(p *process.Proc, argv []string) int { return powershell.Run(p, argv, true) }},
+	{Name: "whoami", Help: "Displays user, group and privileges information.", Rows: "B9", Run: programs.Whoami},
+	{Name: "hostname", Help: "Prints the name of the current host.", Rows: "B10", Run: programs.Hostname},
+	{Name: "ipconfig", Help: "Displays all current TCP/IP network configuration values.", Rows: "H2, H3", Run: programs.Ipconfig},
+	{Name: "ping", Help: "Sends ICMP echo requests.", Rows: "H4", Run: programs.PingWindows},
+	{Name: "curl", Help: "curl.exe: transfers a URL.", Rows: "H1, H2, H5, H6", Run: programs.Curl},
+	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: programs.NslookupWindows},
+	{Name: "nltest", Help: "Domain trust and secure channel queries.", Rows: "E (gmsa_kubelet.go, gmsa_full.go)", Run: programs.Nltest},
+	{Name: "timeout", Help: "Waits for the given number of seconds.", Rows: "E", Run: programs.Timeout},
+	{Name: "agnhost", Help: "The Kubernetes e2e test image's multi-call binary.", Rows: "H1", Run: programs.Agnhost},
+	{Name: "pause", Help: "The pause container: waits forever.", Run: programs.Pause},
+	{Name: "test-webserver", Help: "agnhost test-webserver (the image's entrypoint argument).", Run: programs.AgnhostSub},
+	{Name: "serve-hostname", Help: "agnhost serve-hostname (the image's entrypoint argument).", Run: programs.AgnhostSub},
+	{Name: "netexec", Help: "agnhost netexec (the image's entrypoint argument).", Run: programs.AgnhostSub},
 	// busybox-style tools of the e2e images (C:\bin)
-	{name: "sleep", help: "Delays for a specified amount of time.", run: progSleep},
-	{name: "cat", help: "Concatenates files.", run: progCat},
-	{name: "echo", help: "Prints its arguments.", run: progEcho},
-	{name: "ls", help: "Lists directory contents.", run: progLs},
-	{name: "nc", help: "netcat.", rows: "H1", run: progNc},
-	{name: "wget", help: "Retrieves files over HTTP.", rows: "H1", run: progWget},
-	{name: "uname", help: "Prints system information.", run: progUname},
+	{Name: "sleep", Help: "Delays for a specified amount of time.", Run: programs.Sleep},
+	{Name: "cat", Help: "Concatenates files.", Run: programs.Cat},
+	{Name: "echo", Help: "Prints its arguments.", Run: programs.Echo},
+	{Name: "ls", Help: "Lists directory contents.", Run: programs.Ls},
+	{Name: "nc", Help: "netcat.", Rows: "H1", Run: programs.Nc},
+	{Name: "wget", Help: "Retrieves files over HTTP.", Rows: "H1", Run: programs.Wget},
+	{Name: "uname", Help: "Prints system information.", Run: programs.Uname},
+	// Windows administration (winadmin.go)
+	{Name: "net", Aliases: []string{"net1"}, Help: "Manages local groups (net localgroup).", Rows: "B9, B10", Run: programs.Net},
+	{Name: "shutdown", Help: "Shuts down or restarts the machine.", Rows: "B15, N3", Run: programs.Shutdown},
+	{Name: "testlimit", Aliases: []string{"testlimit64"}, Help: "Sysinternals TestLimit: leaks and touches memory (resource-consumer image).", Rows: "B5, B6", Run: programs.Testlimit},
 }
 
 // linuxPrograms are the executables of a Linux container (busybox style,
 // like the agnhost and busybox images).
-var linuxPrograms = []*command{
-	{name: "sh", aliases: []string{"bash", "ash", "dash"}, help: "The POSIX shell.", run: func(p *proc, argv []string) int { return p.runSh(argv) }},
-	{name: "echo", help: "Prints its arguments.", run: progEcho},
-	{name: "printf", help: "Formats and prints.", run: progPrintf},
-	{name: "cat", help: "Concatenates files.", run: progCat},
-	{name: "ls", help: "Lists directory contents.", run: progLs},
-	{name: "env", aliases: []string{"printenv"}, help: "Prints the environment.", run: progEnv},
-	{name: "hostname", help: "Prints the host name.", run: progHostname},
-	{name: "whoami", help: "Prints the user name.", run: progWhoamiLinux},
-	{name: "id", help: "Prints user and group IDs.", run: progID},
-	{name: "sleep", help: "Delays; `sleep inf` forever.", run: progSleep},
-	{name: "true", help: "Exits 0.", run: func(*proc, []string) int { return 0 }},
-	{name: "false", help: "Exits 1.", run: func(*proc, []string) int { return 1 }},
-	{name: "pwd", help: "Prints the working directory.", run: func(p *proc, _ []string) int { p.println(p.dir); return 0 }},
-	{name: "uname", help: "Prints system information.", run: progUname},
-	{name: "date", help: "Prints the date.", run: progDate},
-	{name: "touch", help: "Creates files.", run: progTouch},
-	{name: "ping", help: "Sends ICMP echo requests.", rows: "H4", run: progPingLinux},
-	{name: "nslookup", help: "Queries the DNS.", rows: "H2", run: progNslookupLinux},
-	{name: "wget", help: "Retrieves files over HTTP.", rows: "H1", run: progWget},
-	{name: "curl", help: "Transfers a URL.", rows: "H1", run: progCurl},
-	{name: "nc", aliases: []string{"netcat"}, help: "netcat.", rows: "H1", run: progNc},
-	{name: "agnhost", help: "The Kubernetes e2e test image's multi-call binary.", run: progAgnhost},
-	{name: "pause", help: "The pause container: waits forever.", run: progPause},
-	{name: "test-webserver", help: "agnhost test-webserver.", run: progAgnhostSub},
-	{name: "serve-hostname", help: "agnhost serve-hostname.", run: progAgnhostSub},
-	{name: "netexec", help: "agnhost netexec.", run: progAgnhostSub},
+var linuxPrograms = []*process.Command{
+	{Name: "sh", Aliases: []string{"bash", "ash", "dash"}, Help: "The POSIX shell.", Run: func(p *process.Proc, argv []string) int { return posix.Run(p, argv) }},
+	{Name: "echo", Help: "Prints its arguments.", Run: programs.Echo},
+	{Name: "printf", Help: "Formats and prints.", Run: programs.Printf},
+	{Name: "cat", Help: "Concatenates files.", Run: programs.Cat},
+	{Name: "ls", Help: "Lists directory contents.", Run: programs.Ls},
+	{Name: "env", Aliases: []string{"printenv"}, Help: "Prints the environment.", Run: programs.Printenv},
+	{Name: "hostname", Help: "Prints the host name.", Run: programs.Hostname},
+	{Name: "whoami", Help: "Prints the user name.", Run: programs.WhoamiLinux},
+	{Name: "id", Help: "Prints user and group IDs.", Run: programs.ID},
+	{Name: "sleep", Help: "Delays; `sleep inf` forever.", Run: programs.Sleep},
+	{Name: "true", Help: "Exits 0.", Run: func(*process.Proc, []string) int { return 0 }},
+	{Name: "false", Help: "Exits 1.", Run: func(*process.Proc, []string) int { return 1 }},
+	{Name: "pwd", Help: "Prints the working directory.", Run: func(p *process.Proc, _ []string) int { p.Println(p.Dir); return 0 }},
+	{Name: "uname", Help: "Prints system information.", Run: programs.Uname},
+	{Name: "date", Help: "Prints the date.", Run: programs.Date},
+	{Name: "touch", Help: "Creates files.", Run: programs.Touch},
+	{Name: "ping", Help: "Sends ICMP echo requests.", Rows: "H4", Run: programs.PingLinux},
+	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: programs.NslookupLinux},
+	{Name: "wget", Help: "Retrieves files over HTTP.", Rows: "H1", Run: programs.Wget},
+	{Name: "curl", Help: "Transfers a URL.", Rows: "H1", Run: programs.Curl},
+	{Name: "nc", Aliases: []string{"netcat"}, Help: "netcat.", Rows: "H1", Run: programs.Nc},
+	{Name: "agnhost", Help: "The Kubernetes e2e test image's multi-call binary.", Run: programs.Agnhost},
+	{Name: "pause", Help: "The pause container: waits forever.", Run: programs.Pause},
+	{Name: "test-webserver", Help: "agnhost test-webserver.", Run: programs.AgnhostSub},
+	{Name: "serve-hostname", Help: "agnhost serve-hostname.", Run: programs.AgnhostSub},
+	{Name: "netexec", Help: "agnhost netexec.", Run: programs.AgnhostSub},
 }
 
-var windowsIndex, linuxIndex map[string]*command
+var windowsIndex, linuxIndex map[string]*process.Command
 
 func init() {
 	windowsIndex = index(windowsPrograms)
 	linuxIndex = index(linuxPrograms)
 }
 
-func index(cmds []*command) map[string]*command {
-	m := map[string]*command{}
+func index(cmds []*process.Command) map[string]*process.Command {
+	m := map[string]*process.Command{}
 	for _, c := range cmds {
-		m[c.name] = c
-		for _, a := range c.aliases {
+		m[c.Name] = c
+		for _, a := range c.Aliases {
 			m[a] = c
 		}
 	}
 	return m
 }
 
-// programName reduces a path to a program name: `C:\Windows\System32\cmd.exe`
-// and `System32/CMD.EXE` are "cmd"; `/usr/bin/sh` is "sh".
-func programName(s string, win bool) string {
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 && (win || !strings.Contains(s[i:], `\`)) {
-		s = s[i+1:]
-	}
-	if win {
-		s = strings.ToLower(s)
-		for _, ext := range []string{".exe", ".com"} {
-			s = strings.TrimSuffix(s, ext)
-		}
-	}
-	return s
-}
-
-func lookupWindows(argv0 string) (*command, bool) {
-	c, ok := windowsIndex[programName(argv0, true)]
+func lookupWindows(argv0 string) (*process.Command, bool) {
+	c, ok := windowsIndex[process.ProgramName(argv0, true)]
 	return c, ok
 }
 
-func lookupLinux(argv0 string) (*command, bool) {
-	c, ok := linuxIndex[programName(argv0, false)]
+func lookupLinux(argv0 string) (*process.Command, bool) {
+	c, ok := linuxIndex[process.ProgramName(argv0, false)]
 	return c, ok
 }
-
-// isScriptPath is a PowerShell script run by path.
-func isScriptPath(s string) bool { return strings.HasSuffix(strings.ToLower(s), ".ps1") }

@@ -40,7 +40,7 @@
 // open image runs until stopped with no output, as does `powershell -File`
 // of a script that is not in a volume wink simulates. Present(os, image,
 // argv) is Found widened by that knowledge: the kubelet's StartError only
-// where it is false. See openworld.go and inbox.yaml.
+// where it is false. See process/openworld.go and process/inbox.yaml.
 //
 // # Effects
 //
@@ -65,8 +65,14 @@
 // kubelet" into a reason (Completed, Error) is the caller's concern; a caller
 // that escalated to SIGKILL after the grace period reports 137 itself.
 //
-// Size: about 10,000 lines, with the PowerShell parser, evaluator and cmdlets
-// each over 1,200: three interpreters and their programs in one package. It
-// is due to be split by language and programs, with one PowerShell operator
-// chain (issue 10); until then cmd/wink's TestSizes lets it be, and only it.
+// # Layout
+//
+// This package keeps the public API above, the program tables
+// (commands.go: what each OS's images run, by name) and the open-world
+// checks that need them. The rest is split by language and programs:
+// process (Env, Proc, the environment block, files, network and open-world
+// helpers every program shares), cmd (cmd.exe), powershell, posix (sh) and
+// programs (everything else: file, network, agnhost and admin tools). A
+// program runs another through process.Proc.Exec and the Programs table,
+// so the interpreters and the programs do not import one another.
 package shell

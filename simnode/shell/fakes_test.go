@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // memFS is an in-memory container file system with read-only mounts.
@@ -149,16 +151,21 @@ type memInfo struct {
 }
 
 func (i memInfo) Name() string { return i.name }
-func (i memInfo) Size() int64  { return i.size }
+
+func (i memInfo) Size() int64 { return i.size }
+
 func (i memInfo) Mode() fs.FileMode {
 	if i.dir {
 		return fs.ModeDir | 0o755
 	}
 	return 0o644
 }
+
 func (i memInfo) ModTime() time.Time { return fakeEpoch }
-func (i memInfo) IsDir() bool        { return i.dir }
-func (i memInfo) Sys() any           { return nil }
+
+func (i memInfo) IsDir() bool { return i.dir }
+
+func (i memInfo) Sys() any { return nil }
 
 func (m *memFS) ReadDir(p string) ([]fs.DirEntry, error) {
 	m.mu.Lock()
@@ -242,7 +249,7 @@ func (n *fakeNet) Ping(ctx context.Context, addr netip.Addr) (time.Duration, err
 
 func (n *fakeNet) HTTP(ctx context.Context, method, url string, insecure bool) (*HTTPResponse, error) {
 	n.log(method + " " + url)
-	_, host, port, path, _ := parseURL(url)
+	_, host, port, path, _ := process.ParseURL(url)
 	hp := host + ":" + strconv.Itoa(port)
 	if err, ok := n.httpErr[hp]; ok {
 		return nil, err
@@ -260,7 +267,7 @@ func (n *fakeNet) HTTP(ctx context.Context, method, url string, insecure bool) (
 	if err != nil {
 		return nil, err
 	}
-	if a, ok := pick(addrs, 0); ok {
+	if a, ok := process.Pick(addrs, 0); ok {
 		if err := n.Dial(ctx, "tcp", a, port); err != nil {
 			return nil, err
 		}

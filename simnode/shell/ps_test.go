@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"wink.dev/wink/simnode/shell/powershell"
 )
 
 func ps(script string) []string { return []string{"powershell.exe", "-NoProfile", "-Command", script} }
@@ -68,7 +70,7 @@ func TestPowerShell(t *testing.T) {
 		{name: "redirect writes UTF-16 in 5.1", argv: ps(`'This is a test file.' > C:\rw\t.txt; Get-Content C:\rw\t.txt`), out: "This is a test file.\r\n",
 			check: func(t *testing.T, f *fixture, r result) {
 				got, _ := f.fs.get(`C:\rw\t.txt`)
-				if !strings.HasPrefix(got, "\xff\xfe") || decodeText([]byte(got)) != "This is a test file.\r\n" {
+				if !strings.HasPrefix(got, "\xff\xfe") || powershell.DecodeText([]byte(got)) != "This is a test file.\r\n" {
 					t.Errorf("file %q", got)
 				}
 			}},

@@ -554,7 +554,7 @@ func TestListens(t *testing.T) {
 			t.Errorf("Listens(%q) = %v, want %v", tc.argv, got, tc.want)
 		}
 	}
-	if l := Listeners([]string{"agnhost", "netexec"}); !slices.Contains(l, Listener{"udp", 8081}) {
+	if l := Listeners([]string{"agnhost", "netexec"}); !slices.Contains(l, Listener{Proto: "udp", Port: 8081}) {
 		t.Errorf("netexec UDP: %v", l)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 type fakePower struct {
@@ -42,7 +44,7 @@ func TestWindowsAdmin(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "localgroup add", argv: []string{"cmd", "/C", "net", "localgroup", "hpc-group-1", "/add"}, setup: hostProcess, out: "The command completed successfully.\r\n\r\n",
 			check: func(t *testing.T, _ *fixture, _ result) {
-				if !HasGroup(nodeAccounts, "HPC-GROUP-1") {
+				if !process.HasGroup(nodeAccounts, "HPC-GROUP-1") {
 					t.Errorf("the node's accounts lack the group: %v", nodeAccounts.Groups())
 				}
 			}},

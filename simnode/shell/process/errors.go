@@ -1,6 +1,8 @@
-package shell
+package process
 
-import "errors"
+import (
+	"errors"
+)
 
 // Network errors a Network returns; commands turn them into the messages the
 // real tools print.

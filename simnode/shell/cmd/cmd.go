@@ -1,14 +1,15 @@
-package shell
+package cmd
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // This file is cmd.exe (row E): the /C /K /S command line rules, %VAR%
@@ -35,7 +36,7 @@ func init() {
 		{name: "echo", help: "Displays messages, or turns command-echoing on or off.", rows: "E, B11", run: (*cmdShell).echo},
 		{name: "set", help: "Displays, sets, or removes Windows environment variables.", rows: "E, B12", run: (*cmdShell).set},
 		{name: "type", help: "Displays the contents of a text file.", rows: "E, B11 (volumes.go:148)", run: (*cmdShell).typeCmd},
-		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *cmdShell, rest string) int { return s.p.dirListing(splitWinArgs(rest)) }},
+		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *cmdShell, rest string) int { return dirListing(s.p, splitWinArgs(rest)) }},
 		{name: "exit", help: "Quits the CMD.EXE program (command interpreter).", rows: "E", run: (*cmdShell).exit},
 		{name: "ver", help: "Displays the Windows version.", rows: "N3", run: (*cmdShell).ver},
 		{name: "cd", aliases: []string{"chdir"}, help: "Displays the name of or changes the current directory.", run: (*cmdShell).cd},
@@ -60,22 +61,15 @@ func init() {
 
 // cmdShell is one cmd.exe.
 type cmdShell struct {
-	p      *proc
+	p      *process.Proc
 	exited bool
 	code   int
 	echoOn bool
 }
 
-func (p *proc) osVersion() string {
-	if p.env.OSVersion != "" {
-		return p.env.OSVersion
-	}
-	return "10.0.20348.2655"
-}
-
-// runCmdExe is `cmd [/S] [/Q] [/D] /C string`, `cmd /K string` or an
+// Run is `cmd [/S] [/Q] [/D] /C string`, `cmd /K string` or an
 // interactive cmd reading stdin.
-func (p *proc) runCmdExe(argv []string) int {
+func Run(p *process.Proc, argv []string) int {
 	line := joinWinArgs(argv[1:])
 	s := &cmdShell{p: p, echoOn: true}
 	strip, mode := false, ""
@@ -100,10 +94,10 @@ func (p *proc) runCmdExe(argv []string) int {
 		case "Q":
 			s.echoOn = false
 		case "?":
-			p.println("Starts a new instance of the Windows command interpreter")
-			p.println("")
-			p.println("CMD [/A | /U] [/Q] [/D] [/E:ON | /E:OFF] [/F:ON | /F:OFF] [/V:ON | /V:OFF]")
-			p.println("    [[/S] [/C | /K] string]")
+			p.Println("Starts a new instance of the Windows command interpreter")
+			p.Println("")
+			p.Println("CMD [/A | /U] [/Q] [/D] [/E:ON | /E:OFF] [/F:ON | /F:OFF] [/V:ON | /V:OFF]")
+			p.Println("    [[/S] [/C | /K] string]")
 			return 0
 		}
 		rest = rest[end:]
@@ -119,7 +113,7 @@ func (p *proc) runCmdExe(argv []string) int {
 	if s.exited {
 		return s.code
 	}
-	return p.lastExit
+	return p.LastExit
 }
 
 // cmdStripQuotes applies cmd's rule for the text after /C: unless /S is
@@ -149,25 +143,25 @@ func cmdStripQuotes(s string, forceStrip bool) string {
 func (s *cmdShell) interactive(banner bool) int {
 	p := s.p
 	if banner {
-		p.println("Microsoft Windows [Version " + p.osVersion() + "]")
-		p.println("(c) Microsoft Corporation. All rights reserved.")
+		p.Println("Microsoft Windows [Version " + p.OSVersion() + "]")
+		p.Println("(c) Microsoft Corporation. All rights reserved.")
 	}
-	sc := bufio.NewScanner(p.stdin)
+	sc := bufio.NewScanner(p.Stdin)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for {
 		if s.echoOn {
-			p.println("")
-			io.WriteString(p.stdout, p.dir+">")
+			p.Println("")
+			io.WriteString(p.Stdout, p.Dir+">")
 		}
-		if p.done() {
-			return p.killed()
+		if p.Done() {
+			return p.Killed()
 		}
 		if !sc.Scan() {
-			return p.lastExit
+			return p.LastExit
 		}
 		line := strings.TrimRight(sc.Text(), "\r")
 		if s.echoOn {
-			p.println(line)
+			p.Println(line)
 		}
 		s.runLine(line)
 		if s.exited {
@@ -208,20 +202,20 @@ func (s *cmdShell) lookup(name string) (string, bool) {
 	if strings.ContainsAny(name, " \t\"") {
 		return "", false
 	}
-	if v, ok := s.p.vars.get(name); ok {
+	if v, ok := s.p.Vars.Get(name); ok {
 		return v, true
 	}
 	switch strings.ToUpper(name) {
 	case "ERRORLEVEL":
-		return strconv.Itoa(s.p.lastExit), true
+		return strconv.Itoa(s.p.LastExit), true
 	case "CD":
-		return s.p.dir, true
+		return s.p.Dir, true
 	case "DATE":
-		return s.p.now().Format("Mon 01/02/2006"), true
+		return s.p.Now().Format("Mon 01/02/2006"), true
 	case "TIME":
-		return s.p.now().Format("15:04:05.00"), true
+		return s.p.Now().Format("15:04:05.00"), true
 	case "RANDOM":
-		return strconv.Itoa(int(s.p.now().UnixNano() % 32768)), true
+		return strconv.Itoa(int(s.p.Now().UnixNano() % 32768)), true
 	case "CMDCMDLINE":
 		return `C:\Windows\system32\cmd.exe`, true
 	}
@@ -392,7 +386,7 @@ func (s *cmdShell) runLine(line string) int {
 	line = s.expandPercent(line)
 	toks := cmdTokenize(line)
 	if len(toks) == 0 {
-		return s.p.lastExit
+		return s.p.LastExit
 	}
 	cp := &cmdParser{toks: toks}
 	root := cp.seq()
@@ -405,8 +399,8 @@ func (s *cmdShell) runLine(line string) int {
 	}
 	if bad := findSyntaxError(root); bad != nil {
 		// a syntax error aborts the whole line
-		s.p.eprintln(bad.text + " was unexpected at this time.")
-		s.p.lastExit = 255
+		s.p.Eprintln(bad.text + " was unexpected at this time.")
+		s.p.LastExit = 255
 		return 255
 	}
 	return s.runNode(root, s.p)
@@ -424,12 +418,12 @@ func findSyntaxError(n *cmdNode) *cmdNode {
 	return nil
 }
 
-func (s *cmdShell) runNode(n *cmdNode, p *proc) int {
+func (s *cmdShell) runNode(n *cmdNode, p *process.Proc) int {
 	if s.exited {
 		return s.code
 	}
-	if p.done() {
-		s.exited, s.code = true, p.killed()
+	if p.Done() {
+		s.exited, s.code = true, p.Killed()
 		return s.code
 	}
 	switch n.kind {
@@ -457,15 +451,15 @@ func (s *cmdShell) runNode(n *cmdNode, p *proc) int {
 		if len(n.kids) == 1 {
 			return s.runNode(n.kids[0], p)
 		}
-		var in io.Reader = p.stdin
+		var in io.Reader = p.Stdin
 		code := 0
 		for i, k := range n.kids {
 			if i == len(n.kids)-1 {
-				code = s.runNode(k, p.sub(in, nil, nil))
+				code = s.runNode(k, p.Sub(in, nil, nil))
 				break
 			}
-			buf := &limitedBuffer{max: 16 << 20}
-			s.runNode(k, p.sub(in, buf, nil))
+			buf := &process.LimitedBuffer{Max: 16 << 20}
+			s.runNode(k, p.Sub(in, buf, nil))
 			in = buf
 		}
 		return code
@@ -474,9 +468,9 @@ func (s *cmdShell) runNode(n *cmdNode, p *proc) int {
 		if !ok {
 			return code
 		}
-		c := p.sub(in, out, errw)
+		c := p.Sub(in, out, errw)
 		code = s.runNode(n.kids[0], c)
-		p.lastExit, p.vars, p.dir = c.lastExit, c.vars, c.dir
+		p.LastExit, p.Vars, p.Dir = c.LastExit, c.Vars, c.Dir
 		return code
 	}
 	return s.simple(n, p)
@@ -544,51 +538,18 @@ func cmdRedirections(text string) (string, []redirection) {
 	return out.String(), rs
 }
 
-// fileWriter writes through to a file on every Write, so the file grows as
-// a long-running command writes.
-type fileWriter struct {
-	p    *proc
-	name string
-	data []byte
-}
-
-func (f *fileWriter) Write(b []byte) (int, error) {
-	f.data = append(f.data, b...)
-	if err := f.p.writeFile(f.name, f.data, false); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
-
-// openRedirect prepares an output file the way cmd opens it before running
-// the command: > truncates, >> keeps. A read-only mount fails here with
-// "Access is denied." (row B11).
-func (p *proc) openRedirect(name string, appendTo bool) (io.Writer, error) {
-	if p.isNullDevice(name) {
-		return io.Discard, nil
-	}
-	var existing []byte
-	if appendTo {
-		existing, _ = p.readFile(name)
-	}
-	if err := p.writeFile(name, existing, false); err != nil {
-		return nil, err
-	}
-	return &fileWriter{p: p, name: name, data: existing}, nil
-}
-
 // redirect applies a command's redirections in order.
-func (s *cmdShell) redirect(p *proc, text string) (out, errw io.Writer, in io.Reader, code int, ok bool) {
+func (s *cmdShell) redirect(p *process.Proc, text string) (out, errw io.Writer, in io.Reader, code int, ok bool) {
 	_, rs := cmdRedirections(text)
-	fds := map[int]io.Writer{1: p.stdout, 2: p.stderr}
-	in = p.stdin
+	fds := map[int]io.Writer{1: p.Stdout, 2: p.Stderr}
+	in = p.Stdin
 	for _, r := range rs {
 		switch r.op {
 		case "<":
-			data, err := p.readFile(r.target)
+			data, err := p.ReadFile(r.target)
 			if err != nil {
-				p.eprintln(cmdFileError(err, false))
-				p.lastExit = 1
+				p.Eprintln(process.CmdFileError(err, false))
+				p.LastExit = 1
 				return nil, nil, nil, 1, false
 			}
 			in = strings.NewReader(string(data))
@@ -598,12 +559,12 @@ func (s *cmdShell) redirect(p *proc, text string) (out, errw io.Writer, in io.Re
 				fds[r.fd] = w
 			}
 		default:
-			w, err := p.openRedirect(r.target, r.op == ">>")
+			w, err := p.OpenRedirect(r.target, r.op == ">>")
 			if err != nil {
 				// upstream test/e2e/windows/volumes.go:106: stderr is
 				// exactly "Access is denied."
-				p.eprintln(cmdFileError(err, true))
-				p.lastExit = 1
+				p.Eprintln(process.CmdFileError(err, true))
+				p.LastExit = 1
 				return nil, nil, nil, 1, false
 			}
 			fds[r.fd] = w
@@ -613,26 +574,26 @@ func (s *cmdShell) redirect(p *proc, text string) (out, errw io.Writer, in io.Re
 }
 
 // simple runs one command: a builtin, a program, or a batch file.
-func (s *cmdShell) simple(n *cmdNode, p *proc) int {
+func (s *cmdShell) simple(n *cmdNode, p *process.Proc) int {
 	if len(n.ops) > 0 {
-		p.eprintln(n.text + " was unexpected at this time.")
-		p.lastExit = 255
+		p.Eprintln(n.text + " was unexpected at this time.")
+		p.LastExit = 255
 		return 255
 	}
 	text, _ := cmdRedirections(n.text)
 	text = strings.TrimLeft(text, " \t@")
 	if strings.TrimSpace(text) == "" {
-		return p.lastExit
+		return p.LastExit
 	}
 	out, errw, in, code, ok := s.redirect(p, n.text)
 	if !ok {
 		return code
 	}
-	c := p.sub(in, out, errw)
+	c := p.Sub(in, out, errw)
 	code = s.dispatch(c, text)
-	p.lastExit = code
-	p.dir = c.dir
-	p.vars = c.vars
+	p.LastExit = code
+	p.Dir = c.Dir
+	p.Vars = c.Vars
 	return code
 }
 
@@ -665,18 +626,18 @@ func cmdName(text string) (name, rest string, delim bool) {
 	return name, rest, false
 }
 
-func (s *cmdShell) dispatch(p *proc, text string) int {
+func (s *cmdShell) dispatch(p *process.Proc, text string) int {
 	name, rest, delim := cmdName(text)
 	lower := strings.ToLower(name)
 	if b, ok := cmdBuiltinIndex[lower]; ok {
 		if strings.TrimSpace(rest) == "/?" {
-			p.println(b.help)
+			p.Println(b.help)
 			return 0
 		}
 		sub := *s
 		sub.p = p
 		if b.name == "echo" && delim {
-			p.stdout.Write([]byte(rest + p.nl))
+			p.Stdout.Write([]byte(rest + p.NL))
 			return 0
 		}
 		code := b.run(&sub, rest)
@@ -687,31 +648,31 @@ func (s *cmdShell) dispatch(p *proc, text string) int {
 	if strings.HasSuffix(lower, ".bat") || strings.HasSuffix(lower, ".cmd") {
 		return s.batch(p, name, splitWinArgs(rest))
 	}
-	if _, ok := lookupWindows(name); ok {
-		return p.exec(append([]string{name}, splitWinArgs(rest)...))
+	if _, ok := p.Programs.Lookup(process.Windows, name); ok {
+		return p.Exec(append([]string{name}, splitWinArgs(rest)...))
 	}
-	if code, ok := p.unsimulated(name); ok {
+	if code, ok := p.Unsimulated(name); ok {
 		return code // open world (openworld.go)
 	}
 	// cmd.exe's answer to an unknown command (row E).
-	p.eprintln("'" + name + "' is not recognized as an internal or external command,")
-	p.eprintln("operable program or batch file.")
-	return ExitCmdNotFound
+	p.Eprintln("'" + name + "' is not recognized as an internal or external command,")
+	p.Eprintln("operable program or batch file.")
+	return process.ExitCmdNotFound
 }
 
 // batch runs a .bat/.cmd file line by line, %0..%9 replaced.
-func (s *cmdShell) batch(p *proc, name string, args []string) int {
-	if !p.enter() {
-		p.leave()
-		p.eprintln("****** B A T C H   R E C U R S I O N  exceeds STACK limits ******")
+func (s *cmdShell) batch(p *process.Proc, name string, args []string) int {
+	if !p.Enter() {
+		p.Leave()
+		p.Eprintln("****** B A T C H   R E C U R S I O N  exceeds STACK limits ******")
 		return 255
 	}
-	defer p.leave()
-	data, err := p.readFile(name)
+	defer p.Leave()
+	data, err := p.ReadFile(name)
 	if err != nil {
-		p.eprintln("'" + name + "' is not recognized as an internal or external command,")
-		p.eprintln("operable program or batch file.")
-		return ExitCmdNotFound
+		p.Eprintln("'" + name + "' is not recognized as an internal or external command,")
+		p.Eprintln("operable program or batch file.")
+		return process.ExitCmdNotFound
 	}
 	b := &cmdShell{p: p, echoOn: s.echoOn}
 	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
@@ -733,15 +694,15 @@ func (s *cmdShell) batch(p *proc, name string, args []string) int {
 			continue
 		}
 		if b.echoOn && !strings.HasPrefix(trim, "@") {
-			p.println("")
-			p.println(p.dir + ">" + trim)
+			p.Println("")
+			p.Println(p.Dir + ">" + trim)
 		}
 		b.runLine(trim)
 		if b.exited {
 			return b.code
 		}
 	}
-	return p.lastExit
+	return p.LastExit
 }
 
 func (s *cmdShell) echo(rest string) int {
@@ -750,9 +711,9 @@ func (s *cmdShell) echo(rest string) int {
 	switch strings.ToLower(t) {
 	case "":
 		if s.echoOn {
-			p.println("ECHO is on.")
+			p.Println("ECHO is on.")
 		} else {
-			p.println("ECHO is off.")
+			p.Println("ECHO is off.")
 		}
 		return 0
 	case "on":
@@ -762,7 +723,7 @@ func (s *cmdShell) echo(rest string) int {
 		s.echoOn = false
 		return 0
 	}
-	p.stdout.Write([]byte(rest + p.nl))
+	p.Stdout.Write([]byte(rest + p.NL))
 	return 0
 }
 
@@ -770,18 +731,18 @@ func (s *cmdShell) set(rest string) int {
 	p := s.p
 	t := strings.TrimSpace(rest)
 	if t == "" {
-		for _, e := range p.vars.sorted() {
-			p.println(e.name + "=" + e.value)
+		for _, e := range p.Vars.Sorted() {
+			p.Println(e.Name + "=" + e.Value)
 		}
 		return 0
 	}
 	if strings.HasPrefix(strings.ToLower(t), "/a") {
-		v, err := evalArith(strings.Trim(strings.TrimSpace(t[2:]), `"`), p.vars)
+		v, err := process.EvalArith(strings.Trim(strings.TrimSpace(t[2:]), `"`), p.Vars)
 		if err != nil {
-			p.eprintln(err.Error())
+			p.Eprintln(err.Error())
 			return 1073750988
 		}
-		io.WriteString(p.stdout, strconv.FormatInt(v, 10))
+		io.WriteString(p.Stdout, strconv.FormatInt(v, 10))
 		return 0
 	}
 	if strings.HasPrefix(t, `"`) {
@@ -795,118 +756,26 @@ func (s *cmdShell) set(rest string) int {
 			val = t[i+1:]
 		}
 		if val == "" {
-			p.vars.unset(name)
+			p.Vars.Unset(name)
 		} else {
-			p.vars.set(name, val)
+			p.Vars.Set(name, val)
 		}
 		return 0
 	} else if i == 0 {
-		p.eprintln("The syntax of the command is incorrect.")
+		p.Eprintln("The syntax of the command is incorrect.")
 		return 1
 	}
 	found := false
-	for _, e := range p.vars.sorted() {
-		if strings.HasPrefix(strings.ToUpper(e.name), strings.ToUpper(t)) {
-			p.println(e.name + "=" + e.value)
+	for _, e := range p.Vars.Sorted() {
+		if strings.HasPrefix(strings.ToUpper(e.Name), strings.ToUpper(t)) {
+			p.Println(e.Name + "=" + e.Value)
 			found = true
 		}
 	}
 	if !found {
-		p.eprintln("Environment variable " + t + " not defined")
+		p.Eprintln("Environment variable " + t + " not defined")
 		return 1
 	}
-	return 0
-}
-
-// evalArith is `set /a`: integers, + - * / % and parentheses, names.
-func evalArith(s string, v *vars) (int64, error) {
-	a := &arith{s: strings.ReplaceAll(s, " ", ""), v: v}
-	n := a.expr()
-	if a.err != nil || a.i != len(a.s) {
-		return 0, errors.New("Missing operand.")
-	}
-	return n, nil
-}
-
-type arith struct {
-	s   string
-	i   int
-	v   *vars
-	err error
-}
-
-func (a *arith) expr() int64 {
-	n := a.term()
-	for a.i < len(a.s) && (a.s[a.i] == '+' || a.s[a.i] == '-') {
-		op := a.s[a.i]
-		a.i++
-		m := a.term()
-		if op == '+' {
-			n += m
-		} else {
-			n -= m
-		}
-	}
-	return n
-}
-
-func (a *arith) term() int64 {
-	n := a.factor()
-	for a.i < len(a.s) && strings.IndexByte("*/%", a.s[a.i]) >= 0 {
-		op := a.s[a.i]
-		a.i++
-		m := a.factor()
-		switch {
-		case op == '*':
-			n *= m
-		case m == 0:
-			a.err = errors.New("Divide by zero error.")
-		case op == '/':
-			n /= m
-		default:
-			n %= m
-		}
-	}
-	return n
-}
-
-func (a *arith) factor() int64 {
-	if a.i >= len(a.s) {
-		a.err = errors.New("missing")
-		return 0
-	}
-	switch c := a.s[a.i]; {
-	case c == '(':
-		a.i++
-		n := a.expr()
-		if a.i < len(a.s) && a.s[a.i] == ')' {
-			a.i++
-		} else {
-			a.err = errors.New("missing )")
-		}
-		return n
-	case c == '-':
-		a.i++
-		return -a.factor()
-	case c >= '0' && c <= '9':
-		j := a.i
-		for j < len(a.s) && a.s[j] >= '0' && a.s[j] <= '9' {
-			j++
-		}
-		n, _ := strconv.ParseInt(a.s[a.i:j], 10, 64)
-		a.i = j
-		return n
-	case isLetter(c) || c == '_':
-		j := a.i
-		for j < len(a.s) && (isLetter(a.s[j]) || a.s[j] == '_' || (a.s[j] >= '0' && a.s[j] <= '9')) {
-			j++
-		}
-		val, _ := a.v.get(a.s[a.i:j])
-		a.i = j
-		n, _ := strconv.ParseInt(val, 10, 64)
-		return n
-	}
-	a.err = errors.New("bad")
 	return 0
 }
 
@@ -916,30 +785,30 @@ func (s *cmdShell) typeCmd(rest string) int {
 	p := s.p
 	files := splitWinArgs(rest)
 	if len(files) == 0 {
-		p.eprintln("The syntax of the command is incorrect.")
+		p.Eprintln("The syntax of the command is incorrect.")
 		return 1
 	}
 	code := 0
 	for _, f := range files {
-		data, err := p.readFile(f)
+		data, err := p.ReadFile(f)
 		if err != nil {
-			if _, derr := p.readDir(f); derr == nil {
+			if _, derr := p.ReadDir(f); derr == nil {
 				err = fs.ErrPermission
 			}
-			p.eprintln(cmdFileError(err, false))
+			p.Eprintln(process.CmdFileError(err, false))
 			if len(files) > 1 {
-				p.eprintln("Error occurred while processing: " + f + ".")
+				p.Eprintln("Error occurred while processing: " + f + ".")
 			}
 			code = 1
 			continue
 		}
 		if len(files) > 1 {
-			p.eprintln("")
-			p.eprintln(f)
-			p.eprintln("")
-			p.eprintln("")
+			p.Eprintln("")
+			p.Eprintln(f)
+			p.Eprintln("")
+			p.Eprintln("")
 		}
-		p.stdout.Write(data)
+		p.Stdout.Write(data)
 	}
 	return code
 }
@@ -950,7 +819,7 @@ func (s *cmdShell) exit(rest string) int {
 	if len(f) > 0 && strings.EqualFold(f[0], "/b") {
 		f = f[1:]
 	}
-	code := s.p.lastExit
+	code := s.p.LastExit
 	if len(f) > 0 {
 		n, err := strconv.ParseInt(f[0], 0, 64)
 		if err != nil {
@@ -959,13 +828,13 @@ func (s *cmdShell) exit(rest string) int {
 		code = int(int32(n))
 	}
 	s.exited, s.code = true, code
-	s.p.lastExit = code
+	s.p.LastExit = code
 	return code
 }
 
 func (s *cmdShell) ver(string) int {
-	s.p.println("")
-	s.p.println("Microsoft Windows [Version " + s.p.osVersion() + "]")
+	s.p.Println("")
+	s.p.Println("Microsoft Windows [Version " + s.p.OSVersion() + "]")
 	return 0
 }
 
@@ -976,15 +845,15 @@ func (s *cmdShell) cd(rest string) int {
 		t = strings.TrimSpace(t[3:])
 	}
 	if t == "" {
-		p.println(p.dir)
+		p.Println(p.Dir)
 		return 0
 	}
-	full := p.path(t)
-	if _, err := p.readDir(full); err != nil {
-		p.eprintln("The system cannot find the path specified.")
+	full := p.Path(t)
+	if _, err := p.ReadDir(full); err != nil {
+		p.Eprintln("The system cannot find the path specified.")
 		return 1
 	}
-	p.dir = full
+	p.Dir = full
 	return 0
 }
 
@@ -997,7 +866,7 @@ func (s *cmdShell) copy(rest string) int {
 		}
 	}
 	if len(args) == 0 {
-		p.eprintln("The syntax of the command is incorrect.")
+		p.Eprintln("The syntax of the command is incorrect.")
 		return 1
 	}
 	src := args[0]
@@ -1005,35 +874,28 @@ func (s *cmdShell) copy(rest string) int {
 	if len(args) > 1 {
 		dst = args[1]
 	}
-	data, err := p.readFile(src)
+	data, err := p.ReadFile(src)
 	if err != nil {
-		p.eprintln(cmdFileError(err, false))
-		p.println("        0 file(s) copied.")
+		p.Eprintln(process.CmdFileError(err, false))
+		p.Println("        0 file(s) copied.")
 		return 1
 	}
-	target := p.path(dst)
-	if _, derr := p.readDir(target); derr == nil {
-		target = strings.TrimRight(target, `\`) + `\` + baseName(p.path(src))
+	target := p.Path(dst)
+	if _, derr := p.ReadDir(target); derr == nil {
+		target = strings.TrimRight(target, `\`) + `\` + process.BaseName(p.Path(src))
 	}
-	if err := p.writeFile(target, data, false); err != nil {
-		p.eprintln(cmdFileError(err, true))
-		p.println("        0 file(s) copied.")
+	if err := p.WriteFile(target, data, false); err != nil {
+		p.Eprintln(process.CmdFileError(err, true))
+		p.Println("        0 file(s) copied.")
 		return 1
 	}
-	p.println("        1 file(s) copied.")
+	p.Println("        1 file(s) copied.")
 	return 0
-}
-
-func baseName(full string) string {
-	if i := strings.LastIndexAny(full, `\/`); i >= 0 {
-		return full[i+1:]
-	}
-	return full
 }
 
 func (s *cmdShell) help(string) int {
 	p := s.p
-	p.println("For more information on a specific command, type HELP command-name")
+	p.Println("For more information on a specific command, type HELP command-name")
 	names := make([]string, 0, len(cmdBuiltins))
 	byName := map[string]string{}
 	for _, b := range cmdBuiltins {
@@ -1042,7 +904,7 @@ func (s *cmdShell) help(string) int {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		p.println(fmt.Sprintf("%-13s%s", n, byName[n]))
+		p.Println(fmt.Sprintf("%-13s%s", n, byName[n]))
 	}
 	return 0
 }
@@ -1075,14 +937,14 @@ func (s *cmdShell) ifCmd(rest string) int {
 	switch strings.ToLower(w) {
 	case "exist":
 		f := strings.Trim(word(), `"`)
-		_, err1 := p.readFile(f)
-		_, err2 := p.readDir(f)
+		_, err1 := p.ReadFile(f)
+		_, err2 := p.ReadDir(f)
 		cond = err1 == nil || err2 == nil
 	case "errorlevel":
 		n, _ := strconv.Atoi(word())
-		cond = p.lastExit >= n
+		cond = p.LastExit >= n
 	case "defined":
-		_, cond = p.vars.get(word())
+		_, cond = p.Vars.Get(word())
 	default:
 		left := w
 		if i := strings.Index(left, "=="); i >= 0 {
@@ -1091,7 +953,7 @@ func (s *cmdShell) ifCmd(rest string) int {
 		} else {
 			t = strings.TrimLeft(t, " \t")
 			if !strings.HasPrefix(t, "==") {
-				p.eprintln("The syntax of the command is incorrect.")
+				p.Eprintln("The syntax of the command is incorrect.")
 				return 1
 			}
 			t = t[2:]

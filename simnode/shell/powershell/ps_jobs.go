@@ -1,4 +1,4 @@
-package shell
+package powershell
 
 import (
 	"context"
@@ -99,7 +99,7 @@ func cmdletStartJob(c *psCall) {
 	if name == "" {
 		name = fmt.Sprintf("Job%d", id)
 	}
-	ctx, cancel := context.WithCancel(c.s.p.ctx)
+	ctx, cancel := context.WithCancel(c.s.p.Ctx)
 	j := &psJob{id: id, name: name, command: strings.TrimSpace(c.s.src[min(sb.node.pos+1, len(c.s.src)):min(max(sb.node.end-1, sb.node.pos+1), len(c.s.src))]), cancel: cancel, done: make(chan struct{}), state: "Running"}
 	t.mu.Lock()
 	t.list = append(t.list, j)
@@ -107,9 +107,9 @@ func cmdletStartJob(c *psCall) {
 
 	// The job's powershell.exe: the container's environment, a session of
 	// its own (no variables or functions of this one), output collected.
-	jp := c.s.p.sub(strings.NewReader(""), io.Discard, io.Discard)
-	jp.ctx = ctx
-	jp.depth = &atomic.Int32{}
+	jp := c.s.p.Sub(strings.NewReader(""), io.Discard, io.Discard)
+	jp.Ctx = ctx
+	jp.Depth = &atomic.Int32{}
 	js := &psShell{p: jp, pwsh: c.s.pwsh, src: c.s.src, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: io.Discard}
 	args := enumerate(collapse(enumerate(c.named["ArgumentList"])))
 	go func() {
@@ -217,7 +217,7 @@ func cmdletWaitJob(c *psCall) {
 		defer t.Stop()
 		deadline = t.C
 	}
-	ctx := c.s.p.ctx
+	ctx := c.s.p.Ctx
 	ended := map[*psJob]bool{}
 	for _, j := range jobs {
 		select {
@@ -277,7 +277,7 @@ func cmdletReceiveJob(c *psCall) {
 		if c.has("Wait") {
 			select {
 			case <-j.done:
-			case <-c.s.p.ctx.Done():
+			case <-c.s.p.Ctx.Done():
 				panic(psKilledSignal{})
 			}
 		}
@@ -348,11 +348,11 @@ func (s *psShell) pace() {
 	}
 	if !s.computing {
 		s.computing = true
-		if s.p.env.CPU != nil {
-			s.p.env.CPU.Busy(1)
+		if s.p.Env.CPU != nil {
+			s.p.Env.CPU.Busy(1)
 		}
 	}
-	if !s.p.sleep(computePause) {
+	if !s.p.Sleep(computePause) {
 		panic(psKilledSignal{})
 	}
 }
@@ -361,8 +361,8 @@ func (s *psShell) pace() {
 func (s *psShell) endCompute() {
 	if s.computing {
 		s.computing = false
-		if s.p.env.CPU != nil {
-			s.p.env.CPU.Busy(-1)
+		if s.p.Env.CPU != nil {
+			s.p.Env.CPU.Busy(-1)
 		}
 	}
 }

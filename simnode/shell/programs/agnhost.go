@@ -1,4 +1,4 @@
-package shell
+package programs
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // This file is the servers containers run: the agnhost subcommands of the
@@ -50,7 +52,8 @@ func Listens(argv []string) []int {
 	return ports
 }
 
-var httpListenerPrefix = regexp.MustCompile(`(?i)Prefixes\.Add\(\s*['"](https?)://[^:/'"]*(?::(\d+))?/?[^'"]*['"]\s*\)`)
+// HTTPListenerPrefix matches an HttpListener prefix of a PowerShell script.
+var HTTPListenerPrefix = regexp.MustCompile(`(?i)Prefixes\.Add\(\s*['"](https?)://[^:/'"]*(?::(\d+))?/?[^'"]*['"]\s*\)`)
 
 // Listeners is Listens with protocols (netexec's UDP port too).
 func Listeners(argv []string) []Listener {
@@ -60,7 +63,7 @@ func Listeners(argv []string) []Listener {
 	joined := strings.Join(argv, " ")
 	if strings.Contains(joined, "System.Net.HttpListener") {
 		var out []Listener
-		for _, m := range httpListenerPrefix.FindAllStringSubmatch(joined, -1) {
+		for _, m := range HTTPListenerPrefix.FindAllStringSubmatch(joined, -1) {
 			port := 80
 			if strings.EqualFold(m[1], "https") {
 				port = 443
@@ -74,7 +77,7 @@ func Listeners(argv []string) []Listener {
 	}
 	// Inside a shell, look at the words of the script.
 	words := argv
-	switch programName(argv[0], true) {
+	switch process.ProgramName(argv[0], true) {
 	case "cmd", "powershell", "pwsh", "sh", "bash", "ash", "/bin/sh":
 		words = strings.FieldsFunc(joined, func(r rune) bool {
 			return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '"' || r == '\''
@@ -82,11 +85,11 @@ func Listeners(argv []string) []Listener {
 	}
 	var out []Listener
 	for i, w := range words {
-		name := programName(w, true)
+		name := process.ProgramName(w, true)
 		if name == "agnhost" && i+1 < len(words) {
 			continue
 		}
-		if specs, ok := agnhostServers[name]; ok && (i == 0 || programName(words[i-1], true) == "agnhost") {
+		if specs, ok := agnhostServers[name]; ok && (i == 0 || process.ProgramName(words[i-1], true) == "agnhost") {
 			flags := parseLongFlags(words[i+1:])
 			for _, s := range specs {
 				port := s.port
@@ -166,31 +169,32 @@ func ncListen(args []string) (Listener, bool) {
 	return Listener{proto, port}, listen && port > 0 && port < 65536
 }
 
-func progPause(p *proc, argv []string) int { return p.block() }
+// Pause is the pause container: it waits until stopped.
+func Pause(p *process.Proc, argv []string) int { return p.Block() }
 
-// progAgnhostSub runs an agnhost subcommand named as argv[0] (the image's
+// AgnhostSub runs an agnhost subcommand named as argv[0] (the image's
 // entrypoint is agnhost, the pod gives only args: upstream
 // hybrid_network.go:61 `Args: test-webserver`).
-func progAgnhostSub(p *proc, argv []string) int {
-	return progAgnhost(p, append([]string{"agnhost"}, argv...))
+func AgnhostSub(p *process.Proc, argv []string) int {
+	return Agnhost(p, append([]string{"agnhost"}, argv...))
 }
 
 // logf writes a Go log line (log.Printf: date and time prefix) to stderr.
-func (p *proc) logf(format string, a ...any) {
-	p.eprintln(p.now().Format("2006/01/02 15:04:05 ") + fmt.Sprintf(format, a...))
+func logf(p *process.Proc, format string, a ...any) {
+	p.Eprintln(p.Now().Format("2006/01/02 15:04:05 ") + fmt.Sprintf(format, a...))
 }
 
 // klogf writes a klog info line to stderr.
-func (p *proc) klogf(level byte, file string, format string, a ...any) {
-	p.eprintln(fmt.Sprintf("%c%s       1 %s] %s", level, p.now().Format("0102 15:04:05.000000"), file, fmt.Sprintf(format, a...)))
+func klogf(p *process.Proc, level byte, file string, format string, a ...any) {
+	p.Eprintln(fmt.Sprintf("%c%s       1 %s] %s", level, p.Now().Format("0102 15:04:05.000000"), file, fmt.Sprintf(format, a...)))
 }
 
-// progAgnhost is agnhost: the server subcommands log what upstream logs and
+// Agnhost is agnhost: the server subcommands log what upstream logs and
 // then serve (block) until ctx is done; the client subcommands answer
 // through env.Net.
-func progAgnhost(p *proc, argv []string) int {
+func Agnhost(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
-		p.println("agnhost: a multi-call test binary. Usage: agnhost [command]")
+		p.Println("agnhost: a multi-call test binary. Usage: agnhost [command]")
 		return 0
 	}
 	sub, args := argv[1], argv[2:]
@@ -203,27 +207,27 @@ func progAgnhost(p *proc, argv []string) int {
 	}
 	switch sub {
 	case "serve-hostname":
-		p.logf("Serving on port %d.", port("--port", 9376))
-		return p.block()
+		logf(p, "Serving on port %d.", port("--port", 9376))
+		return p.Block()
 	case "netexec":
-		p.logf("Started HTTP server on port %d", port("--http-port", 8080))
-		p.logf("Started UDP server on port  %d", port("--udp-port", 8081))
-		return p.block()
+		logf(p, "Started HTTP server on port %d", port("--http-port", 8080))
+		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
+		return p.Block()
 	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter", "webhook", "crd-conversion-webhook":
-		return p.block()
+		return p.Block()
 	case "dns-suffix":
-		p.println(strings.Join(p.env.Interfaces.DNSSuffixes, ","))
+		p.Println(strings.Join(p.Env.Interfaces.DNSSuffixes, ","))
 		return 0
 	case "dns-server-list":
 		var s []string
-		for _, a := range p.env.Interfaces.DNSServers {
+		for _, a := range p.Env.Interfaces.DNSServers {
 			s = append(s, a.String())
 		}
-		p.println(strings.Join(s, ","))
+		p.Println(strings.Join(s, ","))
 		return 0
 	case "etc-hosts":
-		data, _ := p.readFile(map[bool]string{true: `C:\Windows\System32\drivers\etc\hosts`, false: "/etc/hosts"}[p.win])
-		p.println(string(data))
+		data, _ := p.ReadFile(map[bool]string{true: `C:\Windows\System32\drivers\etc\hosts`, false: "/etc/hosts"}[p.Win])
+		p.Println(string(data))
 		return 0
 	case "connect":
 		return agnhostConnect(p, args, flags)
@@ -232,14 +236,14 @@ func progAgnhost(p *proc, argv []string) int {
 	case "mounttest":
 		return agnhostMounttest(p, flags)
 	}
-	p.eprintln(fmt.Sprintf("Error: unknown command %q for \"agnhost\"", sub))
-	p.eprintln("Run 'agnhost --help' for usage.")
+	p.Eprintln(fmt.Sprintf("Error: unknown command %q for \"agnhost\"", sub))
+	p.Eprintln("Run 'agnhost --help' for usage.")
 	return 1
 }
 
 // agnhostConnect is `agnhost connect host:port [--timeout 5s]`
 // (upstream test/images/agnhost/connect: TIMEOUT, REFUSED, DNS, OTHER).
-func agnhostConnect(p *proc, args []string, flags map[string]string) int {
+func agnhostConnect(p *process.Proc, args []string, flags map[string]string) int {
 	dest := ""
 	for i, a := range args {
 		if !strings.HasPrefix(a, "-") && (i == 0 || !strings.HasPrefix(args[i-1], "--") || strings.Contains(args[i-1], "=")) {
@@ -253,44 +257,44 @@ func agnhostConnect(p *proc, args []string, flags map[string]string) int {
 	}
 	port, err := strconv.Atoi(ps)
 	if !ok || err != nil {
-		p.eprintln(fmt.Sprintf("UNKNOWN: address %s: missing port in address", dest))
+		p.Eprintln(fmt.Sprintf("UNKNOWN: address %s: missing port in address", dest))
 		return 1
 	}
 	proto := flags["--protocol"]
 	if proto == "" || proto == "true" {
 		proto = "tcp"
 	}
-	addrs, err := p.resolve(strings.Trim(host, "[]"))
-	addr, found := pick(addrs, 0)
+	addrs, err := p.Resolve(strings.Trim(host, "[]"))
+	addr, found := process.Pick(addrs, 0)
 	if err != nil || !found {
-		p.eprintln(fmt.Sprintf("DNS: lookup %s: no such host", host))
+		p.Eprintln(fmt.Sprintf("DNS: lookup %s: no such host", host))
 		return 1
 	}
-	err = p.net().Dial(p.ctx, proto, addr, port)
+	err = p.Net().Dial(p.Ctx, proto, addr, port)
 	switch {
-	case p.done():
-		return p.killed()
+	case p.Done():
+		return p.Killed()
 	case err == nil:
 		return 0
-	case errors.Is(err, ErrTimeout):
-		if d, perr := time.ParseDuration(flags["--timeout"]); perr == nil && !p.sleep(d) {
-			return p.killed()
+	case errors.Is(err, process.ErrTimeout):
+		if d, perr := time.ParseDuration(flags["--timeout"]); perr == nil && !p.Sleep(d) {
+			return p.Killed()
 		}
-		p.eprintln("TIMEOUT")
-	case errors.Is(err, ErrRefused):
-		p.eprintln("REFUSED")
+		p.Eprintln("TIMEOUT")
+	case errors.Is(err, process.ErrRefused):
+		p.Eprintln("REFUSED")
 	default:
-		p.eprintln(fmt.Sprintf("OTHER: dial %s %s: %v", proto, dest, err))
+		p.Eprintln(fmt.Sprintf("OTHER: dial %s %s: %v", proto, dest, err))
 	}
 	return 1
 }
 
 // agnhostInClusterClient polls the apiserver's /healthz (upstream
 // host_process.go:730 expects "calling /healthz" and no "status=failed").
-func agnhostInClusterClient(p *proc, interval int) int {
-	p.klogf('I', "main.go:61", "started")
-	host, _ := p.vars.get("KUBERNETES_SERVICE_HOST")
-	port, _ := p.vars.get("KUBERNETES_SERVICE_PORT")
+func agnhostInClusterClient(p *process.Proc, interval int) int {
+	klogf(p, 'I', "main.go:61", "started")
+	host, _ := p.Vars.Get("KUBERNETES_SERVICE_HOST")
+	port, _ := p.Vars.Get("KUBERNETES_SERVICE_PORT")
 	if host == "" {
 		host = "kubernetes.default.svc"
 	}
@@ -298,16 +302,16 @@ func agnhostInClusterClient(p *proc, interval int) int {
 		port = "443"
 	}
 	for {
-		p.klogf('I', "main.go:79", "calling /healthz")
-		resp, err := p.net().HTTP(p.ctx, "GET", "https://"+host+":"+port+"/healthz", true)
-		if p.done() {
-			return p.killed()
+		klogf(p, 'I', "main.go:79", "calling /healthz")
+		resp, err := p.Net().HTTP(p.Ctx, "GET", "https://"+host+":"+port+"/healthz", true)
+		if p.Done() {
+			return p.Killed()
 		}
 		if err != nil || resp == nil || resp.Status != 200 {
-			p.klogf('E', "main.go:82", "status=failed")
+			klogf(p, 'E', "main.go:82", "status=failed")
 		}
-		if !p.sleep(time.Duration(interval) * time.Second) {
-			return p.killed()
+		if !p.Sleep(time.Duration(interval) * time.Second) {
+			return p.Killed()
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package shell
+package programs
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // agnhostMounttest is `agnhost mounttest` (upstream
@@ -17,10 +19,10 @@ import (
 // the kubelet writes into a volume carry the default ACL, read as 0775
 // (e2e common/storage/util.go getFileModeRegex expects exactly that);
 // owner and fs type print nothing. Exit 1 when any step failed.
-func agnhostMounttest(p *proc, flags map[string]string) int {
+func agnhostMounttest(p *process.Proc, flags map[string]string) int {
 	failed := false
 	errText := func(err error) string {
-		if p.win {
+		if p.Win {
 			if errors.Is(err, fs.ErrPermission) {
 				return "Access is denied."
 			}
@@ -34,7 +36,7 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 	// op is how Go's *fs.PathError starts.
 	op := func(verb, path string) string { return verb + " " + path + ": " }
 	readContent := func(path string) bool {
-		data, err := p.readFile(path)
+		data, err := p.ReadFile(path)
 		if err != nil {
 			goPrintln(p, fmt.Sprintf("error reading file content for %q: %s%s", path, op("open", path), errText(err)))
 			return false
@@ -42,7 +44,7 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 		goPrintln(p, fmt.Sprintf("content of file %q: %s", path, data))
 		return true
 	}
-	if path := flags["--fs_type"]; path != "" && !p.win {
+	if path := flags["--fs_type"]; path != "" && !p.Win {
 		goPrintln(p, fmt.Sprintf("mount type of %q: tmpfs", path))
 	}
 	for _, flag := range []string{"--new_file_0644", "--new_file_0666", "--new_file_0660", "--new_file_0777"} {
@@ -50,7 +52,7 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 		if path == "" {
 			continue
 		}
-		if err := p.writeFile(path, []byte(mounttestContent), false); err != nil {
+		if err := p.WriteFile(path, []byte(mounttestContent), false); err != nil {
 			goPrintln(p, fmt.Sprintf("error writing new file %q: %s%s", path, op("open", path), errText(err)))
 			failed = true
 			continue
@@ -62,18 +64,18 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 		if path == "" {
 			continue
 		}
-		if !p.exists(path) {
+		if !exists(p, path) {
 			goPrintln(p, fmt.Sprintf("error from PowerShell Script: exit status 1, Get-Acl : Cannot find path '%s' because it does not exist.", path))
 			failed = true
 			continue
 		}
-		if p.win {
+		if p.Win {
 			goPrintln(p, fmt.Sprintf("%s of Windows file %q: %v", f.what, path, fs.FileMode(0o775)))
 		} else {
 			goPrintln(p, fmt.Sprintf("%s of file %q: %v", f.what, path, fs.FileMode(0o644)))
 		}
 	}
-	if path := flags["--file_owner"]; path != "" && !p.win {
+	if path := flags["--file_owner"]; path != "" && !p.Win {
 		goPrintln(p, fmt.Sprintf("owner UID of %q: 0", path))
 		goPrintln(p, fmt.Sprintf("owner GID of %q: 0", path))
 	}
@@ -86,10 +88,10 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 			retry = 180
 		}
 		breakOn := flags["--break_on_expected_content"] != "false"
-		start := p.now()
+		start := p.Now()
 		var lastErr error
-		for p.now().Sub(start) < time.Duration(retry)*time.Second {
-			data, err := p.readFile(path)
+		for p.Now().Sub(start) < time.Duration(retry)*time.Second {
+			data, err := p.ReadFile(path)
 			lastErr = err
 			if err != nil {
 				goPrintln(p, fmt.Sprintf("Error reading file %s: %s%s, retrying", path, op("open", path), errText(err)))
@@ -102,8 +104,8 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 					goPrintln(p, "Unexpected content. Expected: "+mounttestContent+". Retrying")
 				}
 			}
-			if !p.sleep(2 * time.Second) {
-				return p.killed()
+			if !p.Sleep(2 * time.Second) {
+				return p.Killed()
 			}
 		}
 		failed = failed || lastErr != nil
@@ -118,17 +120,17 @@ func agnhostMounttest(p *proc, flags map[string]string) int {
 const mounttestContent = "mount-tester new file\n"
 
 // exists reports whether a file or directory is there.
-func (p *proc) exists(path string) bool {
-	if _, err := p.readFile(path); err == nil || errors.Is(err, fs.ErrPermission) {
+func exists(p *process.Proc, path string) bool {
+	if _, err := p.ReadFile(path); err == nil || errors.Is(err, fs.ErrPermission) {
 		return true
 	}
-	if p.env.Files == nil {
+	if p.Env.Files == nil {
 		return false
 	}
-	_, err := p.env.Files.ReadDir(p.path(path))
+	_, err := p.Env.Files.ReadDir(p.Path(path))
 	return err == nil
 }
 
 // goPrintln prints a line the way a Go program does (fmt.Printf with
 // "\n", on Windows too).
-func goPrintln(p *proc, s string) { _, _ = io.WriteString(p.stdout, s+"\n") }
+func goPrintln(p *process.Proc, s string) { _, _ = io.WriteString(p.Stdout, s+"\n") }

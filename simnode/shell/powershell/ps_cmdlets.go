@@ -1,16 +1,15 @@
-package shell
+package powershell
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"net/http"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // This file is PowerShell's command dispatch (functions, cmdlets, scripts,
@@ -53,7 +52,7 @@ func init() {
 		{name: "Write-Host", help: "Writes to the host (the container log).", rows: "E, S5", positional: []string{"Object*"}, switches: []string{"NoNewline"}, params: []string{"Separator", "ForegroundColor", "BackgroundColor"}, run: cmdletWriteHost},
 		{name: "Write-Error", help: "Writes a non-terminating error.", positional: []string{"Message*"}, params: []string{"Category", "ErrorId"}, run: cmdletWriteError},
 		{name: "Write-Warning", help: "Writes a warning.", positional: []string{"Message*"}, run: func(c *psCall) {
-			c.s.p.println("WARNING: " + joinValues(c.named["Message"], " "))
+			c.s.p.Println("WARNING: " + joinValues(c.named["Message"], " "))
 		}},
 		{name: "Write-Verbose", help: "Writes a verbose message (hidden by default).", positional: []string{"Message*"}, run: func(*psCall) {}},
 		{name: "Write-Debug", help: "Writes a debug message (hidden by default).", positional: []string{"Message*"}, run: func(*psCall) {}},
@@ -86,7 +85,7 @@ func init() {
 		}},
 		{name: "Out-Null", help: "Discards output.", run: func(*psCall) {}},
 		{name: "Out-String", help: "Formats output as one string.", switches: []string{"Stream"}, params: []string{"InputObject", "Width"}, run: func(c *psCall) {
-			c.out(formatToString(c.input, c.s.p.nl))
+			c.out(formatToString(c.input, c.s.p.NL))
 		}},
 		{name: "Out-Host", aliases: []string{"oh"}, help: "Writes to the console.", run: passThrough},
 		{name: "Out-Default", help: "Writes to the console.", run: passThrough},
@@ -191,14 +190,14 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 		s.invokeCmdlet(c, el, input, hasInput, out)
 		return
 	}
-	if isScriptPath(name) {
-		data, err := s.p.readFile(name)
+	if process.IsScriptPath(name) {
+		data, err := s.p.ReadFile(name)
 		if err == nil {
-			s.runScriptFile(name, decodeText(data), s.evalArgs(el), out)
+			s.runScriptFile(name, DecodeText(data), s.evalArgs(el), out)
 			return
 		}
 	}
-	if c, ok := lookupWindows(name); ok {
+	if c, ok := s.p.Programs.Lookup(process.Windows, name); ok {
 		s.runNative(c, name, el, input, hasInput, out)
 		return
 	}
@@ -228,7 +227,7 @@ func (s *psShell) evalArgs(el *psNode) []any {
 	return args
 }
 
-func (s *psShell) runNative(c *command, name string, el *psNode, input []any, hasInput bool, out emitter) {
+func (s *psShell) runNative(c *process.Command, name string, el *psNode, input []any, hasInput bool, out emitter) {
 	argv := []string{name}
 	for _, a := range s.evalArgs(el) {
 		for _, v := range enumerate(a) {
@@ -246,23 +245,23 @@ func (s *psShell) runNative(c *command, name string, el *psNode, input []any, ha
 		elw = &lineWriter{emit: s.errToOut}
 		errw = elw
 	}
-	child := s.p.sub(stdin, lw, errw)
-	code := child.exec(argv)
+	child := s.p.Sub(stdin, lw, errw)
+	code := child.Exec(argv)
 	lw.flush()
 	if elw != nil {
 		elw.flush()
 	}
-	s.p.lastExit = code
+	s.p.LastExit = code
 	s.lastOK = code == 0
 	s.checkCtx()
 }
 
 func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitter) {
-	if !s.p.enter() {
-		s.p.leave()
+	if !s.p.Enter() {
+		s.p.Leave()
 		panic(psThrowSignal{&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"}})
 	}
-	defer s.p.leave()
+	defer s.p.Leave()
 	saveArgs := s.vars["args"]
 	s.vars["args"] = args
 	defer func() { s.vars["args"] = saveArgs }()
@@ -303,7 +302,7 @@ func (s *psShell) invokeFunction(fn *psNode, args []any, input []any, out emitte
 func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
 	block, perr := parsePowerShell(text)
 	saveSrc, saveFile := s.src, s.file
-	s.src, s.file = text, s.p.path(name)
+	s.src, s.file = text, s.p.Path(name)
 	defer func() { s.src, s.file = saveSrc, saveFile }()
 	if perr != nil {
 		s.printParseError(perr)
@@ -501,32 +500,6 @@ func (c *psCall) failRecord(rec *psErrorRecord) {
 	c.s.writeError(rec)
 }
 
-// psFileError is the message, category, exception and error id of a file
-// error (row B11: "Access to the path '...' is denied.").
-func psFileError(err error, full string, write bool) (msg, category, reason, fqid string) {
-	switch {
-	case errors.Is(err, fs.ErrPermission):
-		return "Access to the path '" + full + "' is denied.", "PermissionDenied", "UnauthorizedAccessException", "System.UnauthorizedAccessException"
-	case errors.Is(err, fs.ErrNotExist) && write:
-		return "Could not find a part of the path '" + full + "'.", "ObjectNotFound", "DirectoryNotFoundException", "GetContentWriterDirectoryNotFoundError"
-	case errors.Is(err, fs.ErrNotExist):
-		return "Cannot find path '" + full + "' because it does not exist.", "ObjectNotFound", "ItemNotFoundException", "PathNotFound"
-	}
-	return err.Error(), "NotSpecified", "IOException", "System.IO.IOException"
-}
-
-func (c *psCall) paths() []string {
-	v := c.named["Path"]
-	if lp, ok := c.named["LiteralPath"]; ok {
-		v = lp
-	}
-	var out []string
-	for _, x := range enumerate(v) {
-		out = append(out, toStr(x))
-	}
-	return out
-}
-
 // ---- cmdlets ----
 
 func cmdletWriteOutput(c *psCall) {
@@ -560,294 +533,14 @@ func cmdletWriteHost(c *psCall) {
 	}
 	text := strings.Join(parts, sep)
 	if !c.has("NoNewline") {
-		text += c.s.p.nl
+		text += c.s.p.NL
 	}
-	io.WriteString(c.s.p.stdout, text)
+	io.WriteString(c.s.p.Stdout, text)
 }
 
 func cmdletWriteError(c *psCall) {
 	msg := joinValues(c.named["Message"], " ")
 	c.s.writeError(&psErrorRecord{msg: msg, cmd: "Write-Error", category: "NotSpecified", target: ":", targetType: "", reason: "WriteErrorException", fqid: "Microsoft.PowerShell.Commands.WriteErrorException", pos: c.node.pos, end: c.node.end})
-}
-
-func cmdletGetContent(c *psCall) {
-	paths := c.paths()
-	if len(paths) == 0 {
-		for _, v := range c.input {
-			paths = append(paths, toStr(v))
-		}
-	}
-	for _, p := range paths {
-		if ev, ok := cutFold(p, "env:"); ok {
-			v, found := c.s.p.vars.get(strings.TrimLeft(ev, `\`))
-			if found {
-				c.out(v)
-				continue
-			}
-		}
-		full := c.s.p.path(p)
-		data, err := c.s.p.readFile(p)
-		if err != nil {
-			if _, derr := c.s.p.readDir(p); derr == nil {
-				c.fail("Access to the path '"+full+"' is denied.", "PermissionDenied", full, "UnauthorizedAccessException", "GetContentReaderUnauthorizedAccessError")
-				continue
-			}
-			msg, cat, reason, fq := psFileError(err, full, false)
-			c.fail(msg, cat, full, reason, fq)
-			continue
-		}
-		text := decodeText(data)
-		if c.has("Raw") {
-			c.out(text)
-			continue
-		}
-		text = strings.ReplaceAll(text, "\r\n", "\n")
-		text = strings.TrimSuffix(text, "\n")
-		if text == "" {
-			continue
-		}
-		lines := strings.Split(text, "\n")
-		for _, k := range []string{"TotalCount", "Head", "First"} {
-			if c.set(k) {
-				if n := int(toInt(c.named[k])); n >= 0 && n < len(lines) {
-					lines = lines[:n]
-				}
-			}
-		}
-		for _, k := range []string{"Tail", "Last"} {
-			if c.set(k) {
-				if n := int(toInt(c.named[k])); n >= 0 && n < len(lines) {
-					lines = lines[len(lines)-n:]
-				}
-			}
-		}
-		for _, l := range lines {
-			c.out(l)
-		}
-	}
-}
-
-// cmdletSetContent is Set-Content and Add-Content (upstream
-// host_process.go:168 `powershell -c Set-content -Path <f> -V test`).
-func cmdletSetContent(c *psCall) {
-	vals := enumerate(c.named["Value"])
-	if !c.set("Value") {
-		vals = c.input
-	}
-	var b strings.Builder
-	for _, v := range vals {
-		b.WriteString(toStr(v))
-		if !c.has("NoNewline") {
-			b.WriteString("\r\n")
-		}
-	}
-	appendTo := c.cmdlet.name == "Add-Content"
-	for _, p := range c.paths() {
-		full := c.s.p.path(p)
-		if err := c.s.p.writeFile(p, []byte(b.String()), appendTo); err != nil {
-			msg, cat, reason, fq := psFileError(err, full, true)
-			c.fail(msg, cat, full, reason, fq)
-			continue
-		}
-		if c.has("PassThru") {
-			for _, v := range vals {
-				c.out(v)
-			}
-		}
-	}
-}
-
-func cmdletOutFile(c *psCall) {
-	path := c.str("FilePath")
-	if c.set("LiteralPath") {
-		path = c.str("LiteralPath")
-	}
-	vals := c.input
-	if v, ok := c.named["InputObject"]; ok {
-		vals = enumerate(v)
-	}
-	text := formatToString(vals, "\r\n")
-	if c.has("NoNewline") {
-		text = strings.TrimRight(text, "\r\n")
-	}
-	data := c.s.encodeOutFile(text)
-	enc := strings.ToLower(c.str("Encoding"))
-	if enc == "utf8" || enc == "ascii" || enc == "default" || enc == "oem" || enc == "utf8nobom" {
-		data = []byte(text)
-	}
-	full := c.s.p.path(path)
-	if old, err := c.s.p.readFile(path); err == nil && len(old) > 0 && c.has("Append") && len(data) >= 2 && data[0] == 0xff && data[1] == 0xfe {
-		data = data[2:] // one BOM per file
-	}
-	if err := c.s.p.writeFile(path, data, c.has("Append")); err != nil {
-		msg, cat, reason, fq := psFileError(err, full, true)
-		c.fail(msg, cat, full, reason, fq)
-	}
-}
-
-func cmdletTestPath(c *psCall) {
-	kind := strings.ToLower(c.str("PathType"))
-	for _, p := range c.paths() {
-		if ev, ok := cutFold(p, "env:"); ok {
-			_, found := c.s.p.vars.get(strings.TrimLeft(ev, `\`))
-			c.out(found)
-			continue
-		}
-		_, ferr := c.s.p.readFile(p)
-		_, derr := c.s.p.readDir(p)
-		switch kind {
-		case "leaf":
-			c.out(ferr == nil)
-		case "container":
-			c.out(derr == nil)
-		default:
-			c.out(ferr == nil || derr == nil)
-		}
-	}
-}
-
-var childItemCols = []psCol{{name: "Mode", width: 13}, {name: "LastWriteTime", width: 21, right: true}, {name: "Length", width: 15, right: true}, {name: "Name"}}
-
-func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Time) *psObject {
-	mode, length := "-a----", strconv.FormatInt(size, 10)
-	if isDir {
-		mode, length = "d-----", ""
-	}
-	return &psObject{
-		typeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
-		view:     "table", cols: childItemCols, group: "    Directory: " + dir, str: name,
-		props: []psProp{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
-			{"FullName", strings.TrimRight(dir, `\`) + `\` + name}},
-	}
-}
-
-func cmdletGetChildItem(c *psCall) {
-	paths := c.paths()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	for _, p := range paths {
-		if strings.EqualFold(strings.TrimRight(p, `\/`), "env:") {
-			for _, e := range c.s.p.vars.sorted() {
-				c.out(&psObject{typeName: "System.Collections.DictionaryEntry", view: "table", str: e.name,
-					cols: []psCol{{name: "Name", width: 31}, {name: "Value"}}, props: []psProp{{"Name", e.name}, {"Value", e.value}}})
-			}
-			continue
-		}
-		full := c.s.p.path(p)
-		if data, err := c.s.p.readFile(p); err == nil {
-			if c.has("Directory") {
-				continue
-			}
-			o := c.fileObject(parentDir(full), baseName(full), false, int64(len(data)), c.s.p.now())
-			if c.has("Name") {
-				c.out(baseName(full))
-				continue
-			}
-			c.out(o)
-			continue
-		}
-		ents, err := c.s.p.readDir(p)
-		if err != nil {
-			msg, cat, reason, fq := psFileError(fs.ErrNotExist, full, false)
-			c.fail(msg, cat, full, reason, fq)
-			continue
-		}
-		for _, e := range ents {
-			if (c.has("File") && e.IsDir()) || (c.has("Directory") && !e.IsDir()) {
-				continue
-			}
-			if f := c.str("Filter"); f != "" && !wildcardMatch(f, e.Name(), true) {
-				continue
-			}
-			if c.has("Name") {
-				c.out(e.Name())
-				continue
-			}
-			size, mt := int64(0), c.s.p.now()
-			if info, err := e.Info(); err == nil {
-				size, mt = info.Size(), info.ModTime()
-			}
-			c.out(c.fileObject(full, e.Name(), e.IsDir(), size, mt))
-		}
-	}
-}
-
-func cmdletGetItem(c *psCall) {
-	for _, p := range c.paths() {
-		full := c.s.p.path(p)
-		if data, err := c.s.p.readFile(p); err == nil {
-			c.out(c.fileObject(parentDir(full), baseName(full), false, int64(len(data)), c.s.p.now()))
-			continue
-		}
-		if _, err := c.s.p.readDir(p); err == nil {
-			c.out(c.fileObject(parentDir(full), baseName(full), true, 0, c.s.p.now()))
-			continue
-		}
-		msg, cat, reason, fq := psFileError(fs.ErrNotExist, full, false)
-		c.fail(msg, cat, full, reason, fq)
-	}
-}
-
-func cmdletNewItem(c *psCall) {
-	kind := strings.ToLower(c.str("ItemType") + c.str("Type"))
-	for _, p := range c.paths() {
-		if c.set("Name") {
-			p = strings.TrimRight(p, `\/`) + `\` + c.str("Name")
-		}
-		full := c.s.p.path(p)
-		if kind == "directory" {
-			c.out(c.fileObject(parentDir(full), baseName(full), true, 0, c.s.p.now()))
-			continue
-		}
-		if _, err := c.s.p.readFile(p); err == nil && !c.has("Force") {
-			c.fail("The file '"+full+"' already exists.", "WriteError", full, "IOException", "NewItemIOError")
-			continue
-		}
-		data := []byte(c.str("Value"))
-		if err := c.s.p.writeFile(p, data, false); err != nil {
-			msg, cat, reason, _ := psFileError(err, full, true)
-			c.fail(msg, cat, full, reason, "NewItemUnauthorizedAccessError")
-			continue
-		}
-		c.out(c.fileObject(parentDir(full), baseName(full), false, int64(len(data)), c.s.p.now()))
-	}
-}
-
-func cmdletCopyItem(c *psCall) {
-	dst := c.str("Destination")
-	for _, p := range c.paths() {
-		full := c.s.p.path(p)
-		data, err := c.s.p.readFile(p)
-		if err != nil {
-			msg, cat, reason, fq := psFileError(err, full, false)
-			c.fail(msg, cat, full, reason, fq)
-			continue
-		}
-		target := dst
-		if _, derr := c.s.p.readDir(dst); derr == nil {
-			target = strings.TrimRight(dst, `\/`) + `\` + baseName(full)
-		}
-		if err := c.s.p.writeFile(target, data, false); err != nil {
-			tf := c.s.p.path(target)
-			msg, cat, reason, _ := psFileError(err, tf, true)
-			c.fail(msg, cat, tf, reason, "CopyFileInfoItemUnauthorizedAccessError")
-		}
-	}
-}
-
-func cmdletSetLocation(c *psCall) {
-	p := c.str("Path")
-	if p == "" {
-		p = `C:\`
-	}
-	full := c.s.p.path(p)
-	if _, err := c.s.p.readDir(p); err != nil {
-		msg, cat, reason, fq := psFileError(fs.ErrNotExist, full, false)
-		c.fail(msg, cat, full, reason, fq)
-		return
-	}
-	c.s.p.dir = full
 }
 
 // cmdletStartSleep is Start-Sleep / sleep (upstream gmsa_kubelet.go:72 and
@@ -866,7 +559,7 @@ func cmdletStartSleep(c *psCall) {
 	if d < 0 {
 		d = 0
 	}
-	if !c.s.p.sleep(d) {
+	if !c.s.p.Sleep(d) {
 		panic(psKilledSignal{})
 	}
 }
@@ -874,7 +567,7 @@ func cmdletStartSleep(c *psCall) {
 var dotnetDate = strings.NewReplacer("yyyy", "2006", "yy", "06", "MMMM", "January", "MMM", "Jan", "MM", "01", "dddd", "Monday", "ddd", "Mon", "dd", "02", "HH", "15", "hh", "03", "mm", "04", "ss", "05", "fff", "000", "tt", "PM", "zzz", "-07:00")
 
 func cmdletGetDate(c *psCall) {
-	t := c.s.p.now()
+	t := c.s.p.Now()
 	if f := c.str("Format"); f != "" {
 		switch f {
 		case "o", "O":
@@ -887,247 +580,6 @@ func cmdletGetDate(c *psCall) {
 		return
 	}
 	c.out(t.Format("Monday, January 2, 2006 3:04:05 PM"))
-}
-
-var dnsCols = []psCol{{name: "Name", width: 47}, {name: "Type", width: 7}, {name: "TTL", width: 6}, {name: "Section", width: 11}, {name: "IPAddress"}}
-
-// cmdletResolveDnsName is Resolve-DnsName (row H2).
-func cmdletResolveDnsName(c *psCall) {
-	name := c.str("Name")
-	if name == "" && len(c.input) > 0 {
-		name = toStr(c.input[0])
-	}
-	addrs, err := c.s.p.resolve(name)
-	c.s.checkCtx()
-	if err != nil {
-		msg, fq := name+" : DNS name does not exist", "DNS_ERROR_RCODE_NAME_ERROR"
-		if errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable) {
-			msg, fq = name+" : This operation returned because the timeout period expired", "ERROR_TIMEOUT"
-		}
-		c.fail(msg, "ResourceUnavailable", name, "Win32Exception", fq)
-		return
-	}
-	fq := c.s.p.fqdn(name)
-	ttl := "5"
-	if !isClusterName(fq) {
-		ttl = "30"
-	}
-	for _, a := range addrs {
-		typ := "A"
-		if a.Is6() && !a.Is4In6() {
-			typ = "AAAA"
-		}
-		c.out(&psObject{typeName: "Microsoft.DnsClient.Commands.DnsRecord_A", view: "table", cols: dnsCols, str: fq,
-			props: []psProp{{"Name", fq}, {"Type", typ}, {"TTL", ttl}, {"Section", "Answer"}, {"IPAddress", a.String()}}})
-	}
-}
-
-// cmdletTestNetConnection is Test-NetConnection: its list output with
-// `TcpTestSucceeded : True` / `PingSucceeded`; failures are warnings, so
-// $? stays True (rows H1, H4).
-func cmdletTestNetConnection(c *psCall) {
-	s := c.s
-	host := c.str("ComputerName")
-	if host == "" {
-		host = "internetbeacon.msedge.net"
-	}
-	port := 0
-	if c.set("Port") {
-		port = int(toInt(c.named["Port"]))
-	}
-	switch strings.ToLower(c.str("CommonTCPPort")) {
-	case "http":
-		port = 80
-	case "rdp":
-		port = 3389
-	case "smb":
-		port = 445
-	case "winrm":
-		port = 5985
-	}
-	quiet := strings.EqualFold(c.str("InformationLevel"), "Quiet")
-	alias, src := s.p.adapterName(), ""
-	if s.p.env.Interfaces.IP.IsValid() {
-		src = s.p.env.Interfaces.IP.String()
-	}
-	addrs, err := s.p.resolve(host)
-	s.checkCtx()
-	addr, ok := pick(addrs, 4)
-	if !ok {
-		addr, ok = pick(addrs, 0)
-	}
-	if err != nil || !ok {
-		s.p.println("WARNING: Name resolution of " + host + " failed")
-		if quiet {
-			c.out(false)
-			return
-		}
-		props := []psProp{{"ComputerName", host}, {"RemoteAddress", ""}, {"InterfaceAlias", ""}, {"SourceAddress", ""}, {"PingSucceeded", false}}
-		if port > 0 {
-			props = append(props, psProp{"TcpTestSucceeded", false})
-		}
-		c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: props})
-		return
-	}
-	ping := func() (bool, time.Duration) {
-		rtt, err := s.p.net().Ping(s.p.ctx, addr)
-		s.checkCtx()
-		if err != nil {
-			s.p.println(fmt.Sprintf("WARNING: Ping to %s failed with status: TimedOut", addr))
-			return false, 0
-		}
-		return true, rtt
-	}
-	if port > 0 {
-		err := s.p.net().Dial(s.p.ctx, "tcp", addr, port)
-		s.checkCtx()
-		if err == nil {
-			if quiet {
-				c.out(true)
-				return
-			}
-			c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: []psProp{
-				{"ComputerName", host}, {"RemoteAddress", addr.String()}, {"RemotePort", int64(port)},
-				{"InterfaceAlias", alias}, {"SourceAddress", src}, {"TcpTestSucceeded", true}}})
-			return
-		}
-		if errors.Is(err, ErrTimeout) && !s.p.sleep(21*time.Second) {
-			panic(psKilledSignal{})
-		}
-		s.p.println(fmt.Sprintf("WARNING: TCP connect to (%s : %d) failed", addr, port))
-		okPing, rtt := ping()
-		if quiet {
-			c.out(false)
-			return
-		}
-		c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: []psProp{
-			{"ComputerName", host}, {"RemoteAddress", addr.String()}, {"RemotePort", int64(port)},
-			{"InterfaceAlias", alias}, {"SourceAddress", src}, {"PingSucceeded", okPing},
-			{"PingReplyDetails (RTT)", fmt.Sprintf("%d ms", rtt.Milliseconds())}, {"TcpTestSucceeded", false}}})
-		return
-	}
-	okPing, rtt := ping()
-	if quiet {
-		c.out(okPing)
-		return
-	}
-	c.out(&psObject{typeName: "TestNetConnectionResult", view: "list", props: []psProp{
-		{"ComputerName", host}, {"RemoteAddress", addr.String()}, {"InterfaceAlias", alias}, {"SourceAddress", src},
-		{"PingSucceeded", okPing}, {"PingReplyDetails (RTT)", fmt.Sprintf("%d ms", rtt.Milliseconds())}}})
-}
-
-// cmdletInvokeWebRequest is Invoke-WebRequest and Invoke-RestMethod:
-// .StatusCode, .Content; Windows PowerShell 5.1 without -UseBasicParsing
-// fails in a container (no Internet Explorer engine).
-func cmdletInvokeWebRequest(c *psCall) {
-	s := c.s
-	rest := c.cmdlet.name == "Invoke-RestMethod"
-	raw := c.str("Uri")
-	if !strings.Contains(raw, "://") {
-		raw = "http://" + raw
-	}
-	webErr := func(msg string) {
-		c.failRecord(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest",
-			reason: "WebException", fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
-	}
-	scheme, host, port, path, ok := parseURL(raw)
-	if !ok || (scheme != "http" && scheme != "https") {
-		c.failRecord(&psErrorRecord{msg: "Invalid URI: The hostname could not be parsed.", category: "NotSpecified", target: ":", reason: "UriFormatException", fqid: "System.UriFormatException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
-		return
-	}
-	if _, err := s.p.resolve(host); err != nil {
-		s.checkCtx()
-		if s.pwsh {
-			webErr("No such host is known. (" + host + ":" + strconv.Itoa(port) + ")")
-		} else {
-			webErr("The remote name could not be resolved: '" + host + "'")
-		}
-		return
-	}
-	method := strings.ToUpper(c.str("Method"))
-	if method == "" {
-		method = "GET"
-	}
-	url := scheme + "://" + host + ":" + strconv.Itoa(port) + path
-	resp, err := s.p.net().HTTP(s.p.ctx, method, url, c.has("SkipCertificateCheck"))
-	s.checkCtx()
-	if err != nil {
-		switch {
-		case errors.Is(err, ErrTimeout):
-			wait := 100 * time.Second
-			if c.set("TimeoutSec") {
-				wait = time.Duration(toInt(c.named["TimeoutSec"])) * time.Second
-			}
-			if !s.p.sleep(wait) {
-				panic(psKilledSignal{})
-			}
-			webErr("The operation has timed out.")
-		case errors.Is(err, ErrUntrustedCert):
-			webErr("The underlying connection was closed: Could not establish trust relationship for the SSL/TLS secure channel.")
-		case errors.Is(err, ErrNameNotFound):
-			webErr("The remote name could not be resolved: '" + host + "'")
-		default:
-			if s.pwsh {
-				webErr("No connection could be made because the target machine actively refused it. (" + host + ":" + strconv.Itoa(port) + ")")
-			} else {
-				webErr("Unable to connect to the remote server")
-			}
-		}
-		return
-	}
-	if resp == nil {
-		webErr("The underlying connection was closed: The connection was closed unexpectedly.")
-		return
-	}
-	if resp.Status >= 400 {
-		webErr(fmt.Sprintf("The remote server returned an error: (%d) %s.", resp.Status, http.StatusText(resp.Status)))
-		return
-	}
-	if !rest && !s.pwsh && !c.has("UseBasicParsing") {
-		c.failRecord(&psErrorRecord{msg: "The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
-			category: "NotImplemented", target: ":", reason: "NotSupportedException", fqid: "WebCmdletIEDomNotSupportedException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
-		return
-	}
-	body := string(resp.Body)
-	if out := c.str("OutFile"); out != "" {
-		if err := s.p.writeFile(out, resp.Body, false); err != nil {
-			full := s.p.path(out)
-			msg, cat, reason, fq := psFileError(err, full, true)
-			c.fail(msg, cat, full, reason, fq)
-		}
-		if !c.has("PassThru") {
-			return
-		}
-	}
-	if rest {
-		c.out(body)
-		return
-	}
-	headers := headerLines(resp)
-	var raw2 strings.Builder
-	raw2.WriteString(fmt.Sprintf("HTTP/1.1 %d %s\r\n", resp.Status, http.StatusText(resp.Status)))
-	var hs []string
-	for _, h := range headers {
-		raw2.WriteString(h + "\r\n")
-		k, v, _ := strings.Cut(h, ": ")
-		hs = append(hs, "["+k+", "+v+"]")
-	}
-	raw2.WriteString("\r\n" + body)
-	hh := newHash()
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		hh.set(k, v)
-	}
-	o := &psObject{typeName: "Microsoft.PowerShell.Commands.BasicHtmlWebResponseObject", view: "list", props: []psProp{
-		{"StatusCode", int64(resp.Status)}, {"StatusDescription", http.StatusText(resp.Status)}, {"Content", body},
-		{"RawContent", raw2.String()}, {"Forms", nil}, {"Headers", &psObject{str: "{" + strings.Join(hs, ", ") + "}", props: hashProps(hh), typeName: "Headers"}},
-		{"Images", "{}"}, {"InputFields", "{}"}, {"Links", "{}"}, {"ParsedHtml", nil}, {"RawContentLength", int64(len(resp.Body))},
-	}}
-	if c.has("UseBasicParsing") || s.pwsh {
-		o.props = append(o.props[:4], o.props[5:9]...)
-		o.props = append(o.props, psProp{"RawContentLength", int64(len(resp.Body))})
-	}
-	c.out(o)
 }
 
 func hashProps(h *psHash) []psProp {
@@ -1162,22 +614,22 @@ func cmdletNewObject(c *psCall) {
 			"start":      func([]any) any { l.set("IsListening", true); return nil },
 			"stop":       func([]any) any { l.set("IsListening", false); return nil },
 			"close":      func([]any) any { l.set("IsListening", false); return nil },
-			"getcontext": func([]any) any { s.p.block(); panic(psKilledSignal{}) },
+			"getcontext": func([]any) any { s.p.Block(); panic(psKilledSignal{}) },
 		}
 		c.out(l)
 	case "net.sockets.tcpclient":
 		o := &psObject{typeName: "System.Net.Sockets.TcpClient", props: []psProp{{"Connected", false}}}
 		connect := func(a []any) any {
 			host, port := toStr(argAt(a, 0)), int(toInt(argAt(a, 1)))
-			addrs, err := s.p.resolve(host)
-			addr, ok := pick(addrs, 0)
+			addrs, err := s.p.Resolve(host)
+			addr, ok := process.Pick(addrs, 0)
 			var msg string
 			if err != nil || !ok {
 				msg = "No such host is known"
-			} else if err := s.p.net().Dial(s.p.ctx, "tcp", addr, port); err != nil {
+			} else if err := s.p.Net().Dial(s.p.Ctx, "tcp", addr, port); err != nil {
 				s.checkCtx()
 				msg = fmt.Sprintf("No connection could be made because the target machine actively refused it %s:%d", addr, port)
-				if errors.Is(err, ErrTimeout) || errors.Is(err, ErrUnreachable) {
+				if errors.Is(err, process.ErrTimeout) || errors.Is(err, process.ErrUnreachable) {
 					msg = fmt.Sprintf("A connection attempt failed because the connected party did not properly respond after a period of time, or established connection failed because connected host has failed to respond %s:%d", addr, port)
 				}
 			}
@@ -1210,7 +662,7 @@ func cmdletNewObject(c *psCall) {
 	case "net.webclient":
 		o := &psObject{typeName: "System.Net.WebClient"}
 		o.methods = map[string]func([]any) any{"downloadstring": func(a []any) any {
-			resp, err := s.p.net().HTTP(s.p.ctx, "GET", toStr(argAt(a, 0)), false)
+			resp, err := s.p.Net().HTTP(s.p.Ctx, "GET", toStr(argAt(a, 0)), false)
 			s.checkCtx()
 			if err != nil || resp == nil || resp.Status >= 400 {
 				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"DownloadString\" with \"1\" argument(s): \"Unable to connect to the remote server\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "WebException", pos: c.node.pos, end: c.node.end}})
@@ -1367,14 +819,14 @@ func cmdletSelectString(c *psCall) {
 		lines = enumerate(v)
 	}
 	if c.set("Path") {
-		data, err := c.s.p.readFile(c.str("Path"))
+		data, err := c.s.p.ReadFile(c.str("Path"))
 		if err != nil {
-			full := c.s.p.path(c.str("Path"))
+			full := c.s.p.Path(c.str("Path"))
 			msg, cat, reason, fq := psFileError(err, full, false)
 			c.fail(msg, cat, full, reason, fq)
 			return
 		}
-		lines = toAnySlice(strings.Split(strings.ReplaceAll(decodeText(data), "\r\n", "\n"), "\n"))
+		lines = toAnySlice(strings.Split(strings.ReplaceAll(DecodeText(data), "\r\n", "\n"), "\n"))
 	}
 	found := false
 	for _, l := range lines {
@@ -1435,28 +887,12 @@ func cmdletGetCommand(c *psCall) {
 		c.out(&psObject{typeName: "CommandInfo", view: "table", cols: cols, str: cl.name, props: []psProp{{"CommandType", "Cmdlet"}, {"Name", cl.name}, {"Version", "3.1.0.0"}, {"Source", "Microsoft.PowerShell.Utility"}}})
 		return
 	}
-	if _, ok := lookupWindows(name); ok {
-		exe := programName(name, true) + ".exe"
+	if _, ok := c.s.p.Programs.Lookup(process.Windows, name); ok {
+		exe := process.ProgramName(name, true) + ".exe"
 		c.out(&psObject{typeName: "CommandInfo", view: "table", cols: cols, str: exe, props: []psProp{{"CommandType", "Application"}, {"Name", exe}, {"Version", "10.0.20348.1"}, {"Source", `C:\Windows\system32\` + exe}}})
 		return
 	}
 	c.fail("The term '"+name+"' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.", "ObjectNotFound", name, "CommandNotFoundException", "CommandNotFoundException")
-}
-
-func cmdletGetNetIPAddress(c *psCall) {
-	ic := c.s.p.env.Interfaces
-	if !ic.IP.IsValid() {
-		return
-	}
-	prefix := ic.PrefixLen
-	if prefix == 0 {
-		prefix = 24
-	}
-	c.out(&psObject{typeName: "MSFT_NetIPAddress", view: "list", str: ic.IP.String(), props: []psProp{
-		{"IPAddress", ic.IP.String()}, {"InterfaceIndex", int64(17)}, {"InterfaceAlias", c.s.p.adapterName()},
-		{"AddressFamily", "IPv4"}, {"Type", "Unicast"}, {"PrefixLength", int64(prefix)}, {"PrefixOrigin", "Manual"},
-		{"SuffixOrigin", "Manual"}, {"AddressState", "Preferred"}, {"ValidLifetime", "Infinite ([TimeSpan]::MaxValue)"},
-		{"PreferredLifetime", "Infinite ([TimeSpan]::MaxValue)"}, {"SkipAsSource", false}, {"PolicyStore", "ActiveStore"}}})
 }
 
 func cmdletGetHelp(c *psCall) {
@@ -1474,3 +910,7 @@ func cmdletGetHelp(c *psCall) {
 		c.out(fmt.Sprintf("%-24s %s", cl.name, cl.help))
 	}
 }
+
+// Simulates reports whether name is a cmdlet (or its alias) that the shell
+// simulates.
+func Simulates(name string) bool { return psCmdletIndex[strings.ToLower(name)] != nil }

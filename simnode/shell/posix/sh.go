@@ -1,4 +1,4 @@
-package shell
+package posix
 
 import (
 	"bufio"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
+	"wink.dev/wink/simnode/shell/programs"
 )
 
 // This file is the Linux sh (busybox ash flavour) of Linux containers and
@@ -20,60 +23,60 @@ import (
 type shBuiltin struct {
 	name string
 	help string
-	run  func(s *shell, p *proc, args []string) int
+	run  func(s *shell, p *process.Proc, args []string) int
 }
 
 var shBuiltins = map[string]*shBuiltin{}
 
 func init() {
 	for _, b := range []*shBuiltin{
-		{"echo", "Prints its arguments (-n, -e).", func(s *shell, p *proc, a []string) int { return progEcho(p, a) }},
+		{"echo", "Prints its arguments (-n, -e).", func(s *shell, p *process.Proc, a []string) int { return programs.Echo(p, a) }},
 		{"exit", "Exits the shell with a code.", (*shell).exit},
 		{"export", "Exports variables.", (*shell).export},
-		{"unset", "Unsets variables.", func(s *shell, p *proc, a []string) int {
+		{"unset", "Unsets variables.", func(s *shell, p *process.Proc, a []string) int {
 			for _, n := range a[1:] {
-				p.vars.unset(n)
+				p.Vars.Unset(n)
 			}
 			return 0
 		}},
-		{"cd", "Changes the working directory.", func(s *shell, p *proc, a []string) int {
+		{"cd", "Changes the working directory.", func(s *shell, p *process.Proc, a []string) int {
 			t := "/root"
 			if len(a) > 1 {
 				t = a[1]
 			}
-			full := p.path(t)
-			if _, err := p.readDir(full); err != nil {
-				p.eprintln("sh: cd: can't cd to " + t + ": No such file or directory")
+			full := p.Path(t)
+			if _, err := p.ReadDir(full); err != nil {
+				p.Eprintln("sh: cd: can't cd to " + t + ": No such file or directory")
 				return 2
 			}
-			p.dir = full
+			p.Dir = full
 			return 0
 		}},
-		{"true", "Exits 0.", func(*shell, *proc, []string) int { return 0 }},
-		{":", "Exits 0.", func(*shell, *proc, []string) int { return 0 }},
-		{"false", "Exits 1.", func(*shell, *proc, []string) int { return 1 }},
-		{"test", "Evaluates a condition.", func(s *shell, p *proc, a []string) int { return shTest(p, a[1:]) }},
-		{"[", "Evaluates a condition.", func(s *shell, p *proc, a []string) int {
+		{"true", "Exits 0.", func(*shell, *process.Proc, []string) int { return 0 }},
+		{":", "Exits 0.", func(*shell, *process.Proc, []string) int { return 0 }},
+		{"false", "Exits 1.", func(*shell, *process.Proc, []string) int { return 1 }},
+		{"test", "Evaluates a condition.", func(s *shell, p *process.Proc, a []string) int { return shTest(p, a[1:]) }},
+		{"[", "Evaluates a condition.", func(s *shell, p *process.Proc, a []string) int {
 			if a[len(a)-1] != "]" {
-				p.eprintln("sh: missing ]")
+				p.Eprintln("sh: missing ]")
 				return 2
 			}
 			return shTest(p, a[1:len(a)-1])
 		}},
 		{"trap", "Sets signal handlers.", (*shell).trap},
 		{"set", "Sets shell options (-e, -x).", (*shell).set},
-		{"shift", "Shifts positional parameters.", func(s *shell, p *proc, a []string) int {
+		{"shift", "Shifts positional parameters.", func(s *shell, p *process.Proc, a []string) int {
 			if len(s.args) > 0 {
 				s.args = s.args[1:]
 			}
 			return 0
 		}},
-		{"wait", "Waits for background jobs.", func(s *shell, p *proc, a []string) int { return s.wait() }},
+		{"wait", "Waits for background jobs.", func(s *shell, p *process.Proc, a []string) int { return s.wait() }},
 		{"read", "Reads a line into variables.", (*shell).read},
-		{"break", "Leaves a loop.", func(s *shell, p *proc, a []string) int { s.brk = 1; return 0 }},
-		{"continue", "Next loop iteration.", func(s *shell, p *proc, a []string) int { s.cont = true; return 0 }},
-		{"eval", "Runs its arguments as a command.", func(s *shell, p *proc, a []string) int { return s.runScript(p, strings.Join(a[1:], " ")) }},
-		{"exec", "Replaces the shell with a command.", func(s *shell, p *proc, a []string) int {
+		{"break", "Leaves a loop.", func(s *shell, p *process.Proc, a []string) int { s.brk = 1; return 0 }},
+		{"continue", "Next loop iteration.", func(s *shell, p *process.Proc, a []string) int { s.cont = true; return 0 }},
+		{"eval", "Runs its arguments as a command.", func(s *shell, p *process.Proc, a []string) int { return s.runScript(p, strings.Join(a[1:], " ")) }},
+		{"exec", "Replaces the shell with a command.", func(s *shell, p *process.Proc, a []string) int {
 			if len(a) < 2 {
 				return 0
 			}
@@ -120,14 +123,14 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// runSh is `sh -c script [name args...]`, `sh script.sh`, or sh reading
+// Run is `sh -c script [name args...]`, `sh script.sh`, or sh reading
 // stdin.
-func (p *proc) runSh(argv []string) int {
+func Run(p *process.Proc, argv []string) int {
 	s := &shell{name: "sh", traps: map[string]string{}, jobs: &sync.WaitGroup{}}
 	var mu sync.Mutex
-	p.stdout = lockedWriter{&mu, p.stdout}
-	p.stderr = lockedWriter{&mu, p.stderr}
-	s.jobCtx, s.cancel = context.WithCancel(p.ctx)
+	p.Stdout = lockedWriter{&mu, p.Stdout}
+	p.Stderr = lockedWriter{&mu, p.Stderr}
+	s.jobCtx, s.cancel = context.WithCancel(p.Ctx)
 	defer func() {
 		s.cancel()
 		s.jobs.Wait()
@@ -146,7 +149,7 @@ func (p *proc) runSh(argv []string) int {
 		}
 		if strings.Contains(a, "c") {
 			if len(args) == 0 {
-				p.eprintln("sh: -c requires an argument")
+				p.Eprintln("sh: -c requires an argument")
 				return 2
 			}
 			script, args, haveScript = args[0], args[1:], true
@@ -159,14 +162,14 @@ func (p *proc) runSh(argv []string) int {
 	}
 	if !haveScript {
 		if len(args) > 0 {
-			data, err := p.readFile(args[0])
+			data, err := p.ReadFile(args[0])
 			if err != nil {
-				p.eprintln("sh: can't open '" + args[0] + "': " + posixFileError(err, false))
+				p.Eprintln("sh: can't open '" + args[0] + "': " + process.PosixFileError(err, false))
 				return 2
 			}
 			script, s.name, s.args = string(data), args[0], args[1:]
 		} else {
-			b, _ := io.ReadAll(bufio.NewReader(p.stdin))
+			b, _ := io.ReadAll(bufio.NewReader(p.Stdin))
 			script = string(b)
 		}
 	}
@@ -174,13 +177,13 @@ func (p *proc) runSh(argv []string) int {
 	if s.exited {
 		code = s.code
 	}
-	if p.done() {
+	if p.Done() {
 		return s.onKill(p)
 	}
 	if h, ok := s.traps["EXIT"]; ok && h != "" {
 		delete(s.traps, "EXIT")
 		s.exited = false
-		p.lastExit = code
+		p.LastExit = code
 		s.runScript(p, h)
 		if s.exited {
 			code = s.code
@@ -191,19 +194,19 @@ func (p *proc) runSh(argv []string) int {
 
 // onKill runs the TERM trap when ctx ends (the kubelet's SIGTERM); without
 // one the process dies of the signal: 143.
-func (s *shell) onKill(p *proc) int {
+func (s *shell) onKill(p *process.Proc) int {
 	h, ok := s.traps["TERM"]
 	if !ok {
-		return ExitKilledLinux
+		return process.ExitKilledLinux
 	}
 	if h == "" {
 		// ignored: the kubelet escalates to SIGKILL after the grace period
 		return 137
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.Ctx), time.Second)
 	defer cancel()
-	hp := p.sub(nil, nil, nil)
-	hp.ctx = ctx
+	hp := p.Sub(nil, nil, nil)
+	hp.Ctx = ctx
 	s.exited, s.brk, s.cont = false, 0, false
 	delete(s.traps, "TERM")
 	code := s.runScript(hp, h)
@@ -213,16 +216,16 @@ func (s *shell) onKill(p *proc) int {
 	return code
 }
 
-func (s *shell) runScript(p *proc, script string) int {
-	if !p.enter() {
-		p.leave()
-		p.eprintln("sh: recursion too deep")
+func (s *shell) runScript(p *process.Proc, script string) int {
+	if !p.Enter() {
+		p.Leave()
+		p.Eprintln("sh: recursion too deep")
 		return 2
 	}
-	defer p.leave()
+	defer p.Leave()
 	toks, err := shLex(script)
 	if err != nil {
-		p.eprintln("sh: syntax error: " + err.Error())
+		p.Eprintln("sh: syntax error: " + err.Error())
 		return 2
 	}
 	ps := &shParser{toks: toks}
@@ -231,388 +234,25 @@ func (s *shell) runScript(p *proc, script string) int {
 		ps.err = fmt.Errorf("unexpected %q", ps.toks[ps.i].text)
 	}
 	if ps.err != nil {
-		p.eprintln("sh: syntax error: " + ps.err.Error())
+		p.Eprintln("sh: syntax error: " + ps.err.Error())
 		return 2
 	}
 	return s.run(root, p)
-}
-
-// ---- lexer ----
-
-type shTok struct {
-	op   string // operator, "" for a word
-	text string // raw word text (quotes kept) or the operator
-	fd   int    // for redirections: the fd before the operator, -1 if none
-}
-
-func shLex(src string) ([]shTok, error) {
-	var toks []shTok
-	var cur strings.Builder
-	inWord := false
-	flush := func() {
-		if inWord {
-			toks = append(toks, shTok{text: cur.String(), fd: -1})
-			cur.Reset()
-			inWord = false
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case c == '\\':
-			if i+1 < len(src) {
-				if src[i+1] == '\n' {
-					i++
-					continue
-				}
-				cur.WriteByte(c)
-				cur.WriteByte(src[i+1])
-				i++
-			} else {
-				cur.WriteByte(c)
-			}
-			inWord = true
-		case c == '\'':
-			j := strings.IndexByte(src[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("unterminated quoted string")
-			}
-			cur.WriteString(src[i : i+j+2])
-			i += j + 1
-			inWord = true
-		case c == '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(src) {
-				return nil, fmt.Errorf("unterminated quoted string")
-			}
-			cur.WriteString(src[i : j+1])
-			i = j
-			inWord = true
-		case c == '`':
-			j := strings.IndexByte(src[i+1:], '`')
-			if j < 0 {
-				return nil, fmt.Errorf("unterminated backquote")
-			}
-			cur.WriteString(src[i : i+j+2])
-			i += j + 1
-			inWord = true
-		case c == '$' && i+1 < len(src) && (src[i+1] == '(' || src[i+1] == '{'):
-			open, close := src[i+1], byte(')')
-			if open == '{' {
-				close = '}'
-			}
-			depth, j := 0, i+1
-			for ; j < len(src); j++ {
-				if src[j] == open {
-					depth++
-				} else if src[j] == close {
-					depth--
-					if depth == 0 {
-						break
-					}
-				} else if src[j] == '\'' {
-					if k := strings.IndexByte(src[j+1:], '\''); k >= 0 {
-						j += k + 1
-					}
-				}
-			}
-			if j >= len(src) {
-				return nil, fmt.Errorf("unterminated %c", open)
-			}
-			cur.WriteString(src[i : j+1])
-			i = j
-			inWord = true
-		case c == '#' && !inWord:
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			i--
-		case c == ' ' || c == '\t' || c == '\r':
-			flush()
-		case strings.IndexByte(";&|<>()\n", c) >= 0:
-			fd := -1
-			if (c == '>' || c == '<') && inWord {
-				if n, err := strconv.Atoi(cur.String()); err == nil && n < 10 {
-					fd = n
-					cur.Reset()
-					inWord = false
-				}
-			}
-			flush()
-			op := string(c)
-			if i+1 < len(src) {
-				two := src[i : i+2]
-				switch two {
-				case "&&", "||", ">>", ";;", ">&", "<&":
-					op = two
-					i++
-				}
-			}
-			toks = append(toks, shTok{op: op, text: op, fd: fd})
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	flush()
-	return toks, nil
-}
-
-// ---- parser ----
-
-type shRedir struct {
-	fd     int
-	op     string
-	target string // raw word
-}
-
-type shNode struct {
-	kind    string // list, andor, pipe, simple, if, while, until, for, group, subshell
-	kids    []*shNode
-	ops     []string // list: separators; andor: && ||
-	words   []string
-	redirs  []shRedir
-	neg     bool
-	varName string
-	items   []string
-	bg      []bool
-}
-
-type shParser struct {
-	toks []shTok
-	i    int
-	err  error
-}
-
-func (ps *shParser) peek() shTok {
-	if ps.i < len(ps.toks) {
-		return ps.toks[ps.i]
-	}
-	return shTok{op: "EOF", text: "EOF"}
-}
-
-func (ps *shParser) isWord(w string) bool {
-	t := ps.peek()
-	return t.op == "" && t.text == w
-}
-
-func (ps *shParser) skipNewlines() {
-	for ps.peek().op == "\n" || ps.peek().op == ";" {
-		ps.i++
-	}
-}
-
-// list parses and-or lists up to one of the stop words.
-func (ps *shParser) list(stop []string) *shNode {
-	n := &shNode{kind: "list"}
-	for ps.err == nil {
-		for ps.peek().op == "\n" || ps.peek().op == ";" {
-			ps.i++
-		}
-		t := ps.peek()
-		if t.op == "EOF" || t.op == ")" || t.op == ";;" {
-			return n
-		}
-		if t.op == "" {
-			for _, s := range stop {
-				if t.text == s {
-					return n
-				}
-			}
-		}
-		n.kids = append(n.kids, ps.andor())
-		bg := false
-		switch ps.peek().op {
-		case "&":
-			bg = true
-			ps.i++
-		case ";", "\n":
-			ps.i++
-		case "EOF", ")":
-		default:
-			if ps.peek().op != "" || !isStop(ps.peek().text, stop) {
-				if ps.peek().op != "" {
-					ps.err = fmt.Errorf("unexpected %q", ps.peek().text)
-				}
-			}
-		}
-		n.bg = append(n.bg, bg)
-	}
-	return n
-}
-
-func isStop(w string, stop []string) bool {
-	for _, s := range stop {
-		if w == s {
-			return true
-		}
-	}
-	return false
-}
-
-func (ps *shParser) andor() *shNode {
-	n := &shNode{kind: "andor"}
-	n.kids = append(n.kids, ps.pipeline())
-	for ps.err == nil && (ps.peek().op == "&&" || ps.peek().op == "||") {
-		n.ops = append(n.ops, ps.peek().op)
-		ps.i++
-		for ps.peek().op == "\n" {
-			ps.i++
-		}
-		n.kids = append(n.kids, ps.pipeline())
-	}
-	return n
-}
-
-func (ps *shParser) pipeline() *shNode {
-	n := &shNode{kind: "pipe"}
-	if ps.isWord("!") {
-		n.neg = true
-		ps.i++
-	}
-	n.kids = append(n.kids, ps.command())
-	for ps.err == nil && ps.peek().op == "|" {
-		ps.i++
-		for ps.peek().op == "\n" {
-			ps.i++
-		}
-		n.kids = append(n.kids, ps.command())
-	}
-	return n
-}
-
-func (ps *shParser) expectWord(w string) {
-	if ps.err != nil {
-		return
-	}
-	if !ps.isWord(w) {
-		ps.err = fmt.Errorf("expected %q, got %q", w, ps.peek().text)
-		return
-	}
-	ps.i++
-}
-
-func (ps *shParser) command() *shNode {
-	t := ps.peek()
-	var n *shNode
-	switch {
-	case t.op == "" && t.text == "if":
-		ps.i++
-		n = &shNode{kind: "if"}
-		n.kids = append(n.kids, ps.list([]string{"then"}))
-		ps.expectWord("then")
-		n.kids = append(n.kids, ps.list([]string{"elif", "else", "fi"}))
-		for ps.err == nil && ps.isWord("elif") {
-			ps.i++
-			n.kids = append(n.kids, ps.list([]string{"then"}))
-			ps.expectWord("then")
-			n.kids = append(n.kids, ps.list([]string{"elif", "else", "fi"}))
-		}
-		if ps.isWord("else") {
-			ps.i++
-			n.kids = append(n.kids, ps.list([]string{"fi"}))
-		}
-		ps.expectWord("fi")
-	case t.op == "" && (t.text == "while" || t.text == "until"):
-		ps.i++
-		n = &shNode{kind: t.text}
-		n.kids = append(n.kids, ps.list([]string{"do"}))
-		ps.expectWord("do")
-		n.kids = append(n.kids, ps.list([]string{"done"}))
-		ps.expectWord("done")
-	case t.op == "" && t.text == "for":
-		ps.i++
-		n = &shNode{kind: "for"}
-		if ps.peek().op != "" {
-			ps.err = fmt.Errorf("bad for loop variable")
-			return n
-		}
-		n.varName = ps.peek().text
-		ps.i++
-		for ps.peek().op == "\n" {
-			ps.i++
-		}
-		if ps.isWord("in") {
-			ps.i++
-			for ps.peek().op == "" && !ps.isWord("do") {
-				n.items = append(n.items, ps.peek().text)
-				ps.i++
-			}
-		} else {
-			n.items = []string{`"$@"`}
-		}
-		ps.skipNewlines()
-		ps.expectWord("do")
-		n.kids = append(n.kids, ps.list([]string{"done"}))
-		ps.expectWord("done")
-	case t.op == "" && t.text == "{":
-		ps.i++
-		n = &shNode{kind: "group"}
-		n.kids = append(n.kids, ps.list([]string{"}"}))
-		ps.expectWord("}")
-	case t.op == "(":
-		ps.i++
-		n = &shNode{kind: "subshell"}
-		n.kids = append(n.kids, ps.list(nil))
-		if ps.peek().op != ")" {
-			ps.err = fmt.Errorf("missing )")
-			return n
-		}
-		ps.i++
-	default:
-		n = &shNode{kind: "simple"}
-	}
-	// words (simple commands) and redirections
-	for ps.err == nil {
-		t := ps.peek()
-		switch {
-		case t.op == ">" || t.op == ">>" || t.op == "<" || t.op == ">&" || t.op == "<&":
-			ps.i++
-			if ps.peek().op != "" {
-				ps.err = fmt.Errorf("unexpected %q", ps.peek().text)
-				return n
-			}
-			fd := t.fd
-			if fd < 0 {
-				fd = 1
-				if t.op[0] == '<' {
-					fd = 0
-				}
-			}
-			n.redirs = append(n.redirs, shRedir{fd: fd, op: t.op, target: ps.peek().text})
-			ps.i++
-		case t.op == "" && n.kind == "simple":
-			n.words = append(n.words, t.text)
-			ps.i++
-		default:
-			if n.kind == "simple" && len(n.words) == 0 && len(n.redirs) == 0 {
-				ps.err = fmt.Errorf("unexpected %q", t.text)
-			}
-			return n
-		}
-	}
-	return n
 }
 
 // ---- execution ----
 
 func (s *shell) stop() bool { return s.exited || s.brk > 0 || s.cont }
 
-func (s *shell) run(n *shNode, p *proc) int {
-	if p.done() {
-		return ExitKilledLinux
+func (s *shell) run(n *shNode, p *process.Proc) int {
+	if p.Done() {
+		return process.ExitKilledLinux
 	}
 	switch n.kind {
 	case "list":
-		code := p.lastExit
+		code := p.LastExit
 		for i, k := range n.kids {
-			if s.stop() || p.done() {
+			if s.stop() || p.Done() {
 				break
 			}
 			if n.bg[i] {
@@ -621,7 +261,7 @@ func (s *shell) run(n *shNode, p *proc) int {
 				continue
 			}
 			code = s.run(k, p)
-			p.lastExit = code
+			p.LastExit = code
 			if s.errexit && code != 0 && k.kind == "andor" && len(k.ops) == 0 && !k.kids[0].neg {
 				s.exited, s.code = true, code
 			}
@@ -633,7 +273,7 @@ func (s *shell) run(n *shNode, p *proc) int {
 			if s.stop() {
 				break
 			}
-			p.lastExit = code
+			p.LastExit = code
 			if (op == "&&") == (code == 0) {
 				code = s.run(n.kids[i+1], p)
 			}
@@ -644,16 +284,16 @@ func (s *shell) run(n *shNode, p *proc) int {
 		if len(n.kids) == 1 {
 			code = s.run(n.kids[0], p)
 		} else {
-			var in io.Reader = p.stdin
+			var in io.Reader = p.Stdin
 			for i, k := range n.kids {
 				if i == len(n.kids)-1 {
-					c := p.sub(in, nil, nil)
+					c := p.Sub(in, nil, nil)
 					code = s.run(k, c)
 					break
 				}
-				buf := &limitedBuffer{max: 16 << 20}
+				buf := &process.LimitedBuffer{Max: 16 << 20}
 				sub := s.child(s.name, s.args)
-				sub.run(k, p.sub(in, buf, nil))
+				sub.run(k, p.Sub(in, buf, nil))
 				in = buf
 			}
 		}
@@ -680,12 +320,12 @@ func (s *shell) run(n *shNode, p *proc) int {
 	case "subshell":
 		sub := s.child(s.name, s.args)
 		sub.traps = s.traps
-		code = sub.run(n.kids[0], c.sub(nil, nil, nil))
+		code = sub.run(n.kids[0], c.Sub(nil, nil, nil))
 		if sub.exited {
 			code = sub.code
 		}
-		if p.done() {
-			return ExitKilledLinux
+		if p.Done() {
+			return process.ExitKilledLinux
 		}
 		return code
 	case "if":
@@ -707,9 +347,9 @@ func (s *shell) run(n *shNode, p *proc) int {
 			code = s.run(n.kids[i], c)
 		}
 	case "while", "until":
-		for !p.done() && !s.exited {
+		for !p.Done() && !s.exited {
 			cond := s.run(n.kids[0], c)
-			if s.stop() || p.done() {
+			if s.stop() || p.Done() {
 				break
 			}
 			if (cond == 0) != (n.kind == "while") {
@@ -728,10 +368,10 @@ func (s *shell) run(n *shNode, p *proc) int {
 			items = append(items, s.expandWord(c, it)...)
 		}
 		for _, it := range items {
-			if p.done() || s.exited {
+			if p.Done() || s.exited {
 				break
 			}
-			c.vars.set(n.varName, it)
+			c.Vars.Set(n.varName, it)
 			code = s.run(n.kids[0], c)
 			s.cont = false
 			if s.brk > 0 {
@@ -741,18 +381,18 @@ func (s *shell) run(n *shNode, p *proc) int {
 		}
 	}
 done:
-	p.vars, p.dir, p.lastExit = c.vars, c.dir, code
-	if p.done() {
-		return ExitKilledLinux
+	p.Vars, p.Dir, p.LastExit = c.Vars, c.Dir, code
+	if p.Done() {
+		return process.ExitKilledLinux
 	}
 	return code
 }
 
 // background runs a command as a job (`cmd &`): it ends when the shell
 // does.
-func (s *shell) background(n *shNode, p *proc) {
-	c := p.sub(strings.NewReader(""), nil, nil)
-	c.ctx = s.jobCtx
+func (s *shell) background(n *shNode, p *process.Proc) {
+	c := p.Sub(strings.NewReader(""), nil, nil)
+	c.Ctx = s.jobCtx
 	job := s.child(s.name, s.args)
 	s.jobs.Add(1)
 	go func() {
@@ -769,70 +409,64 @@ func (s *shell) wait() int {
 	case <-done:
 		return 0
 	case <-s.jobCtx.Done():
-		return ExitKilledLinux
+		return process.ExitKilledLinux
 	}
 }
 
 // redirect applies redirections to a copy of p.
-func (s *shell) redirect(n *shNode, p *proc) (*proc, bool) {
+func (s *shell) redirect(n *shNode, p *process.Proc) (*process.Proc, bool) {
 	if len(n.redirs) == 0 {
-		return p.sub(nil, nil, nil).shareVars(p), true
+		return p.Sub(nil, nil, nil).ShareVars(p), true
 	}
-	c := p.sub(nil, nil, nil).shareVars(p)
+	c := p.Sub(nil, nil, nil).ShareVars(p)
 	for _, r := range n.redirs {
 		target := strings.Join(s.expandWord(p, r.target), " ")
 		switch r.op {
 		case ">&", "<&":
 			m, err := strconv.Atoi(target)
 			if err != nil {
-				p.eprintln("sh: " + target + ": bad file descriptor")
+				p.Eprintln("sh: " + target + ": bad file descriptor")
 				return nil, false
 			}
 			var w io.Writer
 			switch m {
 			case 1:
-				w = c.stdout
+				w = c.Stdout
 			case 2:
-				w = c.stderr
+				w = c.Stderr
 			default:
-				p.eprintln("sh: " + target + ": bad file descriptor")
+				p.Eprintln("sh: " + target + ": bad file descriptor")
 				return nil, false
 			}
 			if r.fd == 2 {
-				c.stderr = w
+				c.Stderr = w
 			} else {
-				c.stdout = w
+				c.Stdout = w
 			}
 		case "<":
-			data, err := p.readFile(target)
+			data, err := p.ReadFile(target)
 			if err != nil {
-				p.eprintln("sh: can't open " + target + ": " + posixFileError(err, false))
+				p.Eprintln("sh: can't open " + target + ": " + process.PosixFileError(err, false))
 				return nil, false
 			}
-			c.stdin = strings.NewReader(string(data))
+			c.Stdin = strings.NewReader(string(data))
 		default:
-			w, err := p.openRedirect(target, r.op == ">>")
+			w, err := p.OpenRedirect(target, r.op == ">>")
 			if err != nil {
-				p.eprintln("sh: can't create " + target + ": " + posixFileError(err, true))
+				p.Eprintln("sh: can't create " + target + ": " + process.PosixFileError(err, true))
 				return nil, false
 			}
 			if r.fd == 2 {
-				c.stderr = w
+				c.Stderr = w
 			} else {
-				c.stdout = w
+				c.Stdout = w
 			}
 		}
 	}
 	return c, true
 }
 
-// shareVars makes c use p's variables (redirections don't make a subshell).
-func (c *proc) shareVars(p *proc) *proc {
-	c.vars = p.vars
-	return c
-}
-
-func (s *shell) simple(n *shNode, p *proc) int {
+func (s *shell) simple(n *shNode, p *process.Proc) int {
 	var assigns [][2]string
 	var words []string
 	for i, w := range n.words {
@@ -846,19 +480,19 @@ func (s *shell) simple(n *shNode, p *proc) int {
 	}
 	if len(words) == 0 {
 		for _, a := range assigns {
-			p.vars.set(a[0], a[1])
+			p.Vars.Set(a[0], a[1])
 		}
-		return p.lastExit
+		return p.LastExit
 	}
 	c := p
 	if len(assigns) > 0 {
-		c = p.sub(nil, nil, nil)
+		c = p.Sub(nil, nil, nil)
 		for _, a := range assigns {
-			c.vars.set(a[0], a[1])
+			c.Vars.Set(a[0], a[1])
 		}
 	}
 	if s.xtrace {
-		p.eprintln("+ " + strings.Join(words, " "))
+		p.Eprintln("+ " + strings.Join(words, " "))
 	}
 	return s.command(c, words)
 }
@@ -869,47 +503,47 @@ func isName(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(isLetter(c) || c == '_' || (c >= '0' && c <= '9')) {
+		if !(process.IsLetter(c) || c == '_' || (c >= '0' && c <= '9')) {
 			return false
 		}
 	}
 	return true
 }
 
-func (s *shell) command(p *proc, words []string) int {
+func (s *shell) command(p *process.Proc, words []string) int {
 	if b, ok := shBuiltins[words[0]]; ok {
 		return b.run(s, p, words)
 	}
-	if _, ok := lookupLinux(words[0]); ok {
+	if _, ok := p.Programs.Lookup(process.Linux, words[0]); ok {
 		if !strings.Contains(words[0], "/") || strings.HasPrefix(words[0], "/") || strings.HasPrefix(words[0], "./") {
-			return p.exec(words)
+			return p.Exec(words)
 		}
 	}
 	if strings.Contains(words[0], "/") {
-		if data, err := p.readFile(words[0]); err == nil && strings.HasPrefix(string(data), "#!") {
+		if data, err := p.ReadFile(words[0]); err == nil && strings.HasPrefix(string(data), "#!") {
 			sub := s.child(words[0], words[1:])
-			code := sub.runScript(p.sub(nil, nil, nil), string(data))
+			code := sub.runScript(p.Sub(nil, nil, nil), string(data))
 			if sub.exited {
 				return sub.code
 			}
 			return code
 		}
-		if code, ok := p.unsimulated(words[0]); ok {
+		if code, ok := p.Unsimulated(words[0]); ok {
 			return code // open world (openworld.go)
 		}
-		p.eprintln("sh: " + words[0] + ": not found")
-		return ExitShNotFound
+		p.Eprintln("sh: " + words[0] + ": not found")
+		return process.ExitShNotFound
 	}
-	if code, ok := p.unsimulated(words[0]); ok {
+	if code, ok := p.Unsimulated(words[0]); ok {
 		return code // open world (openworld.go)
 	}
-	p.eprintln("sh: " + words[0] + ": not found")
-	return ExitShNotFound
+	p.Eprintln("sh: " + words[0] + ": not found")
+	return process.ExitShNotFound
 }
 
 // expandWord expands one raw word: quotes, escapes, parameters, command
 // substitution; unquoted expansions are split on whitespace.
-func (s *shell) expandWord(p *proc, w string) []string {
+func (s *shell) expandWord(p *process.Proc, w string) []string {
 	var fields []string
 	var cur strings.Builder
 	have := false
@@ -1007,7 +641,7 @@ func (s *shell) expandWord(p *proc, w string) []string {
 
 // expandDollar expands the parameter or substitution at the start of w and
 // returns the value and how many bytes it used.
-func (s *shell) expandDollar(p *proc, w string) (string, int) {
+func (s *shell) expandDollar(p *process.Proc, w string) (string, int) {
 	if w[0] == '`' {
 		j := strings.IndexByte(w[1:], '`')
 		if j < 0 {
@@ -1029,7 +663,7 @@ func (s *shell) expandDollar(p *proc, w string) (string, int) {
 				if depth == 0 {
 					inner := w[2:j]
 					if strings.HasPrefix(inner, "(") && strings.HasSuffix(inner, ")") {
-						v, err := evalArith(strings.Trim(inner, "()"), p.vars)
+						v, err := process.EvalArith(strings.Trim(inner, "()"), p.Vars)
 						if err != nil {
 							return "0", j + 1
 						}
@@ -1070,7 +704,7 @@ func (s *shell) expandDollar(p *proc, w string) (string, int) {
 		case ":=", "=":
 			if v == "" {
 				v = def
-				p.vars.set(name, v)
+				p.Vars.Set(name, v)
 			}
 		case ":+":
 			if v != "" {
@@ -1084,9 +718,9 @@ func (s *shell) expandDollar(p *proc, w string) (string, int) {
 		}
 		v, _ := s.param(p, string(c))
 		return v, 2
-	case isLetter(c) || c == '_':
+	case process.IsLetter(c) || c == '_':
 		j := 1
-		for j < len(w) && (isLetter(w[j]) || w[j] == '_' || (w[j] >= '0' && w[j] <= '9')) {
+		for j < len(w) && (process.IsLetter(w[j]) || w[j] == '_' || (w[j] >= '0' && w[j] <= '9')) {
 			j++
 		}
 		v, _ := s.param(p, w[1:j])
@@ -1095,10 +729,10 @@ func (s *shell) expandDollar(p *proc, w string) (string, int) {
 	return "$", 1
 }
 
-func (s *shell) param(p *proc, name string) (string, bool) {
+func (s *shell) param(p *process.Proc, name string) (string, bool) {
 	switch name {
 	case "?":
-		return strconv.Itoa(p.lastExit), true
+		return strconv.Itoa(p.LastExit), true
 	case "$":
 		return "1", true
 	case "!":
@@ -1118,31 +752,31 @@ func (s *shell) param(p *proc, name string) (string, bool) {
 		}
 		return "", false
 	}
-	return p.vars.get(name)
+	return p.Vars.Get(name)
 }
 
 // substitute is $(cmd): its output without trailing newlines.
-func (s *shell) substitute(p *proc, script string) string {
-	var b limitedBuffer
-	b.max = 1 << 20
+func (s *shell) substitute(p *process.Proc, script string) string {
+	var b process.LimitedBuffer
+	b.Max = 1 << 20
 	sub := s.child(s.name, s.args)
-	c := p.sub(nil, &b, nil)
+	c := p.Sub(nil, &b, nil)
 	code := sub.runScript(c, script)
 	if sub.exited {
 		code = sub.code
 	}
-	p.lastExit = code
+	p.LastExit = code
 	return strings.TrimRight(b.String(), "\n")
 }
 
 // ---- builtins ----
 
-func (s *shell) exit(p *proc, a []string) int {
-	code := p.lastExit
+func (s *shell) exit(p *process.Proc, a []string) int {
+	code := p.LastExit
 	if len(a) > 1 {
 		n, err := strconv.Atoi(a[1])
 		if err != nil {
-			p.eprintln("sh: exit: Illegal number: " + a[1])
+			p.Eprintln("sh: exit: Illegal number: " + a[1])
 			n = 2
 		}
 		code = n & 0xff
@@ -1151,18 +785,18 @@ func (s *shell) exit(p *proc, a []string) int {
 	return code
 }
 
-func (s *shell) export(p *proc, a []string) int {
+func (s *shell) export(p *process.Proc, a []string) int {
 	for _, kv := range a[1:] {
 		if strings.HasPrefix(kv, "-") {
 			continue
 		}
 		if k, v, ok := strings.Cut(kv, "="); ok {
-			p.vars.set(k, v)
+			p.Vars.Set(k, v)
 		}
 	}
 	if len(a) == 1 {
-		for _, e := range p.vars.sorted() {
-			p.println("export " + e.name + "='" + e.value + "'")
+		for _, e := range p.Vars.Sorted() {
+			p.Println("export " + e.Name + "='" + e.Value + "'")
 		}
 	}
 	return 0
@@ -1170,10 +804,10 @@ func (s *shell) export(p *proc, a []string) int {
 
 // trap records handlers; TERM (the kubelet's stop signal) runs when ctx
 // ends, EXIT when the script ends.
-func (s *shell) trap(p *proc, a []string) int {
+func (s *shell) trap(p *process.Proc, a []string) int {
 	if len(a) == 1 {
 		for sig, h := range s.traps {
-			p.println(fmt.Sprintf("trap -- '%s' %s", h, sig))
+			p.Println(fmt.Sprintf("trap -- '%s' %s", h, sig))
 		}
 		return 0
 	}
@@ -1197,10 +831,10 @@ func (s *shell) trap(p *proc, a []string) int {
 	return 0
 }
 
-func (s *shell) set(p *proc, a []string) int {
+func (s *shell) set(p *process.Proc, a []string) int {
 	if len(a) == 1 {
-		for _, e := range p.vars.sorted() {
-			p.println(e.name + "='" + e.value + "'")
+		for _, e := range p.Vars.Sorted() {
+			p.Println(e.Name + "='" + e.Value + "'")
 		}
 		return 0
 	}
@@ -1220,12 +854,12 @@ func (s *shell) set(p *proc, a []string) int {
 	return 0
 }
 
-func (s *shell) read(p *proc, a []string) int {
+func (s *shell) read(p *process.Proc, a []string) int {
 	var line []byte
 	b := make([]byte, 1)
 	got := false
 	for {
-		n, err := p.stdin.Read(b)
+		n, err := p.Stdin.Read(b)
 		if n > 0 {
 			got = true
 			if b[0] == '\n' {
@@ -1254,7 +888,7 @@ func (s *shell) read(p *proc, a []string) int {
 		} else if i < len(fields) {
 			v = fields[i]
 		}
-		p.vars.set(n, v)
+		p.Vars.Set(n, v)
 	}
 	if !got {
 		return 1
@@ -1262,21 +896,21 @@ func (s *shell) read(p *proc, a []string) int {
 	return 0
 }
 
-func (s *shell) source(p *proc, a []string) int {
+func (s *shell) source(p *process.Proc, a []string) int {
 	if len(a) < 2 {
-		p.eprintln("sh: .: filename argument required")
+		p.Eprintln("sh: .: filename argument required")
 		return 2
 	}
-	data, err := p.readFile(a[1])
+	data, err := p.ReadFile(a[1])
 	if err != nil {
-		p.eprintln("sh: .: can't open '" + a[1] + "'")
+		p.Eprintln("sh: .: can't open '" + a[1] + "'")
 		return 2
 	}
 	return s.runScript(p, string(data))
 }
 
 // shTest is test / [: files, strings, integers, !, -a, -o.
-func shTest(p *proc, a []string) int {
+func shTest(p *process.Proc, a []string) int {
 	b := func(v bool) int {
 		if v {
 			return 0
@@ -1306,14 +940,14 @@ func shTest(p *proc, a []string) int {
 		case "-n":
 			return b(a[1] != "")
 		case "-f", "-r", "-s":
-			data, err := p.readFile(a[1])
+			data, err := p.ReadFile(a[1])
 			return b(err == nil && (a[0] != "-s" || len(data) > 0))
 		case "-d":
-			_, err := p.readDir(a[1])
+			_, err := p.ReadDir(a[1])
 			return b(err == nil)
 		case "-e":
-			_, e1 := p.readFile(a[1])
-			_, e2 := p.readDir(a[1])
+			_, e1 := p.ReadFile(a[1])
+			_, e2 := p.ReadDir(a[1])
 			return b(e1 == nil || e2 == nil)
 		}
 		return 2
@@ -1341,6 +975,6 @@ func shTest(p *proc, a []string) int {
 			return b(num && xi >= yi)
 		}
 	}
-	p.eprintln("sh: test: syntax error")
+	p.Eprintln("sh: test: syntax error")
 	return 2
 }

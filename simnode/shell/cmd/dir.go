@@ -1,0 +1,106 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"wink.dev/wink/simnode/shell/process"
+)
+
+// dirListing is cmd's `dir` (upstream host_process.go runs
+// `cmd /c dir <file>`): the volume header, one line per entry, the totals.
+func dirListing(p *process.Proc, args []string) int {
+	target := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "/") {
+			target = a
+		}
+	}
+	full := p.Path(target)
+	p.Println(" Volume in drive C has no label.")
+	p.Println(" Volume Serial Number is 5E4A-8C1F")
+	p.Println("")
+	type row struct {
+		name  string
+		dir   bool
+		size  int64
+		mtime time.Time
+	}
+	var rows []row
+	dirOf := full
+	if data, err := p.ReadFile(full); err == nil {
+		i := strings.LastIndex(full, `\`)
+		dirOf = full[:i]
+		if len(dirOf) == 2 {
+			dirOf += `\`
+		}
+		rows = append(rows, row{name: full[i+1:], size: int64(len(data)), mtime: p.Now()})
+	} else {
+		ents, err := p.ReadDir(full)
+		if err != nil {
+			p.Println(" Directory of " + process.ParentDir(full))
+			p.Println("")
+			p.Eprintln("File Not Found")
+			return 1
+		}
+		if len(full) > 3 {
+			rows = append(rows, row{name: ".", dir: true, mtime: p.Now()}, row{name: "..", dir: true, mtime: p.Now()})
+		}
+		for _, e := range ents {
+			r := row{name: e.Name(), dir: e.IsDir(), mtime: p.Now()}
+			if info, err := e.Info(); err == nil {
+				r.size, r.mtime = info.Size(), info.ModTime()
+			}
+			rows = append(rows, r)
+		}
+		sort.SliceStable(rows, func(i, j int) bool {
+			if rows[i].name == "." || rows[i].name == ".." {
+				return rows[j].name != "." && rows[j].name != ".." || rows[i].name == "."
+			}
+			if rows[j].name == "." || rows[j].name == ".." {
+				return false
+			}
+			return strings.ToLower(rows[i].name) < strings.ToLower(rows[j].name)
+		})
+	}
+	p.Println(" Directory of " + dirOf)
+	p.Println("")
+	files, dirs, bytes := 0, 0, int64(0)
+	for _, r := range rows {
+		stamp := r.mtime.Format("01/02/2006  03:04 PM")
+		if r.dir {
+			dirs++
+			p.Println(fmt.Sprintf("%s    <DIR>          %s", stamp, r.name))
+			continue
+		}
+		files++
+		bytes += r.size
+		p.Println(fmt.Sprintf("%s %18s %s", stamp, commas(r.size), r.name))
+	}
+	p.Println(fmt.Sprintf("%16d File(s) %14s bytes", files, commas(bytes)))
+	p.Println(fmt.Sprintf("%16d Dir(s) %15s bytes free", dirs, commas(21474836480)))
+	return 0
+}
+
+// commas formats n as 21,474,836,480.
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	if len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	pre := len(s) % 3
+	if pre > 0 {
+		b.WriteString(s[:pre])
+	}
+	for i := pre; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}

@@ -1,0 +1,1010 @@
+package powershell
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"wink.dev/wink/simnode/shell/process"
+	"wink.dev/wink/simnode/shell/programs"
+)
+
+// This file runs PowerShell (row E): values, operators, pipelines, the
+// formatter that turns objects into console text, error records in Windows
+// PowerShell 5.1's layout (ConciseView for pwsh 7), and exit codes.
+
+// psShell is one powershell.exe / pwsh process.
+type psShell struct {
+	p     *process.Proc
+	pwsh  bool
+	src   string
+	file  string
+	vars  map[string]any
+	funcs map[string]*psNode
+	// lastOK is $?.
+	lastOK bool
+	// errw is where error records are printed (2> redirects it).
+	errw io.Writer
+	// errToOut merges errors into the output stream (2>&1).
+	errToOut emitter
+	// jobs are the session's background jobs; steps and computing pace a
+	// script that computes (ps_jobs.go).
+	jobs      *psJobs
+	steps     int64
+	computing bool
+}
+
+type emitter func(v any)
+
+// control flow
+type (
+	psExitSignal     struct{ code int }
+	psThrowSignal    struct{ rec *psErrorRecord }
+	psBreakSignal    struct{}
+	psContinueSignal struct{}
+	psReturnSignal   struct{ vals []any }
+	psKilledSignal   struct{}
+)
+
+// psObject is a .NET object as the simulation knows it.
+type psObject struct {
+	typeName string
+	props    []psProp
+	// view is how the formatter shows it: "list", "table" or "" (ToString).
+	view    string
+	group   string // table group header, e.g. "    Directory: C:\x"
+	cols    []psCol
+	str     string
+	methods map[string]func(args []any) any
+}
+
+type psProp struct {
+	name string
+	val  any
+}
+
+type psCol struct {
+	name  string
+	width int // 0: last column
+	right bool
+}
+
+func (o *psObject) get(name string) (any, bool) {
+	for _, p := range o.props {
+		if strings.EqualFold(p.name, name) {
+			return p.val, true
+		}
+	}
+	return nil, false
+}
+
+func (o *psObject) set(name string, v any) {
+	for i, p := range o.props {
+		if strings.EqualFold(p.name, name) {
+			o.props[i].val = v
+			return
+		}
+	}
+	o.props = append(o.props, psProp{name, v})
+}
+
+// psHash is a hashtable (insertion-ordered for display).
+type psHash struct {
+	keys []string
+	m    map[string]any
+}
+
+func newHash() *psHash { return &psHash{m: map[string]any{}} }
+
+func (h *psHash) set(k string, v any) {
+	lk := strings.ToLower(k)
+	if _, ok := h.m[lk]; !ok {
+		h.keys = append(h.keys, k)
+	}
+	h.m[lk] = v
+}
+
+func (h *psHash) get(k string) (any, bool) {
+	v, ok := h.m[strings.ToLower(k)]
+	return v, ok
+}
+
+type psScriptBlock struct{ node *psNode }
+
+// psErrorRecord is an error as PowerShell prints it.
+type psErrorRecord struct {
+	msg      string
+	cmd      string // the command the error is attributed to ("" for throw)
+	category string
+	target   string
+	// targetType is the CategoryInfo target's type ("String" if empty).
+	targetType string
+	reason     string // exception type name
+	// noActivity leaves CategoryInfo's [activity] empty (command not found).
+	noActivity bool
+	fqid       string
+	pos, end   int
+}
+
+// ---- entry ----
+
+// Run is powershell.exe / pwsh: -Command, -File, -EncodedCommand,
+// a script path, or a script on stdin.
+func Run(p *process.Proc, argv []string, pwsh bool) int {
+	args := argv[1:]
+	script, file := "", ""
+	var scriptArgs []string
+	haveScript := false
+	for i := 0; i < len(args) && !haveScript; i++ {
+		a := args[i]
+		la := strings.ToLower(a)
+		if !strings.HasPrefix(la, "-") && !strings.HasPrefix(la, "/") || la == "-" {
+			if pwsh || process.IsScriptPath(a) {
+				file, scriptArgs = a, args[i+1:]
+			} else {
+				script = strings.Join(args[i:], " ")
+			}
+			haveScript = true
+			break
+		}
+		opt := strings.TrimLeft(la, "-/")
+		switch {
+		case opt == "c" || (len(opt) >= 2 && strings.HasPrefix("command", opt)):
+			script = strings.Join(args[i+1:], " ")
+			if script == "-" {
+				b, _ := io.ReadAll(p.Stdin)
+				script = string(b)
+			}
+			haveScript = true
+		case opt == "f" || (len(opt) >= 2 && strings.HasPrefix("file", opt)):
+			if i+1 < len(args) {
+				file, scriptArgs = args[i+1], args[i+2:]
+			}
+			haveScript = true
+		case opt == "e" || opt == "ec" || (len(opt) >= 2 && strings.HasPrefix("encodedcommand", opt)):
+			if i+1 < len(args) {
+				script = decodeUTF16Base64(args[i+1])
+			}
+			haveScript = true
+		case strings.HasPrefix(opt, "ex") || opt == "ep" || strings.HasPrefix(opt, "inputformat") || strings.HasPrefix(opt, "outputformat") ||
+			strings.HasPrefix(opt, "windowstyle") || opt == "w" || strings.HasPrefix(opt, "version") || opt == "v" || strings.HasPrefix(opt, "configurationname") ||
+			opt == "if" || opt == "of" || opt == "wd" || strings.HasPrefix(opt, "workingdirectory"):
+			i++
+		case opt == "?" || opt == "help" || opt == "h":
+			p.Println("")
+			p.Println("PowerShell[.exe] [-PSConsoleFile <file> | -Version <version>]")
+			p.Println("    [-NoLogo] [-NoExit] [-Sta] [-Mta] [-NoProfile] [-NonInteractive]")
+			p.Println("    [-InputFormat {Text | XML}] [-OutputFormat {Text | XML}]")
+			p.Println("    [-WindowStyle <style>] [-EncodedCommand <Base64EncodedCommand>]")
+			p.Println("    [-ConfigurationName <string>]")
+			p.Println("    [-File <filePath> <args>] [-ExecutionPolicy <ExecutionPolicy>]")
+			p.Println("    [-Command { - | <script-block> [-args <arg-array>]")
+			p.Println("                  | <string> [<CommandParameters>] } ]")
+			return 0
+		}
+	}
+	s := &psShell{p: p, pwsh: pwsh, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: p.Stderr}
+	if !haveScript {
+		b, _ := io.ReadAll(p.Stdin)
+		script = string(b)
+	}
+	if file != "" {
+		data, err := p.ReadFile(file)
+		if err != nil && p.ScriptMayExist(file, err) {
+			return p.UnknownProgram() // open world: a script of the image (process/openworld.go)
+		}
+		if err != nil {
+			if pwsh {
+				p.Eprintln("The argument '" + file + "' is not recognized as the name of a script file. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.")
+				return 64
+			}
+			p.Eprintln("The argument '" + file + "' to the -File parameter does not exist. Provide the path to an existing '.ps1' file as an argument to the -File parameter.")
+			return -196608
+		}
+		s.file = p.Path(file)
+		script = DecodeText(data)
+		s.vars["args"] = toAnySlice(scriptArgs)
+	}
+	s.src = script
+	code := s.run(script)
+	s.endCompute()
+	if file != "" && code == -2 {
+		return 0
+	}
+	if code == -2 {
+		if s.lastOK {
+			return 0
+		}
+		return 1
+	}
+	return code
+}
+
+// run parses and runs a script; -2 means "ended normally".
+func (s *psShell) run(script string) (code int) {
+	block, perr := parsePowerShell(script)
+	if perr != nil {
+		if ls := programs.Listeners([]string{"powershell", script}); len(ls) > 0 && strings.Contains(script, "System.Net.HttpListener") {
+			// An HttpListener script this parser cannot read is still a
+			// web server (row S5): announce it the way the docs' script
+			// does and serve until the container stops.
+			for _, m := range programs.HTTPListenerPrefix.FindAllStringSubmatch(script, -1) {
+				p := strings.TrimSuffix(strings.TrimPrefix(m[0][strings.Index(m[0], "(")+1:], " "), ")")
+				s.p.Println("Listening at " + strings.Trim(strings.TrimSpace(p), `'"`))
+			}
+			return s.p.Block()
+		}
+		s.printParseError(perr)
+		return 1
+	}
+	out := s.topEmitter()
+	defer func() {
+		if r := recover(); r != nil {
+			out(flushMarker{})
+			switch sig := r.(type) {
+			case psExitSignal:
+				code = sig.code
+			case psThrowSignal:
+				s.printError(sig.rec)
+				code = 1
+			case psKilledSignal:
+				code = process.ExitKilledWindows
+			case psBreakSignal, psContinueSignal:
+				code = -2
+			case psReturnSignal:
+				for _, v := range sig.vals {
+					out(v)
+				}
+				out(flushMarker{})
+				code = -2
+			default:
+				panic(r)
+			}
+		}
+	}()
+	s.execBlock(block, out)
+	out(flushMarker{})
+	return -2
+}
+
+func decodeUTF16Base64(s string) string {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return ""
+	}
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return string(utf16.Decode(u))
+}
+
+// DecodeText reads a file as Windows tools do: UTF-16 with a BOM, UTF-8
+// with or without one.
+func DecodeText(b []byte) string {
+	switch {
+	case len(b) >= 2 && b[0] == 0xff && b[1] == 0xfe:
+		u := make([]uint16, (len(b)-2)/2)
+		for i := range u {
+			u[i] = uint16(b[2+2*i]) | uint16(b[3+2*i])<<8
+		}
+		return string(utf16.Decode(u))
+	case len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf:
+		return string(b[3:])
+	}
+	return string(b)
+}
+
+// encodeOutFile is Out-File's (and `>`'s) encoding: UTF-16LE with a BOM in
+// Windows PowerShell 5.1, UTF-8 without BOM in pwsh 7.
+func (s *psShell) encodeOutFile(text string) []byte {
+	if s.pwsh {
+		return []byte(text)
+	}
+	u := utf16.Encode([]rune(text))
+	b := make([]byte, 2+2*len(u))
+	b[0], b[1] = 0xff, 0xfe
+	for i, c := range u {
+		b[2+2*i], b[3+2*i] = byte(c), byte(c>>8)
+	}
+	return b
+}
+
+func toAnySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// ---- statements ----
+
+func (s *psShell) checkCtx() {
+	if s.p.Done() {
+		panic(psKilledSignal{})
+	}
+	s.pace()
+}
+
+func (s *psShell) execBlock(block []*psNode, out emitter) {
+	for _, st := range block {
+		s.checkCtx()
+		s.execStmt(st, out)
+	}
+}
+
+func (s *psShell) execStmt(n *psNode, out emitter) {
+	switch n.kind {
+	case "nop":
+	case "if":
+		for i := 0; i+1 < len(n.kids); i += 2 {
+			if toBool(s.evalCond(n.kids[i])) {
+				s.execBlock(n.kids[i+1].block, out)
+				return
+			}
+		}
+		if len(n.kids)%2 == 1 {
+			s.execBlock(n.kids[len(n.kids)-1].block, out)
+		}
+	case "while", "dowhile", "dountil":
+		first := n.kind != "while"
+		for {
+			s.checkCtx()
+			if !first {
+				c := toBool(s.evalCond(n.kids[0]))
+				if c == (n.kind == "dountil") {
+					return
+				}
+			}
+			first = false
+			if s.loopBody(n.kids[1].block, out) {
+				return
+			}
+			if n.kind != "while" {
+				c := toBool(s.evalCond(n.kids[0]))
+				if c == (n.kind == "dountil") {
+					return
+				}
+				first = true
+			}
+		}
+	case "for":
+		if n.kids[0] != nil {
+			s.execStmt(n.kids[0], func(any) {})
+		}
+		for {
+			s.checkCtx()
+			if n.kids[1] != nil && !toBool(s.evalCond(n.kids[1])) {
+				return
+			}
+			if s.loopBody(n.kids[3].block, out) {
+				return
+			}
+			if n.kids[2] != nil {
+				s.execStmt(n.kids[2], func(any) {})
+			}
+		}
+	case "foreach":
+		for _, v := range enumerate(s.evalCond(n.kids[0])) {
+			s.checkCtx()
+			s.setVar(n.name, v)
+			if s.loopBody(n.kids[1].block, out) {
+				return
+			}
+		}
+	case "function":
+		s.funcs[strings.ToLower(n.name)] = n
+	case "try":
+		s.execTry(n, out)
+	case "exit":
+		code := 0
+		if len(n.kids) > 0 {
+			v := s.evalValue(n.kids[0])
+			code = int(int32(toInt(v)))
+		}
+		panic(psExitSignal{code})
+	case "throw":
+		msg := "ScriptHalted"
+		if len(n.kids) > 0 {
+			msg = toStr(s.evalValue(n.kids[0]))
+		}
+		panic(psThrowSignal{&psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.pos, end: n.end}})
+	case "return":
+		var vals []any
+		if len(n.kids) > 0 {
+			vals = enumerate(s.evalValue(n.kids[0]))
+		}
+		panic(psReturnSignal{vals})
+	case "break":
+		panic(psBreakSignal{})
+	case "continue":
+		panic(psContinueSignal{})
+	case "assign":
+		s.assign(n)
+		s.lastOK = true
+	default:
+		s.runPipelineNode(n, out)
+	}
+}
+
+// loopBody runs a loop body; true when it ended with break.
+func (s *psShell) loopBody(block []*psNode, out emitter) (brk bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch r.(type) {
+			case psBreakSignal:
+				brk = true
+			case psContinueSignal:
+				brk = false
+			default:
+				panic(r)
+			}
+		}
+	}()
+	s.execBlock(block, out)
+	return false
+}
+
+func (s *psShell) execTry(n *psNode, out emitter) {
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if t, ok := r.(psThrowSignal); ok && n.kids[1] != nil {
+					s.setVar("_", &psObject{typeName: "System.Management.Automation.ErrorRecord", str: t.rec.msg,
+						props: []psProp{{"Exception", &psObject{typeName: "System.Exception", str: t.rec.msg, props: []psProp{{"Message", t.rec.msg}}}}}})
+					s.execBlock(n.kids[1].block, out)
+					return
+				}
+				if n.kids[2] != nil {
+					s.execBlock(n.kids[2].block, out)
+				}
+				panic(r)
+			}
+		}()
+		s.execBlock(n.kids[0].block, out)
+	}()
+	if n.kids[2] != nil {
+		s.execBlock(n.kids[2].block, out)
+	}
+}
+
+func (s *psShell) evalCond(n *psNode) any {
+	var vals []any
+	s.execStmt(n, func(v any) {
+		if _, ok := v.(flushMarker); !ok {
+			vals = append(vals, v)
+		}
+	})
+	return collapse(vals)
+}
+
+// evalValue runs a statement or pipeline and returns its output.
+func (s *psShell) evalValue(n *psNode) any {
+	if n.kind == "pipeline" && len(n.kids) == 1 && n.kids[0].kind == "exprelem" && len(n.kids[0].redirs) == 0 {
+		return s.eval(n.kids[0].kids[0])
+	}
+	return s.evalCond(n)
+}
+
+func collapse(vals []any) any {
+	switch len(vals) {
+	case 0:
+		return nil
+	case 1:
+		return vals[0]
+	}
+	return vals
+}
+
+func (s *psShell) assign(n *psNode) {
+	lv, rhs := n.kids[0], n.kids[1]
+	var v any
+	if rhs.kind == "lit" {
+		v = rhs.val
+	} else if rhs.kind == "assign" {
+		s.assign(rhs)
+		v = s.eval(rhs.kids[0])
+	} else {
+		v = s.evalValue(rhs)
+	}
+	if n.op != "=" {
+		old := s.eval(lv)
+		v = s.binary(n.op[:1], old, v)
+	}
+	switch lv.kind {
+	case "var":
+		s.setVar(lv.name, v)
+	case "member":
+		obj := s.eval(lv.kids[0])
+		switch o := obj.(type) {
+		case *psObject:
+			o.set(lv.name, v)
+		case *psHash:
+			o.set(lv.name, v)
+		}
+	case "index":
+		obj := s.eval(lv.kids[0])
+		idx := s.eval(lv.kids[1])
+		switch o := obj.(type) {
+		case *psHash:
+			o.set(toStr(idx), v)
+		case []any:
+			i := int(toInt(idx))
+			if i < 0 {
+				i += len(o)
+			}
+			if i >= 0 && i < len(o) {
+				o[i] = v
+			}
+		}
+	}
+}
+
+func (s *psShell) setVar(name string, v any) {
+	if env, ok := cutFold(name, "env:"); ok {
+		if v == nil || toStr(v) == "" {
+			s.p.Vars.Unset(env)
+		} else {
+			s.p.Vars.Set(env, toStr(v))
+		}
+		return
+	}
+	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
+		if rest, ok := cutFold(name, scope); ok {
+			name = rest
+		}
+	}
+	if strings.EqualFold(name, "LASTEXITCODE") {
+		s.p.LastExit = int(toInt(v))
+	}
+	s.vars[strings.ToLower(name)] = v
+}
+
+func cutFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+func (s *psShell) getVar(name string) any {
+	if env, ok := cutFold(name, "env:"); ok {
+		v, found := s.p.Vars.Get(env)
+		if !found {
+			return nil
+		}
+		return v
+	}
+	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
+		if rest, ok := cutFold(name, scope); ok {
+			name = rest
+		}
+	}
+	switch strings.ToLower(name) {
+	case "true":
+		return true
+	case "false":
+		return false
+	case "null":
+		return nil
+	case "?":
+		return s.lastOK
+	case "lastexitcode":
+		return int64(s.p.LastExit)
+	case "pwd":
+		return &psObject{typeName: "System.Management.Automation.PathInfo", str: s.p.Dir, view: "table", cols: []psCol{{name: "Path"}}, props: []psProp{{"Path", s.p.Dir}}}
+	case "home":
+		v, _ := s.p.Vars.Get("USERPROFILE")
+		return v
+	case "pid":
+		return int64(4242)
+	case "host":
+		return &psObject{typeName: "System.Management.Automation.Internal.Host.InternalHost", props: []psProp{{"Name", "ConsoleHost"}}}
+	case "input":
+		if v, ok := s.vars["input"]; ok {
+			return v
+		}
+		// top-level $input is the process's stdin, read when first used
+		b, _ := io.ReadAll(s.p.Stdin)
+		var lines []any
+		text := strings.TrimRight(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+		if text != "" {
+			for _, l := range strings.Split(text, "\n") {
+				lines = append(lines, l)
+			}
+		}
+		s.vars["input"] = lines
+		return lines
+	case "psversiontable":
+		h := newHash()
+		if s.pwsh {
+			h.set("PSVersion", "7.4.6")
+			h.set("PSEdition", "Core")
+		} else {
+			h.set("PSVersion", "5.1.20348.2760")
+			h.set("PSEdition", "Desktop")
+		}
+		return h
+	}
+	return s.vars[strings.ToLower(name)]
+}
+
+// ---- pipelines ----
+
+type flushMarker struct{}
+
+func (s *psShell) runPipelineNode(n *psNode, out emitter) {
+	switch n.kind {
+	case "chain":
+		s.runPipeline(n.kids[0], out)
+		for i, a := range n.args {
+			if (a.param == "&&") == s.lastOK {
+				s.runPipeline(n.kids[i+1], out)
+			}
+		}
+	case "pipeline":
+		s.runPipeline(n, out)
+	default:
+		// a bare expression node used as a statement
+		for _, v := range enumerate(s.eval(n)) {
+			out(v)
+		}
+	}
+}
+
+func (s *psShell) runPipeline(n *psNode, out emitter) {
+	var input []any
+	hasInput := false
+	s.lastOK = true
+	for i, el := range n.kids {
+		last := i == len(n.kids)-1
+		var collected []any
+		sink := out
+		if !last {
+			sink = func(v any) {
+				if _, ok := v.(flushMarker); !ok {
+					collected = append(collected, v)
+				}
+			}
+		}
+		s.runElement(el, input, hasInput, sink)
+		input, hasInput = collected, true
+	}
+}
+
+// runElement runs one element with its redirections.
+func (s *psShell) runElement(el *psNode, input []any, hasInput bool, out emitter) {
+	if len(el.redirs) == 0 {
+		s.runElementBare(el, input, hasInput, out)
+		return
+	}
+	var fileOut *bytes.Buffer
+	var target string
+	appendTo := false
+	sink := out
+	saveErr, saveErrTo := s.errw, s.errToOut
+	defer func() { s.errw, s.errToOut = saveErr, saveErrTo }()
+	for _, r := range el.redirs {
+		switch {
+		case r.fd == "2" && r.op == ">&1":
+			s.errToOut = out
+		case r.fd == "2" || r.fd == "3" || r.fd == "4" || r.fd == "5" || r.fd == "6":
+			t := toStr(s.eval(r.target))
+			if r.target.kind == "var" && strings.EqualFold(r.target.name, "null") || strings.EqualFold(t, "$null") {
+				s.errw = io.Discard
+				continue
+			}
+			if r.fd == "2" {
+				w, err := s.p.OpenRedirect(t, r.op == ">>")
+				if err != nil {
+					s.redirectError(el, t, err)
+					return
+				}
+				s.errw = w
+			}
+		default: // 1 or *
+			if r.target.kind == "var" && strings.EqualFold(r.target.name, "null") {
+				sink = func(any) {}
+				if r.fd == "*" {
+					s.errw = io.Discard
+				}
+				continue
+			}
+			target = toStr(s.eval(r.target))
+			appendTo = r.op == ">>"
+			fileOut = &bytes.Buffer{}
+			if s.p.IsNullDevice(target) {
+				sink, fileOut = func(any) {}, nil
+				continue
+			}
+			// Out-File opens the file first: a read-only mount fails here.
+			if _, err := s.p.OpenRedirect(target, appendTo); err != nil {
+				s.redirectError(el, target, err)
+				return
+			}
+			f := newPSFormatter(fileOut, "\r\n")
+			sink = f.write
+			if r.fd == "*" {
+				s.errToOut = sink
+			}
+		}
+	}
+	s.runElementBare(el, input, hasInput, sink)
+	if fileOut != nil {
+		sink(flushMarker{})
+		data := s.encodeOutFile(fileOut.String())
+		if appendTo {
+			old, _ := s.p.ReadFile(target)
+			if len(old) > 0 && !s.pwsh && len(data) >= 2 {
+				data = data[2:] // no second BOM
+			}
+			data = append(old, data...)
+		}
+		if err := s.p.WriteFile(target, data, false); err != nil {
+			s.redirectError(el, target, err)
+		}
+	}
+}
+
+// redirectError is out-file's error for a path it cannot write (row B11).
+func (s *psShell) redirectError(el *psNode, target string, err error) {
+	full := s.p.Path(target)
+	msg, cat, reason, fq := psFileError(err, full, true)
+	s.writeError(&psErrorRecord{msg: msg, cmd: "out-file", category: cat, target: full, reason: reason, fqid: fq + ",Microsoft.PowerShell.Commands.OutFileCommand", pos: el.pos, end: el.end})
+}
+
+func (s *psShell) runElementBare(el *psNode, input []any, hasInput bool, out emitter) {
+	if el.kind == "exprelem" {
+		v := s.eval(el.kids[0])
+		for _, x := range enumerate(v) {
+			out(x)
+		}
+		return
+	}
+	s.runCommand(el, input, hasInput, out)
+}
+
+// enumerate is PowerShell's pipeline unrolling of a value.
+func enumerate(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	}
+	return []any{v}
+}
+
+// ---- errors ----
+
+func (s *psShell) lineCol(pos int) (line, col int, text string) {
+	if pos > len(s.src) {
+		pos = len(s.src)
+	}
+	if pos < 0 {
+		pos = 0
+	}
+	line = 1 + strings.Count(s.src[:pos], "\n")
+	start := strings.LastIndex(s.src[:pos], "\n") + 1
+	end := strings.IndexByte(s.src[pos:], '\n')
+	if end < 0 {
+		end = len(s.src)
+	} else {
+		end += pos
+	}
+	return line, pos - start + 1, strings.TrimRight(s.src[start:end], "\r")
+}
+
+// position is "At line:1 char:1" and the source line with its squiggle.
+func (s *psShell) position(pos, end int) []string {
+	line, col, text := s.lineCol(pos)
+	at := fmt.Sprintf("At line:%d char:%d", line, col)
+	if s.file != "" {
+		at = fmt.Sprintf("At %s:%d char:%d", s.file, line, col)
+	}
+	width := end - pos
+	if max := len(text) - (col - 1); width > max {
+		width = max
+	}
+	if width < 1 {
+		width = 1
+	}
+	return []string{at, "+ " + text, "+ " + strings.Repeat(" ", col-1) + strings.Repeat("~", width)}
+}
+
+func (s *psShell) printError(r *psErrorRecord) {
+	nl := s.p.NL
+	var b strings.Builder
+	if s.pwsh {
+		prefix := r.cmd
+		if prefix == "" {
+			prefix = "Exception"
+		}
+		b.WriteString(prefix + ": " + r.msg + nl)
+		io.WriteString(s.errw, b.String())
+		return
+	}
+	if r.cmd != "" {
+		b.WriteString(r.cmd + " : " + r.msg + nl)
+	} else {
+		b.WriteString(r.msg + nl)
+	}
+	for _, l := range s.position(r.pos, r.end) {
+		b.WriteString(l + nl)
+	}
+	tt := r.targetType
+	if tt == "" {
+		tt = "String"
+	}
+	activity := r.cmd
+	if r.noActivity {
+		activity = ""
+	}
+	b.WriteString(fmt.Sprintf("    + CategoryInfo          : %s: (%s:%s) [%s], %s%s", r.category, r.target, tt, activity, r.reason, nl))
+	b.WriteString("    + FullyQualifiedErrorId : " + r.fqid + nl)
+	b.WriteString(" " + nl)
+	io.WriteString(s.errw, b.String())
+}
+
+func (s *psShell) printParseError(e *psParseError) {
+	nl := s.p.NL
+	if s.pwsh {
+		line, _, _ := s.lineCol(e.pos)
+		io.WriteString(s.p.Stderr, fmt.Sprintf("ParserError: %s%sLine |%s%4d | %s%s", nl, nl, nl, line, e.msg, nl))
+		return
+	}
+	var b strings.Builder
+	for _, l := range s.position(e.pos, e.pos+1) {
+		b.WriteString(l + nl)
+	}
+	b.WriteString(e.msg + nl)
+	b.WriteString("    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException" + nl)
+	b.WriteString("    + FullyQualifiedErrorId : " + e.id + nl)
+	b.WriteString(" " + nl)
+	io.WriteString(s.p.Stderr, b.String())
+}
+
+// writeError reports a non-terminating error: printed (or merged by 2>&1),
+// $? becomes False.
+func (s *psShell) writeError(r *psErrorRecord) {
+	s.lastOK = false
+	if s.errToOut != nil {
+		var buf bytes.Buffer
+		save := s.errw
+		s.errw = &buf
+		s.printError(r)
+		s.errw = save
+		s.errToOut(strings.TrimRight(buf.String(), "\r\n "))
+		return
+	}
+	s.printError(r)
+}
+
+// commandNotFound is PowerShell's CommandNotFoundException (row E).
+func (s *psShell) commandNotFound(name string, pos, end int) {
+	if s.pwsh {
+		io.WriteString(s.errw, name+": The term '"+name+"' is not recognized as a name of a cmdlet, function, script file, or executable program."+s.p.NL+
+			"Check the spelling of the name, or if a path was included, verify that the path is correct and try again."+s.p.NL)
+		s.lastOK = false
+		return
+	}
+	s.writeError(&psErrorRecord{
+		msg:        "The term '" + name + "' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.",
+		cmd:        name,
+		category:   "ObjectNotFound",
+		target:     name,
+		reason:     "CommandNotFoundException",
+		fqid:       "CommandNotFoundException",
+		noActivity: true,
+		pos:        pos,
+		end:        end,
+	})
+}
+
+// ---- expressions ----
+
+func (s *psShell) eval(n *psNode) any {
+	if n == nil {
+		return nil
+	}
+	switch n.kind {
+	case "lit":
+		return n.val
+	case "var":
+		return s.getVar(n.name)
+	case "str":
+		var b strings.Builder
+		for _, part := range n.kids {
+			b.WriteString(toStr(s.eval(part)))
+		}
+		return b.String()
+	case "bare":
+		if len(n.kids) == 1 && n.kids[0].kind != "lit" {
+			v := s.eval(n.kids[0])
+			if n.kids[0].kind == "var" || n.kids[0].kind == "subexpr" {
+				return v
+			}
+			return toStr(v)
+		}
+		var b strings.Builder
+		for _, part := range n.kids {
+			b.WriteString(toStr(s.eval(part)))
+		}
+		str := b.String()
+		if len(n.kids) == 1 {
+			if i, err := strconv.ParseInt(str, 10, 64); err == nil {
+				return i
+			}
+		}
+		return str
+	case "subexpr", "arrayexpr":
+		var vals []any
+		s.execBlock(n.block, func(v any) {
+			if _, ok := v.(flushMarker); !ok {
+				vals = append(vals, v)
+			}
+		})
+		if n.kind == "arrayexpr" {
+			if vals == nil {
+				return []any{}
+			}
+			return vals
+		}
+		return collapse(vals)
+	case "paren":
+		return s.evalValue(n.kids[0])
+	case "array":
+		var out []any
+		for _, k := range n.kids {
+			out = append(out, s.eval(k))
+		}
+		return out
+	case "hash":
+		h := newHash()
+		for i := 0; i+1 < len(n.kids); i += 2 {
+			h.set(toStr(s.eval(n.kids[i])), s.evalValue(n.kids[i+1]))
+		}
+		return h
+	case "scriptblock":
+		return &psScriptBlock{node: n}
+	case "unary":
+		v := s.eval(n.kids[0])
+		switch n.op {
+		case "not":
+			return !toBool(v)
+		case "-":
+			if f, ok := v.(float64); ok {
+				return -f
+			}
+			return -toInt(v)
+		case "join":
+			return joinValues(v, "")
+		case "split":
+			return toAnySlice(strings.Fields(toStr(v)))
+		}
+	case "binary":
+		if n.op == "and" {
+			return toBool(s.eval(n.kids[0])) && toBool(s.eval(n.kids[1]))
+		}
+		if n.op == "or" {
+			return toBool(s.eval(n.kids[0])) || toBool(s.eval(n.kids[1]))
+		}
+		return s.binary(n.op, s.eval(n.kids[0]), s.eval(n.kids[1]))
+	case "type":
+		return &psObject{typeName: n.name, str: n.name}
+	case "cast":
+		return s.cast(n.name, s.eval(n.kids[0]))
+	case "member", "call":
+		return s.member(n)
+	case "index":
+		return s.index(s.eval(n.kids[0]), s.eval(n.kids[1]))
+	case "pipeline", "chain", "assign", "if", "while", "foreach", "for":
+		return s.evalValue(n)
+	}
+	return nil
+}

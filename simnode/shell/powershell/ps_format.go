@@ -1,0 +1,134 @@
+package powershell
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ---- formatting ----
+
+// psFormatter is Out-Default: strings and numbers one a line, objects in
+// list or table view, consecutive rows of one table under one header.
+type psFormatter struct {
+	w     io.Writer
+	nl    string
+	table string
+}
+
+func newPSFormatter(w io.Writer, nl string) *psFormatter { return &psFormatter{w: w, nl: nl} }
+
+func (s *psShell) topEmitter() emitter {
+	return newPSFormatter(s.p.Stdout, s.p.NL).write
+}
+
+func (f *psFormatter) line(s string) { io.WriteString(f.w, s+f.nl) }
+
+func (f *psFormatter) endTable() {
+	if f.table != "" {
+		f.line("")
+		f.line("")
+		f.table = ""
+	}
+}
+
+func (f *psFormatter) write(v any) {
+	switch x := v.(type) {
+	case flushMarker:
+		f.endTable()
+	case nil:
+	case []any:
+		for _, e := range x {
+			f.write(e)
+		}
+	case *psHash:
+		f.endTable()
+		f.line("")
+		f.line(fmt.Sprintf("%-30s %s", "Name", "Value"))
+		f.line(fmt.Sprintf("%-30s %s", "----", "-----"))
+		for _, k := range x.keys {
+			val, _ := x.get(k)
+			f.line(strings.TrimRight(fmt.Sprintf("%-30s %s", k, toStr(val)), " "))
+		}
+		f.line("")
+		f.line("")
+	case *psObject:
+		switch x.view {
+		case "list":
+			f.endTable()
+			width := 0
+			for _, p := range x.props {
+				if len(p.name) > width {
+					width = len(p.name)
+				}
+			}
+			f.line("")
+			for _, p := range x.props {
+				val := strings.ReplaceAll(toStr(p.val), "\r\n", "\n")
+				lines := strings.Split(strings.TrimRight(val, "\n"), "\n")
+				f.line(strings.TrimRight(fmt.Sprintf("%-*s : %s", width, p.name, lines[0]), " "))
+				for _, l := range lines[1:] {
+					f.line(strings.Repeat(" ", width+3) + l)
+				}
+			}
+			f.line("")
+			f.line("")
+		case "table":
+			key := x.typeName + "\x00" + x.group
+			if f.table != key {
+				f.endTable()
+				f.table = key
+				f.line("")
+				if x.group != "" {
+					f.line(x.group)
+					f.line("")
+					f.line("")
+				}
+				var h1, h2 strings.Builder
+				for _, c := range x.cols {
+					h1.WriteString(pad(c.name, c))
+					h2.WriteString(pad(strings.Repeat("-", len(c.name)), c))
+				}
+				f.line(strings.TrimRight(h1.String(), " "))
+				f.line(strings.TrimRight(h2.String(), " "))
+			}
+			var row strings.Builder
+			for _, c := range x.cols {
+				v, _ := x.get(c.name)
+				row.WriteString(pad(toStr(v), c))
+			}
+			f.line(strings.TrimRight(row.String(), " "))
+		default:
+			f.endTable()
+			f.line(toStr(x))
+		}
+	default:
+		f.endTable()
+		f.line(toStr(v))
+	}
+}
+
+func pad(s string, c psCol) string {
+	if c.width == 0 {
+		return s
+	}
+	if len(s) >= c.width {
+		return s[:c.width-1] + " "
+	}
+	if c.right {
+		return strings.Repeat(" ", c.width-1-len(s)) + s + " "
+	}
+	return s + strings.Repeat(" ", c.width-len(s))
+}
+
+// formatToString renders values as Out-String does.
+func formatToString(vals []any, nl string) string {
+	var b bytes.Buffer
+	f := newPSFormatter(&b, nl)
+	for _, v := range vals {
+		f.write(v)
+	}
+	f.write(flushMarker{})
+	return b.String()
+}

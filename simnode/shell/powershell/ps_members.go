@@ -1,0 +1,355 @@
+package powershell
+
+import (
+	"math"
+	"strings"
+
+	"wink.dev/wink/simnode/shell/process"
+)
+
+func (s *psShell) cast(t string, v any) any {
+	switch strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system.")) {
+	case "int", "int32", "int64", "long":
+		return toInt(v)
+	case "string":
+		return toStr(v)
+	case "bool", "boolean":
+		return toBool(v)
+	case "double", "float", "single", "decimal":
+		return toFloat(v)
+	case "array", "object[]", "string[]":
+		return enumerate(v)
+	}
+	return v
+}
+
+func (s *psShell) index(obj, idx any) any {
+	switch o := obj.(type) {
+	case []any:
+		i := int(toInt(idx))
+		if i < 0 {
+			i += len(o)
+		}
+		if i >= 0 && i < len(o) {
+			return o[i]
+		}
+		return nil
+	case string:
+		i := int(toInt(idx))
+		if i < 0 {
+			i += len(o)
+		}
+		if i >= 0 && i < len(o) {
+			return string(o[i])
+		}
+	case *psHash:
+		v, _ := o.get(toStr(idx))
+		return v
+	}
+	return nil
+}
+
+// member is .Prop, .Method(args) and [Type]::Static.
+func (s *psShell) member(n *psNode) any {
+	var args []any
+	isCall := n.kind == "call"
+	if isCall {
+		for _, a := range n.kids[1:] {
+			args = append(args, s.eval(a))
+		}
+	}
+	name := n.name
+	if strings.HasPrefix(name, "$") {
+		name = toStr(s.getVar(name[1:]))
+	}
+	if n.op == "static" && n.kids[0].kind == "type" {
+		return s.static(n.kids[0].name, name, args, isCall)
+	}
+	obj := s.eval(n.kids[0])
+	return s.memberOf(obj, name, args, isCall)
+}
+
+func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
+	lname := strings.ToLower(name)
+	arg := func(i int) any {
+		if i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+	if isCall && lname == "tostring" {
+		return toStr(obj)
+	}
+	if isCall && lname == "gettype" {
+		return &psObject{typeName: "System.RuntimeType", str: typeName(obj), props: []psProp{{"Name", typeName(obj)}}}
+	}
+	switch o := obj.(type) {
+	case string:
+		switch lname {
+		case "length":
+			return int64(len(o))
+		case "toupper", "toupperinvariant":
+			return strings.ToUpper(o)
+		case "tolower", "tolowerinvariant":
+			return strings.ToLower(o)
+		case "trim":
+			if len(args) > 0 {
+				return strings.Trim(o, toStr(arg(0)))
+			}
+			return strings.TrimSpace(o)
+		case "trimend":
+			if len(args) > 0 {
+				return strings.TrimRight(o, toStr(arg(0)))
+			}
+			return strings.TrimRight(o, " \t\r\n")
+		case "trimstart":
+			if len(args) > 0 {
+				return strings.TrimLeft(o, toStr(arg(0)))
+			}
+			return strings.TrimLeft(o, " \t\r\n")
+		case "contains":
+			return strings.Contains(o, toStr(arg(0)))
+		case "startswith":
+			return strings.HasPrefix(o, toStr(arg(0)))
+		case "endswith":
+			return strings.HasSuffix(o, toStr(arg(0)))
+		case "replace":
+			return strings.ReplaceAll(o, toStr(arg(0)), toStr(arg(1)))
+		case "split":
+			sep := toStr(arg(0))
+			if sep == "" {
+				return toAnySlice(strings.Fields(o))
+			}
+			return toAnySlice(strings.FieldsFunc(o, func(r rune) bool { return strings.ContainsRune(sep, r) }))
+		case "indexof":
+			return int64(strings.Index(o, toStr(arg(0))))
+		case "substring":
+			i := int(toInt(arg(0)))
+			if i < 0 || i > len(o) {
+				return ""
+			}
+			if len(args) > 1 {
+				j := i + int(toInt(arg(1)))
+				if j > len(o) || j < i {
+					j = len(o)
+				}
+				return o[i:j]
+			}
+			return o[i:]
+		}
+	case []any:
+		switch lname {
+		case "count", "length":
+			return int64(len(o))
+		case "contains":
+			for _, x := range o {
+				if looseEqual(x, arg(0), true) {
+					return true
+				}
+			}
+			return false
+		}
+		if !isCall {
+			// member enumeration
+			var out []any
+			for _, x := range o {
+				if v := s.memberOf(x, name, nil, false); v != nil {
+					out = append(out, v)
+				}
+			}
+			return collapse(out)
+		}
+	case *psHash:
+		switch lname {
+		case "count":
+			if !isCall {
+				return int64(len(o.keys))
+			}
+		case "keys":
+			if !isCall {
+				return toAnySlice(o.keys)
+			}
+		case "values":
+			if !isCall {
+				var vs []any
+				for _, k := range o.keys {
+					v, _ := o.get(k)
+					vs = append(vs, v)
+				}
+				return vs
+			}
+		case "get_item", "item":
+			if isCall {
+				v, _ := o.get(toStr(arg(0)))
+				return v
+			}
+		case "set_item", "add":
+			if isCall {
+				o.set(toStr(arg(0)), arg(1))
+				return nil
+			}
+		case "containskey":
+			_, ok := o.get(toStr(arg(0)))
+			return ok
+		case "remove":
+			lk := strings.ToLower(toStr(arg(0)))
+			delete(o.m, lk)
+			for i, k := range o.keys {
+				if strings.ToLower(k) == lk {
+					o.keys = append(o.keys[:i], o.keys[i+1:]...)
+					break
+				}
+			}
+			return nil
+		}
+		v, _ := o.get(name)
+		return v
+	case *psObject:
+		if isCall {
+			if m, ok := o.methods[lname]; ok {
+				return m(args)
+			}
+			return nil
+		}
+		v, _ := o.get(name)
+		return v
+	case int64, float64:
+		return nil
+	}
+	return nil
+}
+
+func typeName(v any) string {
+	switch o := v.(type) {
+	case string:
+		return "String"
+	case int64:
+		return "Int32"
+	case float64:
+		return "Double"
+	case bool:
+		return "Boolean"
+	case []any:
+		return "Object[]"
+	case *psHash:
+		return "Hashtable"
+	case *psObject:
+		if i := strings.LastIndex(o.typeName, "."); i >= 0 {
+			return o.typeName[i+1:]
+		}
+		return o.typeName
+	}
+	return "Object"
+}
+
+// static is [Type]::Member.
+func (s *psShell) static(t, name string, args []any, isCall bool) any {
+	lt := strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system."))
+	ln := strings.ToLower(name)
+	arg := func(i int) any {
+		if i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+	switch lt {
+	case "environment":
+		switch ln {
+		case "machinename":
+			return process.ComputerName(s.p.Env.Hostname)
+		case "username":
+			u, _ := s.p.Vars.Get("USERNAME")
+			return u
+		case "getenvironmentvariable":
+			v, _ := s.p.Vars.Get(toStr(arg(0)))
+			return v
+		case "setenvironmentvariable":
+			// The process scope (no target, or "Process") changes this
+			// process's environment; "User" and "Machine" go to the
+			// registry, seen only by processes started later.
+			if t := strings.ToLower(toStr(arg(2))); t == "" || t == "process" {
+				s.p.Vars.Set(toStr(arg(0)), toStr(arg(1)))
+			}
+			return nil
+		case "newline":
+			return "\r\n"
+		case "exit":
+			panic(psExitSignal{int(toInt(arg(0)))})
+		}
+	case "text.encoding":
+		return &psObject{typeName: "System.Text.UTF8Encoding", methods: map[string]func([]any) any{
+			"getbytes": func(a []any) any {
+				var out []any
+				for _, c := range []byte(toStr(argAt(a, 0))) {
+					out = append(out, int64(c))
+				}
+				return out
+			},
+			"getstring": func(a []any) any {
+				var b []byte
+				for _, x := range enumerate(argAt(a, 0)) {
+					b = append(b, byte(toInt(x)))
+				}
+				return string(b)
+			},
+		}}
+	case "net.dns":
+		if ln == "gethostaddresses" || ln == "gethostentry" {
+			addrs, err := s.p.Resolve(toStr(arg(0)))
+			if err != nil {
+				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"GetHostAddresses\" with \"1\" argument(s): \"No such host is known\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "SocketException"}})
+			}
+			var out []any
+			for _, a := range addrs {
+				out = append(out, &psObject{typeName: "System.Net.IPAddress", str: a.String(), props: []psProp{{"IPAddressToString", a.String()}, {"AddressFamily", "InterNetwork"}}})
+			}
+			return collapse(out)
+		}
+		if ln == "gethostname" {
+			return s.p.Env.Hostname
+		}
+	case "math":
+		switch ln {
+		case "pi":
+			return math.Pi
+		case "max":
+			return math.Max(toFloat(arg(0)), toFloat(arg(1)))
+		case "min":
+			return math.Min(toFloat(arg(0)), toFloat(arg(1)))
+		case "round":
+			return math.Round(toFloat(arg(0)))
+		case "floor":
+			return math.Floor(toFloat(arg(0)))
+		}
+	case "datetime":
+		if ln == "now" || ln == "utcnow" {
+			return s.p.Now().Format("Monday, January 2, 2006 3:04:05 PM")
+		}
+	case "io.file":
+		switch ln {
+		case "exists":
+			_, err := s.p.ReadFile(toStr(arg(0)))
+			return err == nil
+		case "readalltext":
+			b, err := s.p.ReadFile(toStr(arg(0)))
+			if err != nil {
+				return nil
+			}
+			return DecodeText(b)
+		case "writealltext":
+			if err := s.p.WriteFile(toStr(arg(0)), []byte(toStr(arg(1))), false); err != nil {
+				msg, _, _, _ := psFileError(err, s.p.Path(toStr(arg(0))), true)
+				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"WriteAllText\" with \"2\" argument(s): \"" + msg + "\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "UnauthorizedAccessException"}})
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+func argAt(a []any, i int) any {
+	if i < len(a) {
+		return a[i]
+	}
+	return nil
+}

@@ -1,0 +1,425 @@
+package powershell
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+func (s *psShell) binary(op string, l, r any) any {
+	cs := false
+	bare := op
+	if len(op) > 2 && (op[0] == 'c' || op[0] == 'i') && psComparisonOps[op] && psComparisonOps[op[1:]] {
+		cs = op[0] == 'c'
+		bare = op[1:]
+	}
+	switch bare {
+	case "+":
+		switch x := l.(type) {
+		case string:
+			return x + toStr(r)
+		case []any:
+			return append(append([]any{}, x...), enumerate(r)...)
+		case *psHash:
+			h := newHash()
+			for _, k := range x.keys {
+				v, _ := x.get(k)
+				h.set(k, v)
+			}
+			if y, ok := r.(*psHash); ok {
+				for _, k := range y.keys {
+					v, _ := y.get(k)
+					h.set(k, v)
+				}
+			}
+			return h
+		case nil:
+			return r
+		}
+		return psArith(l, r, func(a, b float64) float64 { return a + b }, func(a, b int64) int64 { return a + b })
+	case "-":
+		return psArith(l, r, func(a, b float64) float64 { return a - b }, func(a, b int64) int64 { return a - b })
+	case "*":
+		if x, ok := l.(string); ok {
+			n := toInt(r)
+			if n < 0 || n > 1<<16 {
+				n = 0
+			}
+			return strings.Repeat(x, int(n))
+		}
+		return psArith(l, r, func(a, b float64) float64 { return a * b }, func(a, b int64) int64 { return a * b })
+	case "/":
+		d := toFloat(r)
+		if d == 0 {
+			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", fqid: "RuntimeException"}})
+		}
+		q := toFloat(l) / d
+		if q == math.Trunc(q) && math.Abs(q) < 1e15 {
+			return int64(q)
+		}
+		return q
+	case "%":
+		d := toInt(r)
+		if d == 0 {
+			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", fqid: "RuntimeException"}})
+		}
+		return toInt(l) % d
+	case "..":
+		a, b := toInt(l), toInt(r)
+		var out []any
+		step := int64(1)
+		if b < a {
+			step = -1
+		}
+		for i := a; len(out) < 100000; i += step {
+			out = append(out, i)
+			if i == b {
+				break
+			}
+		}
+		return out
+	case "f":
+		return formatOp(toStr(l), enumerate(r))
+	case "eq", "ne", "gt", "ge", "lt", "le", "like", "notlike", "match", "notmatch":
+		if arr, ok := l.([]any); ok {
+			var out []any
+			for _, x := range arr {
+				if toBool(s.compare(bare, x, r, cs)) {
+					out = append(out, x)
+				}
+			}
+			if out == nil {
+				return []any{}
+			}
+			return out
+		}
+		return s.compare(bare, l, r, cs)
+	case "contains", "notcontains":
+		found := false
+		for _, x := range enumerate(l) {
+			if looseEqual(x, r, !cs) {
+				found = true
+			}
+		}
+		return found == (bare == "contains")
+	case "in", "notin":
+		found := false
+		for _, x := range enumerate(r) {
+			if looseEqual(l, x, !cs) {
+				found = true
+			}
+		}
+		return found == (bare == "in")
+	case "replace":
+		parts := enumerate(r)
+		pat, rep := "", ""
+		if len(parts) > 0 {
+			pat = toStr(parts[0])
+		}
+		if len(parts) > 1 {
+			rep = toStr(parts[1])
+		}
+		if !cs {
+			pat = "(?i)" + pat
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			return toStr(l)
+		}
+		return re.ReplaceAllString(toStr(l), strings.ReplaceAll(rep, "$_", "$0"))
+	case "split":
+		re, err := regexp.Compile(toStr(r))
+		if err != nil {
+			return []any{toStr(l)}
+		}
+		return toAnySlice(re.Split(toStr(l), -1))
+	case "join":
+		return joinValues(l, toStr(r))
+	case "is", "isnot":
+		want := strings.ToLower(strings.Trim(toStr(r), "[]"))
+		want = strings.TrimPrefix(want, "system.")
+		got := strings.ToLower(typeName(l))
+		match := got == want || (want == "int" && got == "int32") || (want == "array" && got == "object[]") || (want == "bool" && got == "boolean")
+		return match == (bare == "is")
+	case "as":
+		return s.cast(strings.Trim(toStr(r), "[]"), l)
+	case "xor":
+		return toBool(l) != toBool(r)
+	}
+	return nil
+}
+
+func psArith(l, r any, ff func(a, b float64) float64, fi func(a, b int64) int64) any {
+	_, lf := l.(float64)
+	_, rf := r.(float64)
+	if ls, ok := l.(string); ok && strings.Contains(ls, ".") {
+		lf = true
+	}
+	if lf || rf {
+		return ff(toFloat(l), toFloat(r))
+	}
+	return fi(toInt(l), toInt(r))
+}
+
+func (s *psShell) compare(op string, l, r any, cs bool) any {
+	switch op {
+	case "eq":
+		return looseEqual(l, r, !cs)
+	case "ne":
+		return !looseEqual(l, r, !cs)
+	case "like", "notlike":
+		ok := wildcardMatch(toStr(r), toStr(l), !cs)
+		return ok == (op == "like")
+	case "match", "notmatch":
+		pat := toStr(r)
+		if !cs {
+			pat = "(?i)" + pat
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			return false
+		}
+		m := re.FindStringSubmatch(toStr(l))
+		if m != nil {
+			h := newHash()
+			for i, g := range m {
+				h.set(strconv.Itoa(i), g)
+			}
+			s.vars["matches"] = h
+		}
+		return (m != nil) == (op == "match")
+	}
+	// ordering
+	var c int
+	switch x := l.(type) {
+	case string:
+		a, b := x, toStr(r)
+		if !cs {
+			a, b = strings.ToLower(a), strings.ToLower(b)
+		}
+		c = strings.Compare(a, b)
+	default:
+		a, b := toFloat(l), toFloat(r)
+		switch {
+		case a < b:
+			c = -1
+		case a > b:
+			c = 1
+		}
+	}
+	switch op {
+	case "gt":
+		return c > 0
+	case "ge":
+		return c >= 0
+	case "lt":
+		return c < 0
+	case "le":
+		return c <= 0
+	}
+	return false
+}
+
+// looseEqual is -eq: the right side converts to the left side's type.
+func looseEqual(l, r any, fold bool) bool {
+	switch x := l.(type) {
+	case nil:
+		return r == nil
+	case string:
+		if fold {
+			return strings.EqualFold(x, toStr(r))
+		}
+		return x == toStr(r)
+	case bool:
+		return x == toBool(r)
+	case int64, float64:
+		if s, ok := r.(string); ok {
+			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+				return false
+			}
+		}
+		if r == nil {
+			return false
+		}
+		return toFloat(l) == toFloat(r)
+	}
+	return l == r
+}
+
+func wildcardMatch(pattern, s string, fold bool) bool {
+	var b strings.Builder
+	if fold {
+		b.WriteString("(?is)")
+	} else {
+		b.WriteString("(?s)")
+	}
+	b.WriteString("^")
+	for _, c := range pattern {
+		switch c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	return err == nil && re.MatchString(s)
+}
+
+var formatItem = regexp.MustCompile(`\{(\d+)(?:,(-?\d+))?(?::([^}]*))?\}`)
+
+// formatOp is the -f operator (.NET composite formatting: {0}, {0,5},
+// {0:N2}).
+func formatOp(f string, args []any) string {
+	f = strings.ReplaceAll(strings.ReplaceAll(f, "{{", "\x00"), "}}", "\x01")
+	out := formatItem.ReplaceAllStringFunc(f, func(m string) string {
+		sub := formatItem.FindStringSubmatch(m)
+		i, _ := strconv.Atoi(sub[1])
+		if i >= len(args) {
+			return m
+		}
+		v := toStr(args[i])
+		if spec := strings.ToUpper(sub[3]); strings.HasPrefix(spec, "N") || strings.HasPrefix(spec, "F") {
+			d, _ := strconv.Atoi(spec[1:])
+			if spec == "N" || spec == "F" {
+				d = 2
+			}
+			if d > 15 {
+				d = 15
+			}
+			// .NET rounds half away from zero
+			scale := math.Pow(10, float64(d))
+			v = strconv.FormatFloat(math.Round(toFloat(args[i])*scale)/scale, 'f', d, 64)
+		}
+		if sub[2] != "" {
+			w, _ := strconv.Atoi(sub[2])
+			if w < 0 && -w > len(v) && -w < 1000 {
+				v += strings.Repeat(" ", -w-len(v))
+			} else if w > len(v) && w < 1000 {
+				v = strings.Repeat(" ", w-len(v)) + v
+			}
+		}
+		return v
+	})
+	return strings.ReplaceAll(strings.ReplaceAll(out, "\x00", "{"), "\x01", "}")
+}
+
+func joinValues(v any, sep string) string {
+	var parts []string
+	for _, x := range enumerate(v) {
+		parts = append(parts, toStr(x))
+	}
+	return strings.Join(parts, sep)
+}
+
+// ---- conversions ----
+
+func toBool(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case int64:
+		return x != 0
+	case float64:
+		return x != 0
+	case string:
+		return x != ""
+	case []any:
+		if len(x) == 1 {
+			return toBool(x[0])
+		}
+		return len(x) > 0
+	}
+	return true
+}
+
+func toStr(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case []any:
+		return joinValues(x, " ")
+	case *psHash:
+		return "System.Collections.Hashtable"
+	case *psObject:
+		if x.str != "" {
+			return x.str
+		}
+		return x.typeName
+	case *psScriptBlock:
+		return x.node.text
+	}
+	return fmt.Sprint(v)
+}
+
+func toInt(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case float64:
+		if x != x || math.IsInf(x, 0) || math.Abs(x) > 9e18 {
+			return 0
+		}
+		return int64(math.Round(x))
+	case bool:
+		if x {
+			return 1
+		}
+		return 0
+	case string:
+		t := strings.TrimSpace(x)
+		if i, err := strconv.ParseInt(t, 0, 64); err == nil {
+			return i
+		}
+		if f, err := strconv.ParseFloat(t, 64); err == nil {
+			return toInt(f)
+		}
+	case []any:
+		if len(x) == 1 {
+			return toInt(x[0])
+		}
+	}
+	return 0
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	case string:
+		f, _ := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f
+	case bool:
+		if x {
+			return 1
+		}
+	case []any:
+		if len(x) == 1 {
+			return toFloat(x[0])
+		}
+	}
+	return 0
+}

@@ -1,0 +1,185 @@
+package process
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// fileWriter writes through to a file on every Write, so the file grows as
+// a long-running command writes.
+type fileWriter struct {
+	p    *Proc
+	name string
+	data []byte
+}
+
+func (f *fileWriter) Write(b []byte) (int, error) {
+	f.data = append(f.data, b...)
+	if err := f.p.WriteFile(f.name, f.data, false); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// OpenRedirect prepares an output file the way cmd opens it before running
+// the command: > truncates, >> keeps. A read-only mount fails here with
+// "Access is denied." (row B11).
+func (p *Proc) OpenRedirect(name string, appendTo bool) (io.Writer, error) {
+	if p.IsNullDevice(name) {
+		return io.Discard, nil
+	}
+	var existing []byte
+	if appendTo {
+		existing, _ = p.ReadFile(name)
+	}
+	if err := p.WriteFile(name, existing, false); err != nil {
+		return nil, err
+	}
+	return &fileWriter{p: p, name: name, data: existing}, nil
+}
+
+// BaseName is the last element of a Windows or Linux path.
+func BaseName(full string) string {
+	if i := strings.LastIndexAny(full, `\/`); i >= 0 {
+		return full[i+1:]
+	}
+	return full
+}
+
+// winPath resolves p against dir the way Windows does: forward slashes are
+// backslashes, `\x` is on drive C:, drive letters are upper case, `.` and
+// `..` are folded. UNC paths (`\\server\share\...`) stay as they are.
+func winPath(dir, p string) string {
+	p = strings.ReplaceAll(p, "/", `\`)
+	if strings.HasPrefix(p, `\\`) {
+		return p
+	}
+	switch {
+	case p == "":
+		p = dir
+	case len(p) >= 2 && p[1] == ':' && IsLetter(p[0]):
+		p = strings.ToUpper(p[:1]) + ":" + `\` + strings.TrimLeft(p[2:], `\`)
+	case strings.HasPrefix(p, `\`):
+		p = "C:" + p
+	default:
+		p = strings.TrimRight(dir, `\`) + `\` + p
+	}
+	if len(p) < 2 || p[1] != ':' {
+		p = `C:\` + p
+	}
+	parts := strings.Split(p[3:], `\`)
+	var out []string
+	for _, s := range parts {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	return p[:3] + strings.Join(out, `\`)
+}
+
+// IsLetter reports whether c is an ASCII letter.
+func IsLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+
+func linuxPath(dir, p string) string {
+	if p == "" {
+		return dir
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = dir + "/" + p
+	}
+	return path.Clean(p)
+}
+
+// Path resolves s against the working directory, as the container sees it.
+func (p *Proc) Path(s string) string {
+	if p.Win {
+		return winPath(p.Dir, s)
+	}
+	return linuxPath(p.Dir, s)
+}
+
+// ReadFile reads a file of the container (Env.Files).
+func (p *Proc) ReadFile(name string) ([]byte, error) {
+	if p.Env.Files == nil {
+		return nil, fs.ErrNotExist
+	}
+	return p.Env.Files.ReadFile(p.Path(name))
+}
+
+// ReadDir lists a directory of the container (Env.Files).
+func (p *Proc) ReadDir(name string) ([]fs.DirEntry, error) {
+	if p.Env.Files == nil {
+		return nil, fs.ErrNotExist
+	}
+	return p.Env.Files.ReadDir(p.Path(name))
+}
+
+// WriteFile writes or appends. Writing to a read-only mount returns
+// fs.ErrPermission (row B11).
+func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
+	if p.Env.Files == nil {
+		return fs.ErrPermission
+	}
+	full := p.Path(name)
+	if appendTo {
+		if old, err := p.Env.Files.ReadFile(full); err == nil {
+			data = append(append([]byte{}, old...), data...)
+		}
+	}
+	return p.Env.Files.WriteFile(full, data)
+}
+
+// IsNullDevice is NUL on Windows, /dev/null on Linux.
+func (p *Proc) IsNullDevice(name string) bool {
+	if p.Win {
+		return strings.EqualFold(name, "nul") || strings.EqualFold(name, "$null")
+	}
+	return name == "/dev/null"
+}
+
+// CmdFileError is cmd.exe's message for a file error: row B11, upstream
+// test/e2e/windows/volumes.go:106 expects exactly "Access is denied.".
+func CmdFileError(err error, write bool) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "Access is denied."
+	case errors.Is(err, fs.ErrNotExist) && write:
+		return "The system cannot find the path specified."
+	case errors.Is(err, fs.ErrNotExist):
+		return "The system cannot find the file specified."
+	default:
+		return err.Error()
+	}
+}
+
+// PosixFileError is the errno text Linux tools print.
+func PosixFileError(err error, write bool) string {
+	switch {
+	case errors.Is(err, fs.ErrPermission) && write:
+		return "Read-only file system"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	default:
+		return err.Error()
+	}
+}
+
+// ParentDir is the directory a Windows or Linux path is in.
+func ParentDir(full string) string {
+	i := strings.LastIndex(full, `\`)
+	if i <= 2 {
+		return full[:3]
+	}
+	return full[:i]
+}
