@@ -295,7 +295,7 @@ func TestActionRealWink(t *testing.T) {
 	if out, err := exec.Command(bin, "check", "--help").CombinedOutput(); err != nil {
 		t.Skipf("%s has no check command (%v: %s): wink check is not built in yet", bin, err, bytes.TrimSpace(out))
 	}
-	chart := filepath.Join(root(t), "suites", "charttesting", "testdata", "charts", "windows-hello")
+	chart := filepath.Join(root(t), "suites", "charts", "testdata", "windows-hello", "chart")
 	r := newRunner(t, "WINK_HOME="+t.TempDir())
 	data, err := os.ReadFile(bin)
 	if err != nil {

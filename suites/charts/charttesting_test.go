@@ -1,4 +1,4 @@
-package charttesting
+package charts
 
 import (
 	"context"
@@ -61,12 +61,12 @@ func kubeconfig(ctx context.Context, t *testing.T, cfg *envconf.Config) string {
 	return strings.TrimSpace(string(out))
 }
 
-// chartRepo makes a git repository holding charts/ as a chart repository
-// would (ct reads the charts' paths relative to it).
-func chartRepo(t *testing.T) string {
+// chartRepo makes a git repository with the corpus case's chart in
+// charts/<name>, as a chart repository lays its charts out.
+func chartRepo(t *testing.T, name string) string {
 	t.Helper()
 	repo := t.TempDir()
-	if err := os.CopyFS(filepath.Join(repo, "charts"), os.DirFS(filepath.Join("testdata", "charts"))); err != nil {
+	if err := os.CopyFS(filepath.Join(repo, "charts", name), os.DirFS(filepath.Join("testdata", name, "chart"))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := exec.LookPath("git"); err == nil {
@@ -78,12 +78,18 @@ func chartRepo(t *testing.T) string {
 	return repo
 }
 
+// TestChartTesting runs chart-testing against wink, the other way in than
+// wink check: `KUBECONFIG="$(wink kubeconfig)" ct install` on the corpus's
+// clean mixed chart (testdata/windows-hello). ct has no --kubeconfig flag;
+// it runs helm and kubectl, which read $KUBECONFIG. It creates a namespace,
+// runs `helm install --wait` once per ci/*-values.yaml file, then `helm
+// test`, then deletes the release and the namespace.
 func TestChartTesting(t *testing.T) {
-	f := suite.Feature("ct install installs and tests a mixed chart on wink", "charttesting", "any", "A22", "S2").
+	f := suite.Feature("ct install installs and tests a mixed chart on wink", "charts", "any", "A22", "S1", "S2").
 		Assess("ct install passes: helm install --wait, helm test, clean-up", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			ct, path := tools(t)
 			kc := kubeconfig(ctx, t, cfg)
-			repo := chartRepo(t)
+			repo := chartRepo(t, "windows-hello")
 			helmHome := t.TempDir()
 			runCtx, cancel := context.WithTimeout(ctx, 6*time.Minute)
 			defer cancel()
