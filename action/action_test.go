@@ -1,7 +1,10 @@
 package action
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +18,11 @@ import (
 
 // actionFile is the part of action.yml a runner reads.
 type actionFile struct {
-	Inputs map[string]actionInput `json:"inputs"`
-	Runs   struct {
+	Inputs  map[string]actionInput `json:"inputs"`
+	Outputs map[string]struct {
+		Value string `json:"value"`
+	} `json:"outputs"`
+	Runs struct {
 		Using string       `json:"using"`
 		Steps []actionStep `json:"steps"`
 	} `json:"runs"`
@@ -35,7 +41,19 @@ type actionStep struct {
 	Shell string            `json:"shell"`
 	Run   string            `json:"run"`
 	Env   map[string]string `json:"env"`
-	With  map[string]string `json:"with"`
+	With  map[string]scalar `json:"with"`
+}
+
+// scalar is a YAML scalar the runner reads as a string (true, 5, "x").
+type scalar string
+
+func (s *scalar) UnmarshalJSON(data []byte) error {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	*s = scalar(fmt.Sprint(v))
+	return nil
 }
 
 // root is the repository root: the action's path.
@@ -77,22 +95,23 @@ type runner struct {
 	workspace string
 	temp      string
 	summary   string
-	output    string
 	env       []string
+	// outputs of the steps run so far, by step id and name.
+	outputs map[string]map[string]string
 }
 
 func newRunner(t *testing.T, env ...string) *runner {
 	t.Helper()
 	dir := t.TempDir()
 	r := &runner{action: readAction(t), path: root(t), workspace: filepath.Join(dir, "workspace"), temp: filepath.Join(dir, "runner-temp"),
-		summary: filepath.Join(dir, "step-summary.md"), output: filepath.Join(dir, "github-output")}
+		summary: filepath.Join(dir, "step-summary.md"), outputs: map[string]map[string]string{}}
 	for _, d := range []string{r.workspace, r.temp} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	r.env = append(os.Environ(), "GITHUB_ACTION_PATH="+r.path, "GITHUB_WORKSPACE="+r.workspace, "RUNNER_TEMP="+r.temp,
-		"GITHUB_STEP_SUMMARY="+r.summary, "GITHUB_OUTPUT="+r.output, "GITHUB_ACTIONS=true")
+		"GITHUB_STEP_SUMMARY="+r.summary, "GITHUB_ACTIONS=true", "RUNNER_OS=Linux")
 	r.env = append(r.env, env...)
 	return r
 }
@@ -117,10 +136,42 @@ func (r *runner) expand(t *testing.T, s string, inputs map[string]string) string
 			return r.path
 		case expr == "runner.temp":
 			return r.temp
+		case strings.HasPrefix(expr, "steps."):
+			// steps.<id>.outputs.<name>: "" until the step ran, as on
+			// the runner.
+			id, name, ok := strings.Cut(strings.TrimPrefix(expr, "steps."), ".outputs.")
+			if !ok || !r.hasStep(id) {
+				t.Fatalf("action.yml: ${{ %s }} names no step output of a step of action.yml", expr)
+			}
+			return r.outputs[id][name]
 		}
 		t.Fatalf("action.yml: expression ${{ %s }} is not one this test knows: teach expand", expr)
 		return ""
 	})
+}
+
+func (r *runner) hasStep(id string) bool {
+	return slices.ContainsFunc(r.action.Runs.Steps, func(s actionStep) bool { return s.ID == id })
+}
+
+// readOutputs reads a step's $GITHUB_OUTPUT file (name=value lines).
+func readOutputs(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	f, err := os.Open(path)
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), "=")
+		if !ok {
+			t.Fatalf("$GITHUB_OUTPUT line %q: want name=value", sc.Text())
+		}
+		out[name] = value
+	}
+	return out
 }
 
 // result is how a run of the action went.
@@ -128,8 +179,8 @@ type result struct {
 	code    int      // exit code of the first failed step, 0 if none
 	ran     []string // the steps run, by name (uses: steps by their action)
 	log     string
-	summary string // what the steps appended to $GITHUB_STEP_SUMMARY
-	outputs string // what they wrote to $GITHUB_OUTPUT
+	summary string            // what the steps appended to $GITHUB_STEP_SUMMARY
+	outputs map[string]string // the action's outputs
 }
 
 // run runs the action's steps in order with the given inputs: a step with
@@ -164,8 +215,8 @@ func (r *runner) run(t *testing.T, inputs map[string]string) result {
 			if !pinned.MatchString(st.Uses) {
 				t.Errorf("step %d uses %q: pin a release tag (@v4) or a commit", i, st.Uses)
 			}
-			for k, v := range st.With {
-				r.expand(t, k+v, inputs) // every expression must resolve
+			for _, v := range st.With {
+				r.expand(t, string(v), inputs) // every expression must resolve
 			}
 			continue
 		}
@@ -179,7 +230,8 @@ func (r *runner) run(t *testing.T, inputs map[string]string) result {
 		// What the runner runs for shell: bash.
 		cmd := exec.CommandContext(t.Context(), "bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Dir, cmd.Stdout, cmd.Stderr = r.workspace, &log, &log
-		cmd.Env = slices.Clone(r.env)
+		output := filepath.Join(t.TempDir(), "github-output")
+		cmd.Env = append(slices.Clone(r.env), "GITHUB_OUTPUT="+output)
 		for k, v := range st.Env {
 			cmd.Env = append(cmd.Env, k+"="+r.expand(t, v, inputs))
 		}
@@ -191,11 +243,17 @@ func (r *runner) run(t *testing.T, inputs map[string]string) result {
 			}
 			res.code = ee.ExitCode()
 		}
+		if st.ID != "" {
+			r.outputs[st.ID] = readOutputs(t, output)
+		}
 	}
 	res.log = log.String()
 	summary, _ := os.ReadFile(r.summary)
-	outputs, _ := os.ReadFile(r.output)
-	res.summary, res.outputs = string(summary), string(outputs)
+	res.summary = string(summary)
+	res.outputs = map[string]string{}
+	for name, o := range r.action.Outputs {
+		res.outputs[name] = r.expand(t, o.Value, inputs)
+	}
 	return res
 }
 
@@ -214,7 +272,7 @@ exit "$FAKE_WINK_EXIT"
 `
 
 func TestActionSteps(t *testing.T) {
-	all := []string{"actions/setup-go@v5", "build wink", "wink check", "summary", "actions/upload-artifact@v4"}
+	all := []string{"actions/setup-go@v5", "cache key", "actions/cache@v4", "build wink", "wink check", "summary", "actions/upload-artifact@v4"}
 	for _, tt := range []struct {
 		name     string
 		inputs   map[string]string
@@ -274,8 +332,11 @@ func TestActionSteps(t *testing.T) {
 			if !strings.Contains(res.summary, tt.summary) {
 				t.Errorf("step summary %q, want it to contain %q", res.summary, tt.summary)
 			}
-			if tt.wantArgs != nil && !strings.Contains(res.outputs, "report="+tt.wantArgs[2]+"\n") {
-				t.Errorf("$GITHUB_OUTPUT %q lacks report=%s", res.outputs, tt.wantArgs[2])
+			if tt.wantArgs != nil && res.outputs["report"] != tt.wantArgs[2] {
+				t.Errorf("output report %q, want %q", res.outputs["report"], tt.wantArgs[2])
+			}
+			if key := r.outputs["key"]["key"]; !strings.HasPrefix(key, "wink-Linux-") || len(key) < 40 {
+				t.Errorf("cache key %q, want wink-Linux-<arch>-<go>-<hash of the checkout>", key)
 			}
 			if tt.wantCode != 0 && !strings.Contains(res.log, "::error title=wink check::") {
 				t.Errorf("a failed check gives no error annotation:\n%s", res.log)

@@ -3,7 +3,10 @@
 # repository root), one subcommand per step, so that the action and its test
 # (action/action_test.go) run the same code:
 #
-#   run.sh build     go build the action's own checkout into $RUNNER_TEMP/wink
+#   run.sh key       the cache key of a wink built from the action's checkout
+#                    (its files and the Go version), as step output "key"
+#   run.sh build     go build the action's own checkout into $RUNNER_TEMP/wink,
+#                    unless the cache (or an earlier use in the job) put it there
 #   run.sh check     wink check with the action's inputs (INPUT_* variables)
 #   run.sh summary   append the report's summary.md to $GITHUB_STEP_SUMMARY
 #
@@ -27,9 +30,16 @@ usage() {
 }
 
 case "${1:-}" in
+key)
+  # actions/cache's hashFiles() sees only the workspace, not the action's
+  # checkout: hash the checkout here.
+  cd "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
+  sum="$(find . -type f -not -path './.git/*' -not -path './bin/*' | LC_ALL=C sort | xargs -d '\n' sha256sum | sha256sum | cut -c1-32)"
+  echo "key=wink-${RUNNER_OS:-$(uname -s)}-$(uname -m)-$(go env GOVERSION)-$sum" >>"${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
+  ;;
 build)
   if [ -x "$wink" ]; then
-    echo "using $wink, built earlier in this job"
+    echo "using $wink, from the cache or built earlier in this job"
     exit 0
   fi
   cd "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
@@ -75,7 +85,7 @@ summary)
   fi
   ;;
 *)
-  echo "usage: run.sh build|check|summary" >&2
+  echo "usage: run.sh key|build|check|summary" >&2
   exit 2
   ;;
 esac
