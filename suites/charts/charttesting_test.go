@@ -40,7 +40,7 @@ func tools(t *testing.T) (ct string, path string) {
 		}
 	}
 	if len(missing) > 0 {
-		t.Skipf("%s not on PATH nor in bin/tools: `make tools` builds ct and helm into bin/tools (kubectl: apt-get install kubectl)", strings.Join(missing, ", "))
+		t.Skipf("%s not on PATH nor in bin/tools: `make tools` builds ct and helm into bin/tools; kubectl comes with GitHub's Ubuntu runners, else see kubernetes.io/docs/tasks/tools", strings.Join(missing, ", "))
 	}
 	return ct, path
 }
