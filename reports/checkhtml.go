@@ -82,17 +82,18 @@ td.cell{min-width:9rem}td.cell ul{margin:.3rem 0;padding-left:1.1rem}td.cell li{
 <p>Charts {{range $i, $c := .R.Charts}}{{if $i}}, {{end}}<code>{{$c}}</code>{{end}}{{if .R.Kubernetes}} on Kubernetes {{.R.Kubernetes}}{{end}}.</p>
 <div class="filters">
 <label>Show <select id="verdict"><option value="">every workload</option><option value="fail">failing somewhere</option><option value="warn">with warnings</option><option value="pass">passing somewhere</option></select></label>
+<label><input type="checkbox" id="expand"> open every cell's findings</label>
 </div>
 <h2>Workload × platform</h2>
-<p class="muted">Each workload of the charts on each platform: hover a cell for its findings, or open it for the findings and their fixes.</p>
+<p class="muted">Each workload of the charts on each platform: hover a cell for its findings and their fixes, or open it.</p>
 <table id="matrix">
-<thead><tr><th>Workload</th><th>Chart</th>{{range .Platforms}}<th data-platform="{{.}}">{{.}}</th>{{end}}</tr></thead>
+<thead><tr><th>Workload</th>{{range .Platforms}}<th data-platform="{{.}}">{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr data-workload="{{.Title}}" data-verdicts="{{verdicts .}}">
-<td class="id">{{.Title}}</td><td><code>{{.Chart}}</code></td>
-{{range .Cells}}<td class="cell" data-platform="{{.Platform}}" data-verdict="{{.Verdict}}" title="{{title .}}">{{if .Workload}}{{if .Workload.Findings}}<details{{if eq .Verdict "fail"}} open{{end}}><summary><span class="badge {{.Verdict}}">{{.Verdict}}</span> <span class="muted">{{len .Workload.Findings}}</span></summary>
+<td class="id">{{.Title}}<div class="muted"><code>{{.Chart}}</code></div></td>
+{{range .Cells}}<td class="cell" data-platform="{{.Platform}}" data-verdict="{{.Verdict}}" title="{{title .}}">{{if .Workload}}{{if .Workload.Findings}}<details><summary><span class="badge {{.Verdict}}">{{.Verdict}}</span> <span class="muted">{{len .Workload.Findings}}</span></summary>
 <ul>{{range .Workload.Findings}}<li data-severity="{{.Severity}}" data-code="{{.Code}}"><b>{{.Code}}</b>{{if .Pod}} <span class="muted">pod {{.Pod}}</span>{{end}}{{if .Rows}} <span class="muted">rows {{join .Rows ", "}}</span>{{end}}<div class="msg">{{.Message}}</div>{{if .Fix}}<div class="fix">fix: {{.Fix}}</div>{{end}}</li>{{end}}</ul></details>{{else}}<span class="badge {{.Verdict}}">{{.Verdict}}</span>{{end}}
-<div class="muted">{{pods .Workload.Placement}}{{if .Workload.Expected}} · expected: {{.Workload.Expected}}{{end}}</div>{{else}}<span class="badge {{.Verdict}}">{{if eq .Verdict "error"}}not judged{{else}}absent{{end}}</span>{{end}}</td>
+<div class="muted">{{pods .Workload.Placement}}{{if .Workload.Expected}} · expected: {{.Workload.Expected}}{{end}}</div>{{else if eq .Verdict "error"}}<a class="badge error" href="#platform-{{.Platform}}">not judged</a>{{else}}<span class="badge absent">absent</span>{{end}}</td>
 {{end}}</tr>
 {{end}}</tbody>
 </table>
@@ -110,6 +111,9 @@ td.cell{min-width:9rem}td.cell ul{margin:.3rem 0;padding-left:1.1rem}td.cell li{
   var h=location.hash.slice(1);
   if(h && sel.querySelector('option[value="'+h+'"]')){sel.value=h;}
   sel.onchange=function(){history.replaceState(null,"","#"+sel.value);apply();};
+  document.getElementById("expand").onchange=function(e){
+    document.querySelectorAll("#matrix details").forEach(function(d){d.open=e.target.checked;});
+  };
   apply();
 })();
 </script>
