@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,21 +29,9 @@ func handmade(t *testing.T) *CheckReport {
 }
 
 func TestCheckWriters(t *testing.T) {
-	r := handmade(t)
-	for name, write := range map[string]func(*bytes.Buffer, *CheckReport) error{
-		"junit.xml":    func(b *bytes.Buffer, r *CheckReport) error { return WriteCheckJUnit(b, r) },
-		"results.json": func(b *bytes.Buffer, r *CheckReport) error { return WriteCheckJSON(b, r) },
-		"summary.md":   func(b *bytes.Buffer, r *CheckReport) error { return WriteCheckMarkdown(b, r) },
-		"report.html":  func(b *bytes.Buffer, r *CheckReport) error { return WriteCheckHTML(b, r) },
-	} {
-		t.Run(name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := write(&b, r); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, "golden.check."+name, b.Bytes())
-		})
-	}
+	goldenWriters(t, "golden.check.", handmade(t), map[string]func(io.Writer, *CheckReport) error{
+		"junit.xml": WriteCheckJUnit, "results.json": WriteCheckJSON, "summary.md": WriteCheckMarkdown, "report.html": WriteCheckHTML,
+	})
 }
 
 func TestWriteCheck(t *testing.T) {
