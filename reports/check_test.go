@@ -166,3 +166,37 @@ func TestCheckJUnit(t *testing.T) {
 		t.Errorf("platform error case: %+v", os)
 	}
 }
+
+// TestCheckChartColumn: the matrix names each row's chart only when the
+// report has more than one.
+func TestCheckChartColumn(t *testing.T) {
+	one := CheckReport{Charts: []string{"./a"}, Platforms: []string{"eks"}, Workloads: []CheckWorkload{
+		{Chart: "./a", Kind: "Job", Name: "j", Platform: "eks"}, {Chart: "./a", Kind: "Job", Name: "k", Platform: "eks"}}}
+	two := CheckReport{Charts: []string{"./a", "./b"}, Platforms: []string{"eks"}, Workloads: []CheckWorkload{
+		{Chart: "./a", Kind: "Job", Name: "j", Platform: "eks"}, {Chart: "./b", Kind: "Job", Name: "k", Platform: "eks"}}}
+	for _, tt := range []struct {
+		name   string
+		r      CheckReport
+		header string
+		html   bool // the page names the chart in the row
+	}{
+		{"one chart", one, "| workload | eks |", false},
+		{"two charts", two, "| workload | chart | eks |", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var md, page bytes.Buffer
+			if err := WriteCheckMarkdown(&md, &tt.r); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(md.String(), tt.header+"\n") {
+				t.Errorf("summary.md has no header %q:\n%s", tt.header, md.String())
+			}
+			if err := WriteCheckHTML(&page, &tt.r); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(page.String(), `<div class="muted"><code>./a</code></div>`); got != tt.html {
+				t.Errorf("report.html names the chart in the row: %v, want %v", got, tt.html)
+			}
+		})
+	}
+}

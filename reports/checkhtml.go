@@ -15,6 +15,9 @@ type checkHTMLData struct {
 	Totals    CheckTotals
 	Platforms []string
 	Rows      []CheckRow
+	// ManyCharts: the workloads come from more than one chart, so each
+	// row names its chart.
+	ManyCharts bool
 	// PlatformErrors sorted by platform.
 	PlatformErrors []checkPlatformError
 }
@@ -28,7 +31,7 @@ type checkPlatformError struct{ Platform, Error string }
 // element), the platforms that could not be judged, and a filter by verdict
 // (also set by the page's #fragment, e.g. report.html#fail).
 func WriteCheckHTML(w io.Writer, r *CheckReport) error {
-	d := checkHTMLData{R: r, Headline: r.Headline(), Failed: r.Failed(), Totals: r.Totals(), Platforms: r.allPlatforms(), Rows: r.Matrix()}
+	d := checkHTMLData{R: r, Headline: r.Headline(), Failed: r.Failed(), Totals: r.Totals(), Platforms: r.allPlatforms(), Rows: r.Matrix(), ManyCharts: r.manyCharts()}
 	for _, p := range slices.Sorted(maps.Keys(r.PlatformErrors)) {
 		d.PlatformErrors = append(d.PlatformErrors, checkPlatformError{p, r.PlatformErrors[p]})
 	}
@@ -90,7 +93,7 @@ td.cell{min-width:9rem}td.cell ul{margin:.3rem 0;padding-left:1.1rem}td.cell li{
 <thead><tr><th>Workload</th>{{range .Platforms}}<th data-platform="{{.}}">{{.}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr data-workload="{{.Title}}" data-verdicts="{{verdicts .}}">
-<td class="id">{{.Title}}<div class="muted"><code>{{.Chart}}</code></div></td>
+<td class="id">{{.Title}}{{if $.ManyCharts}}<div class="muted"><code>{{.Chart}}</code></div>{{end}}</td>
 {{range .Cells}}<td class="cell" data-platform="{{.Platform}}" data-verdict="{{.Verdict}}" title="{{title .}}">{{if .Workload}}{{if .Workload.Findings}}<details><summary><span class="badge {{.Verdict}}">{{.Verdict}}</span> <span class="muted">{{len .Workload.Findings}}</span></summary>
 <ul>{{range .Workload.Findings}}<li data-severity="{{.Severity}}" data-code="{{.Code}}"><b>{{.Code}}</b>{{if .Pod}} <span class="muted">pod {{.Pod}}</span>{{end}}{{if .Rows}} <span class="muted">rows {{join .Rows ", "}}</span>{{end}}<div class="msg">{{.Message}}</div>{{if .Fix}}<div class="fix">fix: {{.Fix}}</div>{{end}}</li>{{end}}</ul></details>{{else}}<span class="badge {{.Verdict}}">{{.Verdict}}</span>{{end}}
 <div class="muted">{{pods .Workload.Placement}}{{if .Workload.Expected}} · expected: {{.Workload.Expected}}{{end}}</div>{{else if eq .Verdict "error"}}<a class="badge error" href="#platform-{{.Platform}}">not judged</a>{{else}}<span class="badge absent">absent</span>{{end}}</td>

@@ -128,6 +128,16 @@ func (r *CheckReport) allPlatforms() []string {
 	return append(out, extra...)
 }
 
+// manyCharts reports whether r's workloads come from more than one chart.
+func (r *CheckReport) manyCharts() bool {
+	for _, w := range r.Workloads {
+		if w.Chart != r.Workloads[0].Chart {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckTotals counts the checks (workload × platform) of a report and their
 // findings.
 type CheckTotals struct {
@@ -333,13 +343,25 @@ func WriteCheckMarkdown(w io.Writer, r *CheckReport) error {
 	b.WriteString(".\n\n")
 
 	matrix := r.Matrix()
-	b.WriteString("| workload | chart |")
+	// The chart column only when there is more than one chart.
+	charts := r.manyCharts()
+	b.WriteString("| workload |")
+	if charts {
+		b.WriteString(" chart |")
+	}
 	for _, p := range platforms {
 		b.WriteString(" " + p + " |")
 	}
-	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(platforms)) + "\n")
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(platforms)))
+	if charts {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
 	for _, row := range matrix {
-		fmt.Fprintf(&b, "| %s | `%s` |", mdText(row.Title()), mdEscape(row.Chart))
+		fmt.Fprintf(&b, "| %s |", mdText(row.Title()))
+		if charts {
+			fmt.Fprintf(&b, " `%s` |", mdEscape(row.Chart))
+		}
 		for _, c := range row.Cells {
 			cell := verdictIcon[c.Verdict]
 			if c.Workload != nil {
