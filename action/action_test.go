@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -237,8 +238,8 @@ func (r *runner) run(t *testing.T, inputs map[string]string) result {
 		}
 		log.WriteString("\n--- step " + name + "\n")
 		if err := cmd.Run(); err != nil {
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
 				t.Fatalf("step %s: %v", name, err)
 			}
 			res.code = ee.ExitCode()
