@@ -1,4 +1,17 @@
-package action
+package main
+
+// wink's GitHub Action: action.yml at the repository root (`wink check` on
+// a chart repository's charts), its shell steps in .github/action/run.sh.
+//
+// run.sh is the action's logic, one subcommand per step: build (go build
+// of the action's own checkout into $RUNNER_TEMP/wink, reused when an
+// earlier use of the action in the job built it), check (wink check with
+// the inputs, which action.yml passes as INPUT_* variables: a composite
+// action's run steps see its inputs only as ${{ inputs.x }}), and summary
+// (summary.md appended to $GITHUB_STEP_SUMMARY). This test reads
+// action.yml and runs its steps in order with bash as the runner would:
+// expressions substituted, `if: always()` steps run after a failure, the
+// `uses:` steps checked for pinned versions and skipped.
 
 import (
 	"bufio"
@@ -60,7 +73,7 @@ func (s *scalar) UnmarshalJSON(data []byte) error {
 // root is the repository root: the action's path.
 func root(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs("..")
+	dir, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shell steps of the wink check GitHub Action (action.yml at the
 # repository root), one subcommand per step, so that the action and its test
-# (action/action_test.go) run the same code:
+# (cmd/wink/action_test.go) run the same code:
 #
 #   run.sh key       the cache key of a wink built from the action's checkout
 #                    (its files and the Go version), as step output "key"
