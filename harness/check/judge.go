@@ -133,6 +133,9 @@ func judgeWorkload(o Observation, w Workload, nodes map[string]*corev1.Node) Jud
 		if f.Severity == "" {
 			f.Severity = reports.SeverityError
 		}
+		// An error finding is certain even when --expect accepts it: the
+		// workload will not get better by waiting.
+		sure := f.Severity == reports.SeverityError && f.Code != CodeNotReady
 		if exp.allows(f.Code) {
 			f.Severity = reports.SeverityWarning
 			f.Message += " (allowed by --expect)"
@@ -143,9 +146,7 @@ func judgeWorkload(o Observation, w Workload, nodes map[string]*corev1.Node) Jud
 			}
 		}
 		j.Findings = append(j.Findings, f)
-		if f.Severity == reports.SeverityError {
-			certain = true
-		}
+		certain = certain || sure
 	}
 
 	if msg, ok := o.HookErrors[w.Kind+"/"+w.Name]; ok {
