@@ -43,6 +43,9 @@ type Workload struct {
 	// Complete and Failed are a Job's conditions (Failed is its message).
 	Complete bool
 	Failed   string
+	// Missing: the workload is not in the cluster (the install failed
+	// before it was created).
+	Missing bool
 	// Controllers are the names of the objects whose FailedCreate events
 	// refuse this workload's pods: itself, and a Deployment's ReplicaSets.
 	Controllers []string
@@ -69,8 +72,14 @@ type Observation struct {
 	Nodes     []corev1.Node
 	// HookErrors are Helm's errors for hooks and tests, by "Kind/Name".
 	HookErrors map[string]string
-	Expect     *Expectations
-	Images     ImageCatalog
+	// Refused are the apiserver's refusals of the workloads themselves
+	// (a DaemonSet whose pod template is invalid), by "Kind/Name", as
+	// Helm's install error quotes them.
+	Refused map[string]string
+	// InstallError is Helm's install error, "" when it succeeded.
+	InstallError string
+	Expect       *Expectations
+	Images       ImageCatalog
 	// WindowsTaintKeys maps the key of every platform profile's Windows
 	// taint to the platforms that use it, for fixes that hold everywhere.
 	WindowsTaintKeys map[string][]string
@@ -156,6 +165,15 @@ func judgeWorkload(o Observation, w Workload, nodes map[string]*corev1.Node) Jud
 		}
 		add(reports.Finding{Code: CodeHookFailed, Message: fmt.Sprintf("%s %s %s failed: %s", what, w.Kind, w.Name, msg),
 			Fix: "see the pod's logs and events below; a hook must complete for `helm install` (or `helm test`) to succeed"})
+	}
+
+	// Refused by the apiserver: the workload itself, as helm install said.
+	if msg, ok := o.Refused[w.Kind+"/"+w.Name]; ok {
+		add(reports.Finding{Code: CodeRefusedAPIServer, Message: msg, Rows: rowsOfRefusal(msg),
+			Fix: "change the pod template so the apiserver accepts it: the message names the field"})
+	} else if w.Missing && o.InstallError != "" && w.Hook == "" {
+		add(reports.Finding{Code: CodeInstallFailed, Message: fmt.Sprintf("%s %s was not created: helm install failed: %s", w.Kind, w.Name, o.InstallError),
+			Fix: "fix what the install error names; the other workloads of the release are judged as installed"})
 	}
 
 	// Refused by the apiserver: the controller could not create pods.

@@ -173,6 +173,17 @@ func TestJudge(t *testing.T) {
 			Message: `Error creating: Pod "hp-abcde" is invalid: spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers`}}},
 		code: CodeRefusedAPIServer, settled: true, contains: []string{`Pod "hp-abcde" is invalid: spec.hostNetwork`},
 	}, {
+		name: "the workload itself refused by the apiserver, as helm install quotes it",
+		obs: Observation{Workloads: []Workload{func() Workload { w := wl("DaemonSet", "hp", winTmpl, -1); w.Missing = true; return w }()},
+			InstallError: `DaemonSet.apps "hp" is invalid: spec.template.spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers`,
+			Refused:      map[string]string{"DaemonSet/hp": `DaemonSet.apps "hp" is invalid: spec.template.spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers`}},
+		code: CodeRefusedAPIServer, settled: true, contains: []string{"hostNetwork must be true"},
+	}, {
+		name: "a workload not created because the install failed",
+		obs: Observation{Workloads: []Workload{func() Workload { w := wl("Deployment", "web", winTmpl, -1); w.Missing = true; return w }()},
+			InstallError: `Service "web" is invalid: spec.ports: Required value`},
+		code: CodeInstallFailed, settled: true, contains: []string{"was not created", `Service "web" is invalid`},
+	}, {
 		name: "refused by the kubelet",
 		obs: Observation{Workloads: []Workload{wl("Pod", "p", winTmpl, 1)}, Pods: []corev1.Pod{pod("p", "", "win2022-0", winTmpl, func(p *corev1.Pod) {
 			p.Status = corev1.PodStatus{Phase: corev1.PodFailed, Reason: "PodOSNotSupported", Message: "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS"}

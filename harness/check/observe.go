@@ -223,6 +223,7 @@ func observe(ctx context.Context, cs kubernetes.Interface, ws []rendered, instal
 			w.Want = 1
 			w.Observed = true
 		}
+		w.Missing = apierrors.IsNotFound(err)
 		if apierrors.IsNotFound(err) && r.Hook != "" && installed {
 			// A hook deleted by its delete policy once it succeeded.
 			w.Complete, w.Observed = true, true

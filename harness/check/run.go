@@ -393,7 +393,7 @@ func checkChart(ctx context.Context, p *plan, platform, ref string, ch *chart.Ch
 	t0 := time.Now()
 	pr.say("[%s] helm install %s %s -n %s", platform, rel, ref, p.namespace)
 	_, installErr := Install(ctx, inst, ch)
-	hookErrors := map[string]string{}
+	hookErrors, refused := map[string]string{}, map[string]string{}
 	var extra []reports.CheckWorkload
 	testsRun := false
 	if installErr != nil {
@@ -401,7 +401,12 @@ func checkChart(ctx context.Context, p *plan, platform, ref string, ch *chart.Ch
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if !attribute(ctx, cs, ws, installErr, false, hookErrors) {
+		for _, w := range ws {
+			if msg := refusal(installErr.Error(), w.Workload); msg != "" {
+				refused[w.Kind+"/"+w.Name] = msg
+			}
+		}
+		if !attribute(ctx, cs, ws, installErr, false, hookErrors) && len(refused) == 0 {
 			extra = append(extra, releaseFinding(ref, rel, platform, p.namespace, CodeInstallFailed, "helm install: "+installErr.Error(),
 				"the message says which object Helm could not create and why"))
 		}
@@ -427,6 +432,10 @@ func checkChart(ctx context.Context, p *plan, platform, ref string, ch *chart.Ch
 			return nil, err
 		}
 		obs.Platform, obs.Chart, obs.Release = platform, ref, rel
+		obs.Refused = refused
+		if installErr != nil {
+			obs.InstallError = installErr.Error()
+		}
 		obs.HookErrors, obs.Expect, obs.Images, obs.WindowsTaintKeys = hookErrors, p.expect, images.Default(), p.taintKeys
 		obs.Elapsed = time.Since(t0)
 		obs.Final = time.Now().After(deadline)
@@ -490,6 +499,25 @@ func attribute(ctx context.Context, cs kubernetes.Interface, ws []rendered, helm
 		}
 	}
 	return found
+}
+
+// refusal is the part of Helm's install error where the apiserver refuses
+// the workload itself: `DaemonSet.apps "x" is invalid: ...`, `... "x" is
+// forbidden: ...`, "" when it does not.
+func refusal(helmErr string, w Workload) string {
+	for _, verb := range []string{" is invalid: ", " is forbidden: "} {
+		needle := `"` + w.Name + `"` + verb
+		i := strings.Index(helmErr, needle)
+		if i < 0 {
+			continue
+		}
+		start := strings.LastIndex(helmErr[:i], w.Kind)
+		if start < 0 {
+			start = i
+		}
+		return strings.TrimSpace(helmErr[start:])
+	}
+	return ""
 }
 
 func hasTests(ws []rendered) bool {
