@@ -288,6 +288,7 @@ func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group
 		return false, out
 	}
 	// A pod with no OS selector on a Windows node.
+	noOSOnWindows := false
 	if group != "" && strings.HasPrefix(group, osWindows) && TargetOS(&p.Spec) == "" && intended != osWindows && intended != "any" && !exp.notOn(group) {
 		f := reports.Finding{Code: CodeLinuxOnWindows, Pod: podRef, Rows: []string{"S2", "B4"},
 			Fix: "add nodeSelector kubernetes.io/os: linux to the pod template (the chart's nodeSelector value), or declare os: windows/any in --expect if it is meant for Windows"}
@@ -302,6 +303,7 @@ func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group
 			f.Message = fmt.Sprintf("%s %s has no kubernetes.io/os selector; pod %s landed on Windows node %s: a Linux image fails to pull there", w.Kind, w.Name, p.Name, p.Spec.NodeName)
 		}
 		out = append(out, f)
+		noOSOnWindows = true
 		if f.Severity == reports.SeverityError {
 			return false, out
 		}
@@ -310,7 +312,7 @@ func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group
 		if wt := s.State.Waiting; wt != nil {
 			switch wt.Reason {
 			case "ErrImagePull", "ImagePullBackOff":
-				if TargetOS(&p.Spec) == "" && strings.HasPrefix(group, osWindows) {
+				if noOSOnWindows {
 					continue // reported above as a pod with no OS selector
 				}
 				if strings.Contains(wt.Message, msgNoPlatform) && strings.HasPrefix(group, osWindows) {

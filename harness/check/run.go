@@ -97,8 +97,10 @@ type plan struct {
 	expect    *Expectations
 	taintKeys map[string][]string
 	existing  bool
-	timeout   time.Duration
-	namespace string
+	// kubeconfig of the given cluster (--kubeconfig, or --name's).
+	kubeconfig string
+	timeout    time.Duration
+	namespace  string
 }
 
 // prepare checks the options and loads everything a run needs, so that a
@@ -121,6 +123,22 @@ func prepare(o Options) (*plan, error) {
 		return nil, usage("--kubeconfig and --name both given: judge on one cluster, give one of them")
 	}
 	p.existing = o.Kubeconfig != "" || o.Name != ""
+	p.kubeconfig = o.Kubeconfig
+	if o.Name != "" {
+		if err := v1alpha1.ValidateName("--name", o.Name); err != nil {
+			return nil, &UsageError{err}
+		}
+		kc, err := harness.KubeconfigPath(harness.Options{Name: o.Name, Home: o.Home})
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		p.kubeconfig = kc
+	}
+	if p.kubeconfig != "" {
+		if _, err := os.Stat(p.kubeconfig); err != nil {
+			return nil, usage("--kubeconfig: %w", err)
+		}
+	}
 	platforms := o.Platforms
 	if len(platforms) == 0 {
 		platforms = []string{"generic"}
@@ -310,12 +328,7 @@ func (p *printer) say(format string, args ...any) {
 // runPlatform brings up the platform's cluster (or takes the given one),
 // checks every chart on it and deletes the cluster.
 func runPlatform(ctx context.Context, o Options, p *plan, prof Profile, pr *printer) (out []reports.CheckWorkload, kubeVersion string, err error) {
-	kubeconfig := o.Kubeconfig
-	if o.Name != "" {
-		if kubeconfig, err = harness.KubeconfigPath(harness.Options{Name: o.Name, Home: o.Home}); err != nil {
-			return nil, "", err
-		}
-	}
+	kubeconfig := p.kubeconfig
 	if !p.existing {
 		name := "check-" + prof.Name + "-" + randomSuffix()
 		hopts := harness.Options{Name: name, Home: o.Home, Binary: o.Binary}

@@ -143,13 +143,13 @@ func TestFindings(t *testing.T) {
 				t.Errorf("with --set nodeSelector kubernetes.io/os=linux: findings %v:\n%s", errs, text)
 			}
 			expect := filepath.Join(t.TempDir(), "expect.yaml")
-			if err := os.WriteFile(expect, []byte("apiVersion: wink.dev/v1alpha1\nkind: CheckExpectations\nworkloads:\n- {kind: DaemonSet, name: linux-agent-tolerates-all-logs, os: any, allow: [linux-pod-on-windows]}\n"), 0o644); err != nil {
+			if err := os.WriteFile(expect, []byte("apiVersion: wink.dev/v1alpha1\nkind: CheckExpectations\nworkloads:\n- {kind: DaemonSet, name: linux-agent-tolerates-all-logs, allow: [linux-pod-on-windows]}\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			rep = run(ctx, t, cfg, "check-expect", check.Options{Charts: charts(t, "linux-agent-tolerates-all"), Expect: expect})
 			errs, warns, text := codes(rep, "linux-agent-tolerates-all", "generic")
 			if len(errs) > 0 || !slices.Contains(warns, check.CodeLinuxOnWindows) {
-				t.Errorf("with --expect os any, allow linux-pod-on-windows: errors %v, warnings %v, want only warnings:\n%s", errs, warns, text)
+				t.Errorf("with --expect allow linux-pod-on-windows: errors %v, warnings %v, want only warnings:\n%s", errs, warns, text)
 			}
 			return ctx
 		}).Feature()
