@@ -342,9 +342,12 @@ func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group
 			}
 		}
 		if t := s.State.Terminated; t != nil && (t.Reason == "StartError" || t.ExitCode != 0 && p.Status.Phase == corev1.PodFailed) {
-			out = append(out, reports.Finding{Code: CodeContainerFailed, Pod: podRef,
-				Message: fmt.Sprintf("container %s of pod %s on %s: %s, exit code %d: %s", s.Name, p.Name, p.Spec.NodeName, t.Reason, t.ExitCode, strings.TrimSpace(t.Message)),
-				Fix:     "see `kubectl logs`: the container's command fails on this node"})
+			msg := fmt.Sprintf("container %s of pod %s on %s: %s, exit code %d", s.Name, p.Name, p.Spec.NodeName, t.Reason, t.ExitCode)
+			if m := strings.TrimSpace(t.Message); m != "" {
+				msg += ": " + m
+			}
+			out = append(out, reports.Finding{Code: CodeContainerFailed, Pod: podRef, Message: msg,
+				Fix: "see `kubectl logs`: the container's command fails on this node"})
 		}
 	}
 	if len(out) > 0 {
