@@ -350,3 +350,18 @@ func TestExpectations(t *testing.T) {
 		}
 	}
 }
+
+func TestRefusal(t *testing.T) {
+	ds := Workload{Kind: "DaemonSet", Name: "hp"}
+	cases := []struct{ err, want string }{
+		{`DaemonSet.apps "hp" is invalid: spec.template.spec.hostNetwork: Invalid value: false: hostNetwork must be true`, `DaemonSet.apps "hp" is invalid: spec.template.spec.hostNetwork: Invalid value: false: hostNetwork must be true`},
+		{`1 error occurred: pods "hp" is forbidden: violates PodSecurity`, `"hp" is forbidden: violates PodSecurity`},
+		{`Service "hp-svc" is invalid: spec.ports: Required value`, ""},
+		{`failed pre-install: timed out`, ""},
+	}
+	for _, c := range cases {
+		if got := refusal(c.err, ds); got != c.want {
+			t.Errorf("refusal(%q) = %q, want %q", c.err, got, c.want)
+		}
+	}
+}
