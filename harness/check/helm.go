@@ -184,6 +184,7 @@ func Uninstall(o InstallOptions) error {
 	}
 	u := action.NewUninstall(cfg)
 	u.Timeout = o.Timeout
+	u.WaitStrategy = kube.HookOnlyStrategy
 	_, err = u.Run(o.Release)
 	return err
 }

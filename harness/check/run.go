@@ -372,7 +372,9 @@ func runPlatform(ctx context.Context, o Options, p *plan, prof Profile, pr *prin
 		if p.existing {
 			// Leave a given cluster as it was found.
 			defer func() {
-				_ = Uninstall(InstallOptions{Kubeconfig: kubeconfig, Namespace: p.namespace, Release: rel, Timeout: time.Minute})
+				if err := Uninstall(InstallOptions{Kubeconfig: kubeconfig, Namespace: p.namespace, Release: rel, Timeout: time.Minute}); err != nil {
+					pr.say("[%s] helm uninstall %s -n %s: %v", prof.Name, rel, p.namespace, err)
+				}
 			}()
 		}
 		ws, err := checkChart(ctx, p, prof.Name, o.Charts[i], ch, rel, kubeconfig, cs, kubeVersion, pr)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
 	"wink.dev/wink/harness/check"
@@ -62,6 +63,14 @@ func run(ctx context.Context, t *testing.T, cfg *envconf.Config, ns string, o ch
 	}
 	for p, e := range rep.PlatformErrors {
 		t.Errorf("platform %s: %s", p, e)
+	}
+	// A given cluster is left as it was found: the releases uninstalled.
+	cs := suite.Clientset(t, cfg)
+	if ds, err := cs.AppsV1().DaemonSets(ns).List(ctx, metav1.ListOptions{}); err != nil || len(ds.Items) > 0 {
+		t.Errorf("after wink check on a given cluster: DaemonSets left in %s: %v", ns, err)
+	}
+	if ds, err := cs.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{}); err != nil || len(ds.Items) > 0 {
+		t.Errorf("after wink check on a given cluster: Deployments left in %s: %v", ns, err)
 	}
 	return rep
 }
