@@ -5,7 +5,7 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build suites up down test unit bench conformance fmt vet clean
+.PHONY: all build suites tools up down test unit bench conformance fmt vet clean
 
 all: build
 
@@ -17,6 +17,14 @@ build:
 ## without a Go toolchain (go test -c -o DIR/ names each binary after its package)
 suites:
 	$(GO) test -c -o bin/suites/ ./suites/...
+
+## tools: chart-testing (ct) and helm, built into bin/tools at the versions of
+## .ci/tools/go.mod (a module of its own: their dependencies stay out of wink's),
+## for `ct install` against a wink cluster and suites/charttesting:
+## KUBECONFIG="$(bin/wink kubeconfig)" PATH="$PWD/bin/tools:$PATH" ct install --charts ...
+tools:
+	cd .ci/tools && $(GO) build -o ../../bin/tools/ct -ldflags "-X github.com/helm/chart-testing/v3/ct/cmd.Version=$$($(GO) list -m -f '{{.Version}}' github.com/helm/chart-testing/v3)" github.com/helm/chart-testing/v3/ct
+	cd .ci/tools && $(GO) build -o ../../bin/tools/helm -ldflags "-X helm.sh/helm/v4/internal/version.version=$$($(GO) list -m -f '{{.Version}}' helm.sh/helm/v4)" helm.sh/helm/v4/cmd/helm
 
 ## up: build, then bring up the default cluster (two Windows Server 2022 nodes, one 2019, one Linux)
 up: build

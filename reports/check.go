@@ -1,11 +1,6 @@
 package reports
 
-import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"time"
-)
+import "time"
 
 // The results of `wink check` (harness/check): charts installed on clusters
 // shaped like managed platforms, each workload judged from what the cluster
@@ -87,17 +82,4 @@ type Finding struct {
 	Pod string `json:"pod,omitempty"`
 	// Rows are the spec rows (simnode/facts) the behaviour comes from.
 	Rows []string `json:"rows,omitempty"`
-}
-
-// WriteCheck writes the reports of a `wink check` run into dir, making dir
-// if needed: results.json for now.
-func WriteCheck(dir string, r *CheckReport) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "results.json"), append(data, '\n'), 0o644)
 }

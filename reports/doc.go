@@ -22,6 +22,17 @@
 // made by `go generate ./reports`), so that the reports work without the
 // repository. Rows that no test cites are reported "not covered".
 //
+// The same package writes the reports of `wink check` (check.go is the
+// result model harness/check fills): WriteCheck writes junit.xml (a
+// testsuite per platform, a testcase per workload named "Kind ns/name on
+// platform", the error findings as its failure, warnings in system-out),
+// results.json, summary.md (the verdict, the workload × platform matrix,
+// the findings with their fixes) and report.html (the matrix, each cell's
+// findings on hover and in place), with the JUnit encoder and the page
+// style of wink test's reports. testdata/check.json is a handmade
+// CheckReport the golden files golden.check.* are written from; a test
+// renders its report.html in headless Chromium and reads the matrix back.
+//
 // The golden files in testdata are rewritten by `go test ./reports -update`;
 // testdata/record.sh re-records the event streams they are made from.
 package reports

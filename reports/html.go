@@ -75,17 +75,15 @@ func inlineCode(s string) template.HTML {
 	return template.HTML(b.String())
 }
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"dur":    FormatDuration,
-	"code":   inlineCode,
-	"join":   strings.Join,
-	"status": func(s Status) string { return strings.ReplaceAll(string(s), " ", "-") },
-}).Parse(`<!DOCTYPE html>
+// htmlBase is what every report page starts with: the doctype, the head
+// with the page's title (the template's argument) and the one style sheet
+// of the reports. A page adds its own rules and closes the head.
+var htmlBase = template.Must(template.New("base").Parse(`{{define "head"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>wink test: {{.Headline}}</title>
+<title>{{.}}</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1400px;padding:1rem 2rem;color:#1f2328}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
@@ -99,7 +97,14 @@ pre{padding:.5rem;overflow:auto;max-height:30rem;white-space:pre-wrap;margin:.3r
 details{margin:.15rem 0}summary{cursor:pointer}.filters{margin:1rem 0}.filters label{margin-right:1rem}
 td.id{font-weight:600;white-space:nowrap}
 </style>
-</head>
+{{end}}`))
+
+var htmlTemplate = template.Must(template.Must(htmlBase.Clone()).New("report").Funcs(template.FuncMap{
+	"dur":    FormatDuration,
+	"code":   inlineCode,
+	"join":   strings.Join,
+	"status": func(s Status) string { return strings.ReplaceAll(string(s), " ", "-") },
+}).Parse(`{{template "head" (print "wink test: " .Headline)}}</head>
 <body>
 <h1>{{if .Failed}}❌{{else}}✅{{end}} wink test: {{.Headline}}</h1>
 <p class="totals"><span><b>{{.R.Totals.Results}}</b> results</span><span class="badge pass">{{.R.Totals.Pass}} pass</span> <span class="badge fail">{{.R.Totals.Fail}} fail</span> <span class="badge skip">{{.R.Totals.Skip}} skip</span>

@@ -10,10 +10,15 @@ import (
 // evidence and assessments) and every catalog row with the tests that
 // check it.
 func WriteJSON(w io.Writer, r *Report) error {
+	return encodeJSON(w, r)
+}
+
+// encodeJSON writes v as indented JSON, leaving <, > and & as they are.
+func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // ReadJSON reads a report written by WriteJSON.

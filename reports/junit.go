@@ -108,6 +108,11 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		out.Skipped += s.Skipped
 		out.Suites = append(out.Suites, s)
 	}
+	return encodeJUnit(w, out)
+}
+
+// encodeJUnit writes out as an indented XML document.
+func encodeJUnit(w io.Writer, out junitSuites) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,22 +48,25 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func TestWriters(t *testing.T) {
-	r := recorded(t)
-	for name, write := range map[string]func(*bytes.Buffer, *Report) error{
-		"junit.xml":    func(b *bytes.Buffer, r *Report) error { return WriteJUnit(b, r) },
-		"results.json": func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
-		"summary.md":   func(b *bytes.Buffer, r *Report) error { return WriteMarkdown(b, r) },
-		"report.html":  func(b *bytes.Buffer, r *Report) error { return WriteHTML(b, r) },
-	} {
+// goldenWriters runs each writer on r and compares its output with
+// testdata/<prefix><name>.
+func goldenWriters[R any](t *testing.T, prefix string, r R, writers map[string]func(io.Writer, R) error) {
+	t.Helper()
+	for name, write := range writers {
 		t.Run(name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := write(&b, r); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "golden."+name, b.Bytes())
+			golden(t, prefix+name, b.Bytes())
 		})
 	}
+}
+
+func TestWriters(t *testing.T) {
+	goldenWriters(t, "golden.", recorded(t), map[string]func(io.Writer, *Report) error{
+		"junit.xml": WriteJUnit, "results.json": WriteJSON, "summary.md": WriteMarkdown, "report.html": WriteHTML,
+	})
 }
 
 func TestReport(t *testing.T) {

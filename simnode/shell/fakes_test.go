@@ -397,6 +397,13 @@ func (f *fixture) run(t testing.TB, argv []string, stdin string) result {
 	return f.runFor(t, argv, stdin, 5*time.Second)
 }
 
+// runCtx runs argv until it returns or ctx ends.
+func (f *fixture) runCtx(ctx context.Context, argv []string) result {
+	var out, errb bytes.Buffer
+	code := Run(ctx, f.env, argv, strings.NewReader(""), &out, &errb)
+	return result{out.String(), errb.String(), code}
+}
+
 func (f *fixture) runFor(t testing.TB, argv []string, stdin string, real time.Duration) result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), real)

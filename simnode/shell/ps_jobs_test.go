@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -22,6 +23,9 @@ func TestPowerShellJobs(t *testing.T) {
 type fakeMeter struct {
 	mu       sync.Mutex
 	cur, max int
+	// at calls reached once when cur first reaches want.
+	want    int
+	reached func()
 }
 
 func (m *fakeMeter) Busy(d int) {
@@ -29,6 +33,10 @@ func (m *fakeMeter) Busy(d int) {
 	defer m.mu.Unlock()
 	m.cur += d
 	m.max = max(m.max, m.cur)
+	if m.reached != nil && m.cur == m.want {
+		m.reached()
+		m.reached = nil
+	}
 }
 
 // TestCPUBurnJobs runs the Cpu Resources spec's container command
@@ -38,10 +46,14 @@ func (m *fakeMeter) Busy(d int) {
 // usage at its limit), and the threads are released when it stops.
 func TestCPUBurnJobs(t *testing.T) {
 	f := newFixture(Windows)
-	m := &fakeMeter{}
+	// Stopped once its 8 jobs compute (or after a minute, a failure): no
+	// fixed wait that a busy machine outlasts.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	m := &fakeMeter{want: 8, reached: cancel}
 	f.env.CPU = m
 	argv := []string{"powershell.exe", "-Command", "foreach ($loopnumber in 1..8) { Start-Job -ScriptBlock { $result = 1; foreach($mm in 1..2147483647){$res1=1;foreach($num in 1..2147483647){$res1=$mm*$num*1340371};$res1} } } ; get-job | wait-job"}
-	r := f.runFor(t, argv, "", 3*time.Second)
+	r := f.runCtx(ctx, argv)
 	if r.code != ExitKilledWindows {
 		t.Errorf("exit %d, want %d (runs until stopped)\nstdout:\n%s\nstderr:\n%s", r.code, ExitKilledWindows, r.stdout, r.stderr)
 	}

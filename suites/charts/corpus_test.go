@@ -214,6 +214,9 @@ func checkCase(ctx context.Context, t *testing.T, cfg *envconf.Config, name stri
 		suite.Evidence(t, suite.EvidenceObject, fmt.Sprintf("%s %s: every workload placed and in its state %s after helm install", rows, name, time.Since(installed).Round(time.Second)), e.Pattern)
 	}
 	checkObjects(ctx, t, cfg, ns, rows, name, e)
+	if len(problems) == 0 {
+		checkSteady(ctx, t, cs, ns, rows, name)
+	}
 }
 
 // checkWorkload compares a workload's pods with its placement; it returns

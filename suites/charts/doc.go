@@ -15,6 +15,12 @@
 // ImagePullBackOff), and the objects that must exist or be gone afterwards.
 // Those expectations are the real-cluster truth, not what wink does today.
 //
+// The other way in: TestChartTesting runs chart-testing, `KUBECONFIG="$(wink
+// kubeconfig)" ct install`, on the corpus's clean mixed chart
+// (testdata/windows-hello) as a chart repository's CI would, helm test
+// included. ct, helm and kubectl must be on PATH or in bin/tools (`make
+// tools`); it skips, saying which is missing, otherwise.
+//
 // Helm is used through its Go SDK, helm.sh/helm/v4 (v4.1.4): the install
 // action (kubeVersion check against the apiserver's /version, crds/ first,
 // hooks by weight with their delete policies, the release stored as a

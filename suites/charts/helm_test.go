@@ -4,19 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"path"
-	"strings"
 	"time"
 
-	"helm.sh/helm/v4/pkg/action"
-	"helm.sh/helm/v4/pkg/chart/common"
-	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
-	"helm.sh/helm/v4/pkg/chart/v2/loader"
-	"helm.sh/helm/v4/pkg/kube"
-	release "helm.sh/helm/v4/pkg/release/v1"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
+
+	"wink.dev/wink/harness/check"
 )
 
 // releaseName is every corpus chart's release name (each in a namespace of
@@ -24,41 +17,15 @@ import (
 const releaseName = "corpus"
 
 // loadChart loads the chart in dir of fsys, as `helm install <dir>` would.
-func loadChart(fsys fs.FS, dir string) (*chart.Chart, error) {
-	var files []*archive.BufferedFile
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
-		files = append(files, &archive.BufferedFile{Name: strings.TrimPrefix(p, dir+"/"), Data: data})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return loader.LoadFiles(files)
-}
+func loadChart(fsys fs.FS, dir string) (*chart.Chart, error) { return check.LoadChartFS(fsys, dir) }
 
 // helmInstall runs `helm install corpus <chart> -n ns --timeout 90s`
-// against the cluster of kubeconfig: Helm waits for hook Jobs (they must
-// complete for the install to succeed), not for the workloads, whose state
-// the suite checks itself.
+// against the cluster of kubeconfig (harness/check's Install, the one
+// `wink check` runs): Helm waits for hook Jobs (they must complete for the
+// install to succeed), not for the workloads, whose state the suite checks
+// itself.
 func helmInstall(ctx context.Context, kubeconfig, ns string, ch *chart.Chart) error {
-	getter := genericclioptions.NewConfigFlags(false)
-	getter.KubeConfig, getter.Namespace = &kubeconfig, &ns
-	cfg := action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler))
-	if err := cfg.Init(getter, ns, "secret"); err != nil {
-		return err
-	}
-	in := action.NewInstall(cfg)
-	in.ReleaseName, in.Namespace = releaseName, ns
-	in.Timeout = 90 * time.Second
-	in.WaitStrategy = kube.HookOnlyStrategy
-	_, err := in.RunWithContext(ctx, ch, nil)
+	_, err := check.Install(ctx, check.InstallOptions{Kubeconfig: kubeconfig, Namespace: ns, Release: releaseName, Timeout: 90 * time.Second}, ch)
 	return err
 }
 
@@ -66,26 +33,12 @@ func helmInstall(ctx context.Context, kubeconfig, ns string, ch *chart.Chart) er
 // `helm template --kube-version v1.35.4` does: the corpus's own check,
 // independent of what the cluster reports.
 func helmTemplate(ch *chart.Chart) (string, error) {
-	kv, err := common.ParseKubeVersion("v1.35.4")
+	manifest, hooks, err := check.Template(ch, check.InstallOptions{Namespace: "default", Release: releaseName}, "v1.35.4")
 	if err != nil {
 		return "", err
-	}
-	in := action.NewInstall(action.NewConfiguration(action.ConfigurationSetLogger(slog.DiscardHandler)))
-	in.ReleaseName, in.Namespace = releaseName, "default"
-	in.DryRunStrategy = action.DryRunClient
-	in.Replace, in.IncludeCRDs = true, true
-	in.KubeVersion = kv
-	rel, err := in.Run(ch, nil)
-	if err != nil {
-		return "", err
-	}
-	r, ok := rel.(*release.Release)
-	if !ok {
-		return "", fmt.Errorf("helm returned a %T, not a v1 release", rel)
 	}
 	// Hooks are not in the release manifest; `helm template` prints them too.
-	manifest := r.Manifest
-	for _, h := range r.Hooks {
+	for _, h := range hooks {
 		manifest += "\n---\n" + h.Manifest
 	}
 	return manifest, nil

@@ -115,6 +115,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 	root.AddCommand(newTest(stdout))
 	root.AddCommand(newWebhook(stdout, stderr))
 	root.AddCommand(newConformance(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr))
 	return root
 }
 

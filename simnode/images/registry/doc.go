@@ -14,9 +14,15 @@
 // store:
 //
 //	blobs/sha256/<hex>   manifests, indexes and configs, as the registry sent them
-//	refs/<sha256 of ref> "<digest> <media type> <ref>" of a resolved reference
+//	refs/<sha256 of ref> "<digest> <media type> <ref> <pulled as>" of a resolved reference
+//	key                  the secret of the credential fingerprints
 //
-// so a second run resolves from disk without the network. The offline seed
+// so a second run resolves from disk without the network. An answer keeps
+// who it was pulled as: "anonymous", or an HMAC (keyed by the cache's key)
+// of the credential the registry was sent. An anonymous answer is served to
+// every pull; any other only to a pull with the same credential, and a pull
+// with another credential, or none, asks the registry again and is refused
+// where a kubelet whose pull secret is wrong or missing would be. The offline seed
 // of that cache, and the place for what a registry cannot say (simulated
 // output, sizes), is the catalog fixtures/images.yaml.
 //

@@ -3,6 +3,10 @@ package registry
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -52,11 +56,15 @@ type Resolver struct {
 	once  sync.Once
 	group singleflight.Group
 	mu    sync.Mutex
-	mem   map[string]*images.Manifest
+	mem   map[string]answer
 	neg   map[string]time.Time
 	// warned: until when a reference's unavailability has been reported.
 	warned map[string]time.Time
 	now    func() time.Time
+
+	keyOnce sync.Once
+	key     []byte
+	keyErr  error
 }
 
 // Unavailable is a registry that did not answer: the caller uses the
@@ -77,7 +85,7 @@ func (e *Unavailable) Unwrap() error { return e.Err }
 
 func (r *Resolver) init() {
 	r.once.Do(func() {
-		r.mem = map[string]*images.Manifest{}
+		r.mem = map[string]answer{}
 		r.neg = map[string]time.Time{}
 		r.warned = map[string]time.Time{}
 		if r.now == nil {
@@ -106,10 +114,24 @@ func (r *Resolver) Resolve(ctx context.Context, ref string, secrets []corev1.Sec
 		return nil, nil // the catalog reports the kubelet's InvalidImageName
 	}
 	r.mu.Lock()
-	if m, ok := r.mem[full]; ok {
-		r.mu.Unlock()
-		return m, nil
+	known, ok := r.mem[full]
+	r.mu.Unlock()
+	if ok && known.pulledAs == Anonymous {
+		return known.m, nil
 	}
+	parsed, err := name.ParseReference(full)
+	if err != nil {
+		return nil, images.NotFound(full)
+	}
+	keychain := r.keychain(ctx, secrets)
+	as, err := r.pullAs(parsed, keychain)
+	if err != nil {
+		return nil, &Unavailable{Ref: full, Err: err, First: true}
+	}
+	if ok && known.pulledAs == as {
+		return known.m, nil
+	}
+	r.mu.Lock()
 	if until, ok := r.neg[full]; ok && r.now().Before(until) {
 		first := !r.now().Before(r.warned[full])
 		if first {
@@ -120,20 +142,20 @@ func (r *Resolver) Resolve(ctx context.Context, ref string, secrets []corev1.Sec
 	}
 	r.mu.Unlock()
 
-	v, err, _ := r.group.Do(full, func() (any, error) {
+	v, err, _ := r.group.Do(full+" "+as, func() (any, error) {
 		if r.Cache != nil {
-			m, err := r.Cache.Get(full)
+			m, cachedAs, err := r.Cache.Get(full)
 			if err != nil {
-				return nil, err
+				return answer{}, err
 			}
-			if m != nil {
-				return m, nil
+			if m != nil && (cachedAs == Anonymous || cachedAs == as) {
+				return answer{m: m, pulledAs: cachedAs}, nil
 			}
 		}
 		if r.Offline {
-			return (*images.Manifest)(nil), nil
+			return answer{}, nil
 		}
-		m, err := r.fetch(ctx, full, secrets)
+		m, err := r.fetch(ctx, parsed, full, keychain, as)
 		if err != nil {
 			var un *Unavailable
 			if errors.As(err, &un) {
@@ -141,9 +163,9 @@ func (r *Resolver) Resolve(ctx context.Context, ref string, secrets []corev1.Sec
 				r.neg[full] = r.now().Add(r.NegativeTTL)
 				r.mu.Unlock()
 			}
-			return nil, err
+			return answer{}, err
 		}
-		return m, nil
+		return answer{m: m, pulledAs: as}, nil
 	})
 	if un := (*Unavailable)(nil); errors.As(err, &un) {
 		// Callers that shared one fetch share its error: only the first
@@ -159,30 +181,77 @@ func (r *Resolver) Resolve(ctx context.Context, ref string, secrets []corev1.Sec
 	if err != nil {
 		return nil, err
 	}
-	m := v.(*images.Manifest)
-	if m != nil {
+	a := v.(answer)
+	if a.m != nil {
 		r.mu.Lock()
-		r.mem[full] = m
+		r.mem[full] = a
 		r.mu.Unlock()
 	}
-	return m, nil
+	return a.m, nil
 }
 
-// fetch asks the registry and stores the answer in the cache.
-func (r *Resolver) fetch(ctx context.Context, full string, secrets []corev1.Secret) (*images.Manifest, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
-	defer cancel()
-	ref, err := name.ParseReference(full)
-	if err != nil {
-		return nil, images.NotFound(full)
-	}
-	keychain := r.Keychain
+// Anonymous is who an answer pulled without credentials was pulled as.
+const Anonymous = "anonymous"
+
+// answer is a resolution and who it was pulled as.
+type answer struct {
+	m        *images.Manifest
+	pulledAs string
+}
+
+// keychain is the kubelet's: the pod's pull secrets, then the user's.
+func (r *Resolver) keychain(ctx context.Context, secrets []corev1.Secret) authn.Keychain {
 	if len(secrets) > 0 {
-		kc, err := kauth.NewFromPullSecrets(ctx, secrets)
-		if err == nil {
-			keychain = authn.NewMultiKeychain(kc, r.Keychain)
+		if kc, err := kauth.NewFromPullSecrets(ctx, secrets); err == nil {
+			return authn.NewMultiKeychain(kc, r.Keychain)
 		}
 	}
+	return r.Keychain
+}
+
+// pullAs is who a pull of ref with keychain is made as: Anonymous, or an
+// HMAC of the credential the registry would be sent (never the credential).
+func (r *Resolver) pullAs(ref name.Reference, keychain authn.Keychain) (string, error) {
+	auth, err := keychain.Resolve(ref.Context())
+	if err != nil || auth == authn.Anonymous {
+		return Anonymous, nil
+	}
+	cfg, err := auth.Authorization()
+	if err != nil {
+		return Anonymous, nil
+	}
+	if *cfg == (authn.AuthConfig{}) {
+		return Anonymous, nil
+	}
+	key, err := r.fingerprintKey()
+	if err != nil {
+		return "", err
+	}
+	mac := hmac.New(sha256.New, key)
+	fmt.Fprintf(mac, "%s\x00%s\x00%s\x00%s\x00%s\x00%s", ref.Context().RegistryStr(),
+		cfg.Username, cfg.Password, cfg.Auth, cfg.IdentityToken, cfg.RegistryToken)
+	return "hmac-sha256:" + hex.EncodeToString(mac.Sum(nil)), nil
+}
+
+// fingerprintKey is the cache's key, or one for this process when answers
+// are kept in memory only.
+func (r *Resolver) fingerprintKey() ([]byte, error) {
+	r.keyOnce.Do(func() {
+		if r.Cache != nil {
+			r.key, r.keyErr = r.Cache.Key()
+			return
+		}
+		r.key = make([]byte, keySize)
+		_, r.keyErr = rand.Read(r.key)
+	})
+	return r.key, r.keyErr
+}
+
+// fetch asks the registry as keychain (pulledAs) and stores the answer in
+// the cache.
+func (r *Resolver) fetch(ctx context.Context, ref name.Reference, full string, keychain authn.Keychain, pulledAs string) (*images.Manifest, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	defer cancel()
 	opts := []remote.Option{remote.WithContext(ctx), remote.WithAuthFromKeychain(keychain)}
 	if r.Transport != nil {
 		opts = append(opts, remote.WithTransport(r.Transport))
@@ -255,7 +324,7 @@ func (r *Resolver) fetch(ctx context.Context, full string, secrets []corev1.Secr
 	if r.Cache != nil {
 		// A cache that cannot be written costs the next run a request,
 		// nothing else.
-		_ = r.Cache.Put(full, desc.Digest.String(), string(desc.MediaType), blobs)
+		_ = r.Cache.Put(full, desc.Digest.String(), string(desc.MediaType), pulledAs, blobs)
 	}
 	return m, nil
 }

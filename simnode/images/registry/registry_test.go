@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -318,4 +321,68 @@ func TestConcurrentPullsWarnOnce(t *testing.T) {
 		}
 	}
 	assert.Equal(t, warned, 1)
+}
+
+// An answer pulled with a credential is not served to a pull without it,
+// from memory or from the disk another cluster shares: the registry is
+// asked again and refuses, as it does a kubelet with no (or a wrong) pull
+// secret. An answer pulled anonymously is served to everyone.
+func TestCachedAnswersKeepTheirCredential(t *testing.T) {
+	host := testRegistry(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	private := host + "/private/app:1"
+	wrong := pullSecret(host)
+	wrong.Data[corev1.DockerConfigJsonKey] = []byte(`{"auths":{"` + host + `":{"auth":"` + base64.StdEncoding.EncodeToString([]byte("wink:wrong")) + `"}}}`)
+
+	r := &Resolver{Cache: &Cache{Dir: dir}, Keychain: emptyKeychain{}}
+	_, err := r.Resolve(ctx, private, []corev1.Secret{pullSecret(host)})
+	assert.NilError(t, err)
+	_, err = r.Resolve(ctx, host+"/vendor/agent:1.0", nil)
+	assert.NilError(t, err)
+
+	for name, r := range map[string]*Resolver{
+		"the same process":                 r,
+		"another cluster on the same home": {Cache: &Cache{Dir: dir}, Keychain: emptyKeychain{}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			m, err := r.Resolve(ctx, private, []corev1.Secret{pullSecret(host)})
+			assert.NilError(t, err)
+			assert.Assert(t, m != nil)
+
+			for secret, secrets := range map[string][]corev1.Secret{"none": nil, "a wrong one": {wrong}} {
+				_, err = r.Resolve(ctx, private, secrets)
+				var pe *images.PullError
+				assert.Assert(t, errors.As(err, &pe), "pull secret %s: got %v", secret, err)
+				assert.Assert(t, strings.Contains(pe.Error(), "401 Unauthorized"), "pull secret %s: %v", secret, pe)
+			}
+
+			m, err = r.Resolve(ctx, host+"/vendor/agent:1.0", []corev1.Secret{pullSecret(host)})
+			assert.NilError(t, err)
+			assert.Assert(t, m != nil)
+		})
+	}
+
+	// Offline, a credentialed answer is not handed to a pull without the
+	// credential: the catalog decides, as for an image never seen.
+	offline := &Resolver{Cache: &Cache{Dir: dir}, Offline: true, Keychain: emptyKeychain{}}
+	m, err := offline.Resolve(ctx, private, nil)
+	assert.NilError(t, err)
+	assert.Assert(t, m == nil)
+	m, err = offline.Resolve(ctx, private, []corev1.Secret{pullSecret(host)})
+	assert.NilError(t, err)
+	assert.Assert(t, m != nil)
+
+	// The cache holds no credential, only its fingerprint.
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		assert.NilError(t, err)
+		assert.Assert(t, !strings.Contains(string(data), secretPassword), path)
+		assert.Assert(t, !strings.Contains(string(data), base64.StdEncoding.EncodeToString([]byte(secretUser+":"+secretPassword))), path)
+		return nil
+	})
+	assert.NilError(t, err)
 }

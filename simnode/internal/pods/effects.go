@@ -206,6 +206,7 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Sleep = p.sleeper(js)
 	env.Writes = nil
 	env.Exec = j.kind != "process"
+	env.Completes = j.completes
 	if j.clock != nil {
 		env.Now = j.clock.now
 		env.Sleep = p.procSleeper(js, j.clock)

@@ -55,7 +55,10 @@ type testShell struct{}
 
 func (testShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := e.Process()
-	if len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) {
+	if e.Completes && len(argv) == 0 {
+		return 0
+	}
+	if !e.Exec && !e.Completes && (len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) && !shell.Tool(shell.OS(e.OS), argv[0])) {
 		return shell.RunUntilStopped(ctx, env)
 	}
 	return shell.Run(ctx, env, argv, stdin, stdout, stderr)

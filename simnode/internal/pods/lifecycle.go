@@ -62,6 +62,9 @@ type job struct {
 	// provider's (hooks, probes). writes records its file writes.
 	clock  *procClock
 	writes *writeGate
+	// completes: a process that runs to completion (an init container's,
+	// or a pod's that does not restart): see Env.Completes.
+	completes bool
 }
 
 // backoff is one client-go flowcontrol.Backoff entry.
@@ -658,6 +661,14 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	m.startProbes(rec, c, spec)
 }
 
+// runsToCompletion reports whether a pod's containers are not restarted
+// when they exit (restartPolicy Never or OnFailure: a Job's); the API's
+// default is Always.
+func runsToCompletion(pod *corev1.Pod) bool {
+	rp := pod.Spec.RestartPolicy
+	return rp == corev1.RestartPolicyNever || rp == corev1.RestartPolicyOnFailure
+}
+
 // runProcess runs c's process on its own clock from st.Start (a resumed
 // process, resumed, from the start its record has): out is its log, and
 // its file writes are recorded in st (continuity.go).
@@ -667,7 +678,8 @@ func (m *machine) runProcess(rec *record, c *container, out logs.Writer, st proc
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	clock := &procClock{t: st.Start}
-	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: out, clock: clock}
+	j := &job{c: c, instance: inst, kind: "process", argv: c.argv, env: c.env, ctx: ctx, cancel: cancel, stdout: out, clock: clock,
+		completes: (c.init || runsToCompletion(rec.pod)) && !c.img.Known}
 	if path := m.procPath(rec, c); path != "" {
 		j.writes = newWriteGate(clock, path, st, resumed)
 	}

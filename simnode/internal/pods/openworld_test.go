@@ -116,3 +116,77 @@ func TestOpenWorld(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenWorldRunToCompletion: the process of an init container, or of a
+// pod that does not restart (a Job's), of an image wink does not know runs
+// to completion as real ones do: a program wink does not simulate ends at
+// once with 0 (an install script shipped in a CNI image, a migration tool)
+// instead of running until stopped, which would hold the pod in Init or a
+// Job unfinished forever. A catalog image's server (pause) in such a pod
+// still runs until stopped.
+func TestOpenWorldRunToCompletion(t *testing.T) {
+	hostProcess := &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{
+		HostProcess: ptr.To(true), RunAsUserName: ptr.To(`NT AUTHORITY\SYSTEM`)}}
+	tests := []struct {
+		name    string
+		os      string
+		restart corev1.RestartPolicy
+		init    []corev1.Container
+		main    corev1.Container
+		sc      *corev1.PodSecurityContext
+		// wantPhase of the pod, and whether the main container runs.
+		wantPhase   corev1.PodPhase
+		wantRunning bool
+	}{
+		{name: "a CNI's install script as a HostProcess init container", os: "windows", restart: corev1.RestartPolicyAlways, sc: hostProcess,
+			init:      []corev1.Container{{Name: "install", Image: "registry.example/cni/windows-node:v3.28.0", Command: []string{"$env:CONTAINER_SANDBOX_MOUNT_POINT/cni/install.ps1"}}},
+			main:      corev1.Container{Image: "registry.example/cni/windows-node:v3.28.0", Command: []string{"$env:CONTAINER_SANDBOX_MOUNT_POINT/cni/node-service.ps1"}},
+			wantPhase: corev1.PodRunning, wantRunning: true},
+		{name: "an args-only init container of an unknown image", os: "linux", restart: corev1.RestartPolicyAlways,
+			init:      []corev1.Container{{Name: "migrate", Image: "example.com/vendor/migrator:1", Args: []string{"--up"}}},
+			main:      corev1.Container{Image: "example.com/vendor/app:1"},
+			wantPhase: corev1.PodRunning, wantRunning: true},
+		{name: "a Job's unknown program", os: "windows", restart: corev1.RestartPolicyNever,
+			main:      corev1.Container{Image: "example.com/vendor/tool:2", Command: []string{`C:\tool\tool.exe`, "sync"}},
+			wantPhase: corev1.PodSucceeded},
+		{name: "a Job's unknown image's own entrypoint", os: "linux", restart: corev1.RestartPolicyOnFailure,
+			main:      corev1.Container{Image: "example.com/vendor/tool:2"},
+			wantPhase: corev1.PodSucceeded},
+		{name: "pause in a pod that never restarts still runs", os: "linux", restart: corev1.RestartPolicyNever,
+			main:      corev1.Container{Image: "registry.k8s.io/pause:3.10.1"},
+			wantPhase: corev1.PodRunning, wantRunning: true},
+		{name: "a known absent program still fails", os: "windows", restart: corev1.RestartPolicyNever,
+			main:      corev1.Container{Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"foo.exe"}},
+			wantPhase: corev1.PodFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixtureWith(t, tt.os, func(c *Config) {
+				c.Shell, c.Images = testShell{}, fuzzImages{c: images.Default()}
+			})
+			pod := simplePod("rc")
+			tt.main.Name = "c"
+			pod.Spec.Containers[0] = tt.main
+			pod.Spec.InitContainers = tt.init
+			pod.Spec.RestartPolicy = tt.restart
+			if tt.sc != nil {
+				pod.Spec.HostNetwork = true
+				pod.Spec.SecurityContext = tt.sc
+			}
+			f.start(pod)
+			f.run(10 * time.Second)
+			got := f.get("rc")
+			if got.Status.Phase != tt.wantPhase {
+				t.Fatalf("phase %s, want %s (status %+v)", got.Status.Phase, tt.wantPhase, got.Status)
+			}
+			for _, s := range got.Status.InitContainerStatuses {
+				if term := s.State.Terminated; term == nil || term.ExitCode != 0 {
+					t.Errorf("init container %s: %+v, want terminated with 0", s.Name, s.State)
+				}
+			}
+			if running := got.Status.ContainerStatuses[0].State.Running != nil; running != tt.wantRunning {
+				t.Errorf("main container running %v, want %v (%+v)", running, tt.wantRunning, got.Status.ContainerStatuses[0].State)
+			}
+		})
+	}
+}

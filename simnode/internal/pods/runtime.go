@@ -54,6 +54,12 @@ type Env struct {
 	// ends at once with 0, as such commands do, instead of running until
 	// stopped (open world).
 	Exec bool
+	// Completes: the command is the process of an init container or of a
+	// pod whose restartPolicy is not Always (a Job's), of an image the
+	// catalog does not know: real images run such programs to completion,
+	// so a program wink does not know ends at once with 0 too. A catalog
+	// image's server (pause, coredns) still runs until stopped.
+	Completes bool
 	// CPU, Memory, Accounts, Power and BootTime are the node machine's
 	// parts a container sees (host.go; Accounts and Power: HostProcess
 	// containers only).
@@ -70,7 +76,7 @@ type Env struct {
 func (e *Env) Process() *process.Env {
 	os := process.OS(e.OS)
 	out := &process.Env{
-		OS: os, Exec: e.Exec, Hostname: e.Hostname, User: e.User, Vars: e.Vars,
+		OS: os, Completes: e.Exec || e.Completes, Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		Files: e.Files, Net: e.Net, Interfaces: e.Interfaces, GMSADomain: e.GMSADomain,
 		Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, Image: process.ImageOf(os, e.Image, e.HostProcess),
 		OSVersion: e.OSVersion, CPU: e.CPU, Memory: e.Memory, Power: e.Power, Accounts: e.Accounts,

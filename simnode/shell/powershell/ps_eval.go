@@ -195,7 +195,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 	if file != "" {
 		data, err := p.ReadFile(file)
 		if err != nil && p.ScriptMayExist(file, err) {
-			return p.Block() // open world: a script of the image (openworld.go)
+			return p.UnknownProgram() // open world: a script of the image (process/openworld.go)
 		}
 		if err != nil {
 			if pwsh {

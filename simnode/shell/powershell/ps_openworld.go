@@ -8,8 +8,9 @@ import (
 
 // unsimulated is PowerShell's open world: an in-box cmdlet or executable
 // wink does not simulate succeeds silently ($? true, $LASTEXITCODE 0 for an
-// executable); a program or script of an open image runs until stopped,
-// or, run by a probe, a hook or kubectl exec, ends at once with 0. A
+// executable); a program or script of an open image is an
+// UnknownProgram (runs until stopped, or ends with 0 when run to
+// completion). A
 // Verb-Noun name that is neither simulated nor in-box is a module the image
 // would have to ship: not found, as in a plain Windows Server image.
 func (s *psShell) unsimulated(name string, el *psNode) bool {
@@ -31,15 +32,10 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 		s.p.LastExit, s.lastOK = 0, true
 		return true
 	}
-	if img.Open && !process.VerbNounRE.MatchString(name) && s.p.Env.Exec {
-		s.evalArgs(el)
-		s.p.LastExit, s.lastOK = 0, true
-		return true
-	}
 	if img.Open && !process.VerbNounRE.MatchString(name) {
 		s.evalArgs(el)
-		s.p.LastExit = s.p.Block()
-		s.lastOK = false
+		s.p.LastExit = s.p.UnknownProgram()
+		s.lastOK = s.p.LastExit == 0 && s.p.Env.Completes
 		s.checkCtx()
 		return true
 	}

@@ -23,11 +23,12 @@ const (
 // provider builds one per container; commands never reach the real machine.
 type Env struct {
 	OS OS
-	// Exec: the command runs in a running container (a probe, a hook,
-	// kubectl exec), not as its main process. A program of an open image
-	// that wink does not simulate then ends at once with 0, as such
-	// commands do, instead of running until stopped.
-	Exec bool
+	// Completes: the command is one that runs to completion: run in a
+	// running container (a probe, a hook, kubectl exec), or the process of
+	// an init container or of a pod that does not restart (a Job's). A
+	// program of an open image that wink does not simulate then ends at
+	// once with 0, as such commands do, instead of running until stopped.
+	Completes bool
 	// Hostname is what `hostname` prints: the pod name, or the node name for
 	// HostProcess containers (row B10).
 	Hostname string

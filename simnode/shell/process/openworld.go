@@ -224,21 +224,30 @@ func InBoxExecutable(argv0 string) bool { return inBox().exes[ProgramName(argv0,
 
 // Unsimulated runs a program wink does not simulate but knows may be
 // present (see Present): an in-box program exits 0 at once with no output;
-// a tool that ends exits 0 at once, and so does any program of an open
-// image run by a probe, a hook or kubectl exec (Env.Exec); as a
-// container's main process, any other program of an open image runs until
-// it is stopped. ok is false when the program is known to be absent.
+// a tool that ends exits 0 at once; any other program of an open image is
+// an UnknownProgram. ok is false when the program is known to be absent.
 func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 	if p.Win && p.Env.Image.InBox && InBoxExecutable(argv0) {
 		return 0, true
 	}
 	if p.Env.Image.Open {
-		if Tool(p.Env.OS, argv0) || p.Env.Exec {
+		if Tool(p.Env.OS, argv0) {
 			return 0, true
 		}
-		return p.Block(), true
+		return p.UnknownProgram(), true
 	}
 	return 0, false
+}
+
+// UnknownProgram runs a program or script of an open image that wink does
+// not simulate: run to completion (Env.Completes: by a probe, a hook,
+// kubectl exec, as an init container or in a Job) it ends at once with 0;
+// otherwise it runs until stopped.
+func (p *Proc) UnknownProgram() int {
+	if p.Env.Completes {
+		return 0
+	}
+	return p.Block()
 }
 
 // Tool reports whether argv0 is a command-line tool that ends (inbox.yaml

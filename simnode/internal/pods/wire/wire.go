@@ -34,7 +34,10 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 	// know (an image without catalog or registry metadata): it runs until
 	// stopped.
 	os := shell.OS(env.OS)
-	if !env.Exec && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
+	if env.Completes && len(argv) == 0 {
+		return 0 // the image's own program, run to completion
+	}
+	if !env.Exec && !env.Completes && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
 		return shell.RunUntilStopped(ctx, env.Process())
 	}
 	return shell.Run(ctx, env.Process(), argv, stdin, stdout, stderr)
