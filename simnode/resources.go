@@ -58,29 +58,27 @@ type nodeResources struct {
 	log      *slog.Logger
 }
 
+// podRuntime is what a node's resources use of its pod runtime
+// (pods.Provider): evictions (B6) and Linux OOM kills (B5) go through it,
+// and it counts the threads (B7) and memory (B5, B6) its containers'
+// programs hold.
+type podRuntime interface {
+	terminator
+	oomKiller
+	BusyThreads(containerID string) int
+	MemoryHeld(containerID string) int64
+}
+
+var _ podRuntime = (*pods.Provider)(nil)
+
 // newNodeResources wires simnode/internal/resources for one node, with
-// MemoryPressure through the node provider. The runtime (the node's pod
-// provider) is used where it implements the package's interfaces:
-// resources.Pods for the running containers (else the informer's view,
-// resources.FromLister), Terminate for evictions (runtimeEvictor; else a
-// resources.Evictor, else the stand-in StatusEvictor) and
-// resources.OOMHandler for Linux OOM kills (else they are only logged).
-func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info, np *nodes.Provider, runtime any, recorder record.EventRecorder, log *slog.Logger) *nodeResources {
-	var running resources.Pods = resources.FromLister(func() []*corev1.Pod { return s.nodePods(name) })
-	if p, ok := runtime.(resources.Pods); ok {
-		running = p
-	}
-	var evictor resources.Evictor = &resources.StatusEvictor{Client: s.client, KilledExitCode: s.rules.KilledExitCode[info.OS]}
-	if e, ok := runtime.(resources.Evictor); ok {
-		evictor = e
-	}
-	if t, ok := runtime.(terminator); ok {
-		evictor = runtimeEvictor{t: t, rules: s.rules}
-	}
-	oom, _ := runtime.(resources.OOMHandler)
-	if k, ok := runtime.(oomKiller); ok {
-		oom = oomAdapter{k}
-	}
+// MemoryPressure through the node provider: the running containers are the
+// informer's view (resources.FromLister); evictions and OOM kills go
+// through the runtime.
+func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info, np *nodes.Provider, runtime podRuntime, recorder record.EventRecorder, log *slog.Logger) *nodeResources {
+	running := resources.FromLister(func() []*corev1.Pod { return s.nodePods(name) })
+	evictor := runtimeEvictor{t: runtime, rules: s.rules}
+	oom := oomAdapter{runtime}
 	res := resources.New(resources.Config{
 		OS:                        info.OS,
 		Node:                      np.Node,
@@ -88,8 +86,8 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		BootTime:                  time.Now(),
 		WindowsGlobalCommitMemory: info.Conditions.PressureCanBecomeTrue,
 		KubeletVersion:            info.KubeletVersion,
-		BusyThreads:               busyThreads(runtime),
-		MemoryHeld:                memoryHeld(runtime),
+		BusyThreads:               runtime.BusyThreads,
+		MemoryHeld:                runtime.MemoryHeld,
 		Log:                       log,
 	})
 	evictionHard := spec.Pool.EvictionHard
@@ -143,10 +141,6 @@ func (r *nodeResources) run(ctx context.Context) error {
 				case <-ctx.Done():
 					return
 				case k := <-r.res.OOMKills():
-					if r.oom == nil {
-						r.log.Info("container over its memory limit: OOM kill not simulated yet", "pod", k.Pod.Namespace+"/"+k.Pod.Name, "container", k.Container)
-						continue
-					}
 					r.oom.HandleOOMKill(k)
 				}
 			}
@@ -205,22 +199,4 @@ func (e runtimeEvictor) Evict(pod *corev1.Pod, message string) error {
 	case <-time.After(evictionTimeout):
 		return fmt.Errorf("pod %s/%s: not killed within %s", pod.Namespace, pod.Name, evictionTimeout)
 	}
-}
-
-// busyThreads is the runtime's count of a container's computing threads
-// (pods.Provider.BusyThreads), nil when it has none.
-func busyThreads(runtime any) func(string) int {
-	if b, ok := runtime.(interface{ BusyThreads(string) int }); ok {
-		return b.BusyThreads
-	}
-	return nil
-}
-
-// memoryHeld is the runtime's count of the memory a container's programs
-// hold (pods.Provider.MemoryHeld), nil when it has none.
-func memoryHeld(runtime any) func(string) int64 {
-	if m, ok := runtime.(interface{ MemoryHeld(string) int64 }); ok {
-		return m.MemoryHeld
-	}
-	return nil
 }

@@ -9,18 +9,13 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"time"
 
-	vklog "github.com/virtual-kubelet/virtual-kubelet/log"
-	vkslog "github.com/virtual-kubelet/virtual-kubelet/log/slog"
-	"github.com/virtual-kubelet/virtual-kubelet/node"
 	"golang.org/x/sync/errgroup"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -34,14 +29,10 @@ import (
 	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/images/registry"
-	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/kubeletapi"
-	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/pods/wire"
-	"wink.dev/wink/simnode/internal/shutdown"
-	"wink.dev/wink/simnode/internal/volumes"
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
 )
@@ -361,284 +352,6 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 			return nil
 		}
 	}
-}
-
-// bootNode serves one boot of a node until ctx is done or the node shut
-// down (then the machine is marked off and bootNode returns nil).
-func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPodInformer bool) error {
-	name := config.NodeName(spec.ClusterName, spec.Pool.Name, spec.Index)
-	log := s.log.With("node", name)
-	ctx, endBoot := context.WithCancel(ctx)
-	defer endBoot()
-	ctx = vklog.WithLogger(ctx, vkslog.FromSlog(s.vkLog.With("node", name)))
-
-	stateDir := filepath.Join(s.cfg.StateDir, "nodes", name)
-	bootID, err := nodes.LoadBootID(stateDir)
-	if err != nil {
-		return fmt.Errorf("node %s: %w", name, err)
-	}
-	spec.BootID = bootID
-
-	// The kubelet API listens on InternalIP:KubeletPort (or ListenAddress),
-	// falling back to a free port that the node then reports. With the
-	// egress proxy, the InternalIP is simulated: the API listens on a free
-	// port of 127.0.0.1, the node reports KubeletPort, and the proxy maps
-	// <InternalIP>:<KubeletPort> to the listener.
-	host, wantPort := spec.InternalIP.String(), int(spec.KubeletPort)
-	if s.cfg.ListenAddress != "" {
-		host = s.cfg.ListenAddress
-	}
-	if s.routes != nil {
-		host, wantPort = "127.0.0.1", 0
-	}
-	listener, port, err := kubeletapi.Listen(host, wantPort)
-	if err != nil {
-		return fmt.Errorf("node %s: %w", name, err)
-	}
-	defer listener.Close()
-	if s.routes != nil {
-		port = s.cfg.KubeletPort
-		s.routes.Set(net.JoinHostPort(spec.InternalIP.String(), strconv.Itoa(port)), listener.Addr().String())
-	}
-	spec.KubeletPort = int32(port)
-
-	nodeObj, info, err := nodes.Build(s.rules, spec, time.Now())
-	if err != nil {
-		return err
-	}
-	nodeLister := s.others.Core().V1().Nodes().Lister()
-	registered := true
-	// rebooted: the Node shows another boot's bootID (setters.go
-	// MachineInfo); its pods' containers did not survive.
-	rebooted, wasReady := false, false
-	if existing, err := nodeLister.Get(name); err == nil {
-		keepTransitionTimes(nodeObj, existing)
-		registered = false
-		old := existing.Status.NodeInfo.BootID
-		rebooted = old != "" && old != bootID
-		wasReady = nodes.Ready(existing)
-	}
-	nodeProvider := nodes.NewProvider(nodeObj)
-
-	recorder := events.Filtered{EventRecorder: s.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "kubelet", Host: name})}
-	podInformer := s.pods.Core().V1().Pods()
-	if ownPodInformer {
-		f := informers.NewSharedInformerFactoryWithOptions(s.client, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) {
-			o.FieldSelector = "spec.nodeName=" + name
-		}))
-		podInformer = f.Core().V1().Pods()
-		podInformer.Informer()
-		f.Start(ctx.Done())
-		defer func() {
-			endBoot() // Shutdown waits for the informers, which stop with ctx
-			f.Shutdown()
-		}()
-		for typ, ok := range f.WaitForCacheSync(ctx.Done()) {
-			if !ok {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return fmt.Errorf("node %s: informer for %v did not sync", name, typ)
-			}
-		}
-	}
-	// The node's disk (containers survive a restart of simnode as a real
-	// node's survive a kubelet restart): container logs at
-	// <node>/root/var/log/pods (C:\var\log\pods), and the runtime's records,
-	// emptyDirs and container layers under <node>/runtime.
-	store := logs.NewFileStore(filepath.Join(stateDir, "root"), logs.DefaultRotation)
-	runtimeDir := filepath.Join(stateDir, "runtime")
-	volNode := volumes.NewNode(info.OS)
-	volNode.SetStateDir(runtimeDir)
-	// The logs are on the host's disk where the kubelet keeps them, for
-	// HostProcess containers and hostPath volumes (log collectors).
-	volNode.SetLogDirs(map[string]string{"/var/log/pods": store.PodsDir(), "/var/log/containers": store.ContainersDir()})
-	volNode.SetHostname(name)
-	volNode.SetAllocatable(nodeObj.Status.Allocatable)
-	cmLister := s.others.Core().V1().ConfigMaps().Lister()
-	secretLister := s.others.Core().V1().Secrets().Lister()
-	activePods := func() []*corev1.Pod {
-		var out []*corev1.Pod
-		for _, p := range s.nodePods(name) {
-			if p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed {
-				out = append(out, p)
-			}
-		}
-		return out
-	}
-	var shutdownMgr *shutdown.Manager
-	intro := s.newIntrospection(spec, info, func() int { return len(activePods()) })
-	osPower := &osShutdown{pw: pw, ctx: ctx, log: log.With("part", "power")}
-	defer osPower.stop()
-	podProvider := pods.NewProvider(pods.Config{
-		Node:   info,
-		Rules:  s.rules,
-		Client: s.client,
-		Pods:   s.pods.Core().V1().Pods().Lister(),
-		NodeObject: func() *corev1.Node {
-			if n, err := nodeLister.Get(name); err == nil {
-				return n
-			}
-			return nodeProvider.Node()
-		},
-		Recorder:   recorder,
-		Logs:       store,
-		StartDelay: s.cfg.PodStartDelay.Duration,
-		StopDelay:  s.cfg.PodStopDelay.Duration,
-		Log:        log,
-		// The simulated runtime (issue: containers run their commands).
-		Shell:  wire.Shell{},
-		Images: wire.Images{Catalog: s.images, Strict: s.cfg.StrictImages, Registry: s.registry, Secrets: secretLister},
-		Volumes: wire.Volumes{Node: volNode, Source: wire.Source{
-			ConfigMaps: cmLister, Secrets: secretLister, Token: s.serviceAccountToken,
-		}},
-		Network: wire.Network{Model: s.network},
-		Objects: pods.Objects{
-			ConfigMaps: cmLister, Secrets: secretLister,
-			Services: s.others.Core().V1().Services().Lister(),
-		},
-		RuntimeClasses: wire.RuntimeClasses(s.others.Node().V1().RuntimeClasses().Lister()),
-		PullBandwidth:  pullBandwidth,
-		ShuttingDown:   func() bool { return shutdownMgr.ShuttingDown() },
-		Rebooted:       rebooted,
-		StateDir:       runtimeDir,
-		Metrics:        intro.metrics,
-		Host:           pods.HostConfig{Accounts: s.accounts(name), Power: osPower, BootTime: time.Now()},
-	})
-	// The kubelet's nodeRef (kubelet.go): no UID, no namespace.
-	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
-	shutdownMgr = shutdown.New(shutdown.Config{
-		Rules:      s.rules,
-		Node:       info,
-		ActivePods: activePods,
-		Kill:       podProvider.Terminate,
-		NotReady: func() {
-			var changed bool
-			nodeProvider.Update(func(n *corev1.Node) { changed = nodes.SetShuttingDown(n, s.rules, time.Now()) })
-			if changed {
-				recorder.Event(nodeRef, corev1.EventTypeNormal, nodes.EventNodeNotReady, s.rules.NodeShutdown.NotReadyMessage(name))
-			}
-		},
-		Recorder: recorder,
-		Log:      log.With("part", "shutdown"),
-		// The pool's kubelet configuration (B15); nil takes the rules'.
-		ShutdownGracePeriod:             spec.Pool.ShutdownGracePeriod,
-		ShutdownGracePeriodCriticalPods: spec.Pool.ShutdownGracePeriodCriticalPods,
-	})
-	s.providers.Store(name, podProvider)
-	defer s.providers.Delete(name)
-	if existing, err := podInformer.Lister().List(labels.Everything()); err == nil {
-		var mine []*corev1.Pod
-		for _, p := range existing {
-			if p.Spec.NodeName == name {
-				mine = append(mine, p)
-			}
-		}
-		podProvider.Seed(mine)
-		podProvider.CollectGarbage(mine)
-	}
-
-	nc, err := node.NewNodeController(nodeProvider, nodeObj, s.client.CoreV1().Nodes(),
-		node.WithNodeEnableLeaseV1(s.client.CoordinationV1().Leases(corev1.NamespaceNodeLease), LeaseDurationSeconds),
-		node.WithNodeStatusUpdateInterval(NodeStatusUpdateInterval),
-	)
-	if err != nil {
-		return fmt.Errorf("node %s: node controller: %w", name, err)
-	}
-	pc, err := node.NewPodController(node.PodControllerConfig{
-		PodClient:         s.client.CoreV1(),
-		PodInformer:       podInformer,
-		EventRecorder:     recorder,
-		Provider:          podProvider,
-		ConfigMapInformer: s.others.Core().V1().ConfigMaps(),
-		SecretInformer:    s.others.Core().V1().Secrets(),
-		ServiceInformer:   s.others.Core().V1().Services(),
-		PodEventFilterFunc: func(_ context.Context, p *corev1.Pod) bool {
-			return p.Spec.NodeName == name
-		},
-		// Environment variables are resolved by the simulated runtime
-		// itself (pods/env.go, as makeEnvironmentVariables); virtual-
-		// kubelet's resolution would mark a pod ProviderFailed on a missing
-		// ConfigMap, which no kubelet does.
-		SkipDownwardAPIResolution: true,
-	})
-	if err != nil {
-		return fmt.Errorf("node %s: pod controller: %w", name, err)
-	}
-
-	auth, err := kubeletapi.WebhookAuth(s.client, name, s.clientCA)
-	if err != nil {
-		return err
-	}
-	cert, err := s.servingCert(ctx, name, spec.InternalIP, stateDir, log)
-	if err != nil {
-		return err
-	}
-	// resources (stats, metrics, eviction): see resources.go.
-	nodeRes := s.newNodeResources(name, spec, info, nodeProvider, podProvider, recorder, log)
-	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Handler(podProvider), intro)), log)
-
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return srv.Serve(gctx) })
-	g.Go(func() error { return nodeRes.run(gctx) })
-	g.Go(func() error {
-		if err := nc.Run(gctx); err != nil && gctx.Err() == nil {
-			return fmt.Errorf("node %s: node controller: %w", name, err)
-		}
-		return nil
-	})
-	g.Go(func() error {
-		select {
-		case <-nc.Ready():
-		case <-nc.Done():
-			return nil
-		case <-gctx.Done():
-			return nil
-		}
-		log.Info("node registered", "internalIP", info.InternalIP, "kubeletPort", port, "kubeletVersion", nodeObj.Status.NodeInfo.KubeletVersion, "os", info.OS, "new", registered, "bootID", bootID)
-		for _, e := range s.rules.NodeEventsFor(info.OS, name, registered) {
-			recorder.Event(nodeRef, corev1.EventTypeNormal, e.Reason, e.Message)
-		}
-		if rebooted {
-			// N3: setters.go MachineInfo (bootID) and ReadyCondition (a
-			// NotReady or silent node is Ready again).
-			recorder.Event(nodeRef, corev1.EventTypeWarning, s.rules.Reboot.EventReason, s.rules.Reboot.EventMessage(name, bootID))
-		}
-		if !registered && !wasReady {
-			recorder.Event(nodeRef, corev1.EventTypeNormal, nodes.EventNodeReady, s.rules.Reboot.ReadyMessage(name))
-		}
-		if err := pc.Run(gctx, podSyncWorkers); err != nil && gctx.Err() == nil {
-			return fmt.Errorf("node %s: pod controller: %w", name, err)
-		}
-		return nil
-	})
-	// The machine's power switch (power.go): a shutdown runs the node
-	// shutdown manager (B15), then the boot ends.
-	g.Go(func() error {
-		select {
-		case <-nc.Ready():
-		case <-gctx.Done():
-			return nil
-		}
-		if !pw.waitShutdown(gctx) {
-			return nil
-		}
-		log.Info("node shutting down", "kubeletVersion", info.KubeletVersion, "gracefulShutdown", shutdownMgr.Enabled())
-		shutdownMgr.Shutdown(gctx)
-		if shutdownMgr.Enabled() {
-			s.waitNodeStatus(gctx, name, func(n *corev1.Node) bool { return !nodes.Ready(n) })
-		}
-		if gctx.Err() != nil {
-			return nil
-		}
-		if err := pw.markOff(bootID); err != nil {
-			return err
-		}
-		log.Info("node is down", "bootID", bootID)
-		endBoot()
-		return nil
-	})
-	return g.Wait()
 }
 
 // csrTimeout bounds the wait for the cluster to sign a node's serving

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/simnode/internal/pods"
+	"wink.dev/wink/simnode/internal/pods/wire"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -66,7 +67,7 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("%s: cites no spec row", in)
 			}
 			r := rules.Default()
-			opts := pods.SimulateOptions{Now: start, Step: time.Second, Delete: gi.Delete, For: gi.For.Duration}
+			opts := pods.SimulateOptions{Now: start, Step: time.Second, Delete: gi.Delete, For: gi.For.Duration, Shell: wire.Shell{}}
 			switch {
 			case gi.Evict != "":
 				t := pods.Evicted(r, gi.Evict)

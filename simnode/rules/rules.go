@@ -345,8 +345,13 @@ func (r *Rules) validateProfiles() []error {
 			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, p.OS))
 			continue
 		}
-		if p.OSImage == "" || p.KernelVersion == "" || p.ContainerRuntimeVersion == "" {
-			errs = append(errs, fmt.Errorf("%s: osImage, kernelVersion and containerRuntimeVersion are required", what))
+		if p.ContainerRuntimeVersion == "" {
+			// N3: the OS's containerd unless the profile names another.
+			p.ContainerRuntimeVersion = facts.OS(p.OS).ContainerRuntimeVersion()
+			r.Profiles[i].ContainerRuntimeVersion = p.ContainerRuntimeVersion
+		}
+		if p.OSImage == "" || p.KernelVersion == "" {
+			errs = append(errs, fmt.Errorf("%s: osImage and kernelVersion are required", what))
 			continue
 		}
 		if p.MachineID != "hostname" && p.MachineID != "hash" {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 
 	simconfig "wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Defaults of the cluster and its networking.
@@ -26,10 +27,10 @@ const (
 	// DefaultWindowsBuild is the build of windows pools: Windows Server 2022.
 	DefaultWindowsBuild = simconfig.DefaultWindowsBuild
 	// DefaultWindowsContainerRuntimeVersion is what Windows nodes report in
-	// nodeInfo.containerRuntimeVersion (N3).
-	DefaultWindowsContainerRuntimeVersion = "containerd://1.7.27"
+	// nodeInfo.containerRuntimeVersion (N3), as simnode's node profiles do.
+	DefaultWindowsContainerRuntimeVersion = facts.WindowsContainerRuntimeVersion
 	// DefaultLinuxContainerRuntimeVersion is what Linux nodes report.
-	DefaultLinuxContainerRuntimeVersion = "containerd://2.1.4"
+	DefaultLinuxContainerRuntimeVersion = facts.LinuxContainerRuntimeVersion
 	// EvictionMemoryAvailable is the evictionHard signal subtracted from
 	// allocatable memory (N5).
 	EvictionMemoryAvailable = "memory.available"
@@ -109,9 +110,9 @@ func SetDefaults_Networking(n *Networking) {
 //     2Gi and cpu 500m (the docs recommend at least 2 GiB, N5),
 //     evictionHard memory.available 500Mi (100Mi when kubeletVersion is set
 //     and older than v1.31, as those kubelets had the Linux default),
-//     containerRuntimeVersion containerd://1.7.27;
+//     containerRuntimeVersion the Windows containerd of simnode/facts;
 //   - linux pools: evictionHard memory.available 100Mi,
-//     containerRuntimeVersion containerd://2.1.4;
+//     containerRuntimeVersion the Linux containerd of simnode/facts;
 //   - shutdownGracePeriod 30s and shutdownGracePeriodCriticalPods 10s when
 //     neither is set; shutdownGracePeriodCriticalPods 0s (the kubelet's
 //     default) when only shutdownGracePeriod is set, and shutdownGracePeriod

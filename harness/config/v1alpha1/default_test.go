@@ -334,26 +334,3 @@ func TestShutdownDefaultsAreSimnodes(t *testing.T) {
 		})
 	}
 }
-
-// TestRuntimeDefaultsAreSimnodes: the containerd versions a pool defaults
-// to (N3) are those of simnode's node profiles (simnode/rules/nodes.yaml),
-// which a pool without one would report.
-func TestRuntimeDefaultsAreSimnodes(t *testing.T) {
-	r := rules.Default()
-	for _, tc := range []struct {
-		os, build, want string
-	}{
-		{"windows", WindowsServer2019, DefaultWindowsContainerRuntimeVersion},
-		{"windows", WindowsServer2022, DefaultWindowsContainerRuntimeVersion},
-		{"windows", WindowsServer2025, DefaultWindowsContainerRuntimeVersion},
-		{"linux", "", DefaultLinuxContainerRuntimeVersion},
-	} {
-		p, err := r.Profile(tc.os, tc.build)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.ContainerRuntimeVersion != tc.want {
-			t.Errorf("[N3] %s %s: simnode's profile says %s, wink.yaml's default %s: keep nodes.yaml and default.go alike", tc.os, tc.build, p.ContainerRuntimeVersion, tc.want)
-		}
-	}
-}

@@ -17,7 +17,8 @@ import (
 )
 
 // tickShell runs "ticker": a header, then "tick N" a second, and a file
-// write (through Env.Writes) every second tick; anything else is MiniShell.
+// write (through Env.Writes) every second tick; anything else runs in the
+// simulated shell.
 type tickShell struct {
 	mu     sync.Mutex
 	writes []string
@@ -25,7 +26,7 @@ type tickShell struct {
 
 func (s *tickShell) Run(ctx context.Context, env *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(argv) == 0 || argv[0] != "ticker" {
-		return MiniShell{}.Run(ctx, env, argv, stdin, stdout, stderr)
+		return testShell{}.Run(ctx, env, argv, stdin, stdout, stderr)
 	}
 	fmt.Fprintln(stdout, "header")
 	for i := 1; ; i++ {

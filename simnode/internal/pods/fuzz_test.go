@@ -50,24 +50,11 @@ import (
 // ---- the real collaborators, adapted as package wire does (wire imports
 // this package, so an internal test cannot import it) ----
 
-type fuzzShell struct{}
+// testShell is the simulated shell, as wire.Shell adapts it.
+type testShell struct{}
 
-func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &shell.Env{
-		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
-		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
-		Image:     shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess),
-		Completes: e.Exec || e.Completes,
-	}
-	if fs, ok := e.Files.(shell.FS); ok {
-		env.Files = fs
-	}
-	if n, ok := e.Net.(shell.Network); ok {
-		env.Net = n
-	}
-	if nc, ok := e.Interfaces.(shell.NetConfig); ok {
-		env.Interfaces = nc
-	}
+func (testShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := e.Process()
 	if e.Completes && len(argv) == 0 {
 		return 0
 	}
@@ -76,11 +63,11 @@ func (fuzzShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	}
 	return shell.Run(ctx, env, argv, stdin, stdout, stderr)
 }
-func (fuzzShell) Found(e *Env, argv []string) (bool, bool) {
+func (testShell) Found(e *Env, argv []string) (bool, bool) {
 	os := shell.OS(e.OS)
 	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
 }
-func (fuzzShell) Listens(argv []string) []int { return shell.Listens(argv) }
+func (testShell) Listens(argv []string) []int { return shell.Listens(argv) }
 
 type fuzzImages struct{ c *images.Catalog }
 
@@ -118,7 +105,7 @@ func (v fuzzVolumes) Mount(ctx context.Context, pod *corev1.Pod) (PodVolumes, er
 
 type fuzzPodVolumes struct{ p *volumes.Pod }
 
-func (p fuzzPodVolumes) FS(c string) any                        { return p.p.FS(c) }
+func (p fuzzPodVolumes) FS(c string) shell.FS                   { return p.p.FS(c) }
 func (p fuzzPodVolumes) SetPodIPs(ips []string)                 { p.p.SetPodIPs(ips) }
 func (p fuzzPodVolumes) SetContainerID(c, id string)            { p.p.SetContainerID(c, id) }
 func (p fuzzPodVolumes) SetEnv(c string, env map[string]string) { p.p.SetEnv(c, env) }
@@ -163,8 +150,8 @@ func fuzzSecret() *corev1.Secret {
 
 type fuzzNetwork struct{ m *network.Model }
 
-func (n fuzzNetwork) From(pod *corev1.Pod) any      { return n.m.From(pod) }
-func (n fuzzNetwork) NetConfig(pod *corev1.Pod) any { return n.m.NetConfig(pod) }
+func (n fuzzNetwork) From(pod *corev1.Pod) shell.Network        { return n.m.From(pod) }
+func (n fuzzNetwork) NetConfig(pod *corev1.Pod) shell.NetConfig { return n.m.NetConfig(pod) }
 
 // ---- nodes ----
 
@@ -256,7 +243,7 @@ func newFuzzRig(t testing.TB, node *corev1.Node, info *nodes.Info, pod *corev1.P
 		Node: info, Rules: rules.Default(), Pods: corev1listers.NewPodLister(indexer),
 		NodeObject: func() *corev1.Node { return node },
 		Recorder:   rec, Logs: logs.NewStore(), StartDelay: time.Second, StopDelay: time.Second, Clock: clk,
-		Shell: fuzzShell{}, Images: fuzzImages{c: images.Default()},
+		Shell: testShell{}, Images: fuzzImages{c: images.Default()},
 		Volumes: fuzzVolumes{node: volNode, src: fuzzSource{}},
 		Network: fuzzNetwork{m: model},
 		Objects: Objects{

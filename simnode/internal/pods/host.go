@@ -6,27 +6,12 @@ import (
 	"time"
 
 	"wink.dev/wink/simnode/facts"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // What a container sees of its node's machine beyond its own sandbox: the
 // threads it keeps busy (row B7), and, for HostProcess containers (B10),
 // the machine's local groups and power switch.
-
-// CPUMeter counts a container's busy threads (a shell.CPUMeter).
-type CPUMeter interface {
-	Busy(delta int)
-}
-
-// MemoryMeter counts the memory a container's programs hold (a
-// shell.MemoryMeter).
-type MemoryMeter interface {
-	Use(delta int64)
-}
-
-// LocalGroups are the node's local groups (a shell.LocalAccounts).
-type LocalGroups interface {
-	Groups() []string
-}
 
 // HostConfig is the node machine as HostProcess containers reach it.
 type HostConfig struct {
@@ -34,15 +19,15 @@ type HostConfig struct {
 	// HostProcess container may run as one of them (runAsUserName names
 	// the group): containerd creates a temporary user in it (hcsshim
 	// jobcontainers), whose name whoami prints.
-	Accounts LocalGroups
-	// Power is the node's power switch (a shell.Power) for shutdown.exe.
-	Power any
+	Accounts process.LocalAccounts
+	// Power is the node's power switch for shutdown.exe.
+	Power process.Power
 	// BootTime is when the node booted (Win32_OperatingSystem).
 	BootTime time.Time
 }
 
 // cpuMeter is one container instance's busy threads and the memory its
-// programs hold (a shell.CPUMeter and shell.MemoryMeter).
+// programs hold (a process.CPUMeter and process.MemoryMeter).
 type cpuMeter struct{ n, mem atomic.Int64 }
 
 func (m *cpuMeter) Busy(d int) { m.n.Add(int64(d)) }
@@ -109,9 +94,6 @@ func (m *machine) hostEnv(rec *record, c *container, env *Env) {
 	env.CPU, env.Memory = c.cpu, c.cpu
 	env.BootTime = m.rt.host.BootTime
 	if m.node.OS == "windows" && facts.HostProcess(rec.pod) {
-		if m.rt.host.Accounts != nil {
-			env.Accounts = m.rt.host.Accounts
-		}
-		env.Power = m.rt.host.Power
+		env.Accounts, env.Power = m.rt.host.Accounts, m.rt.host.Power
 	}
 }

@@ -79,7 +79,7 @@ func TestOpenWorld(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixtureWith(t, tt.os, func(c *Config) {
-				c.Shell, c.Images = fuzzShell{}, fuzzImages{c: images.Default()}
+				c.Shell, c.Images = testShell{}, fuzzImages{c: images.Default()}
 			})
 			pod := simplePod("ow")
 			tt.container.Name = "c"
@@ -162,7 +162,7 @@ func TestOpenWorldRunToCompletion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixtureWith(t, tt.os, func(c *Config) {
-				c.Shell, c.Images = fuzzShell{}, fuzzImages{c: images.Default()}
+				c.Shell, c.Images = testShell{}, fuzzImages{c: images.Default()}
 			})
 			pod := simplePod("rc")
 			tt.main.Name = "c"

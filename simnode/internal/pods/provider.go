@@ -48,9 +48,10 @@ type Config struct {
 	Clock      clock.WithDelayedExecution
 	Log        *slog.Logger
 
-	// The runtime's collaborators (runtime.go). Shell defaults to
-	// MiniShell; a nil Images, Volumes or Network is a node without a
-	// catalog (every image pulls), without volumes, without network.
+	// The runtime's collaborators (runtime.go). Shell is required (the
+	// simulated shell, wire.Shell); a nil Images, Volumes or Network is a
+	// node without a catalog (every image pulls), without volumes, without
+	// network.
 	Shell   Shell
 	Images  Images
 	Volumes Volumes
@@ -119,7 +120,7 @@ func NewProvider(cfg Config) *Provider {
 		cfg.Logs = logs.NewStore()
 	}
 	if cfg.Shell == nil {
-		cfg.Shell = MiniShell{}
+		panic("pods.NewProvider: Config.Shell is nil; pass the simulated shell (wire.Shell)")
 	}
 	p := &Provider{
 		cfg:   cfg,

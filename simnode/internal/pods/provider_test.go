@@ -69,7 +69,7 @@ func (f *fixture) newProvider() *Provider {
 		Pods:       corev1listers.NewPodLister(f.indexer),
 		NodeObject: func() *corev1.Node { return f.node },
 		Recorder:   f.recorder, Logs: logs.NewStore(),
-		StartDelay: startDelay, StopDelay: stopDelay, Clock: f.clk,
+		StartDelay: startDelay, StopDelay: stopDelay, Clock: f.clk, Shell: testShell{},
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	f.t.Cleanup(cancel)
@@ -168,7 +168,9 @@ func TestLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lines := buf.Lines(); len(lines) != 1 || lines[0].Text != "hello" {
+	// cmd's echo keeps the space before &&; ping -t then answers until
+	// stopped.
+	if lines := buf.Lines(); len(lines) == 0 || lines[0].Text != "hello " {
 		t.Fatalf("logs %+v", lines)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // The ports below are what the simulated runtime needs from the packages
@@ -13,8 +15,10 @@ import (
 // (simnode/images), the volumes (simnode/internal/volumes) and the
 // network model (simnode/network). This package does not import them, so
 // that it builds and is tested on its own; simnode/internal/pods/wire
-// adapts the real packages to these interfaces. Values the runtime only
-// passes through (a container's file system and network) are opaque here.
+// adapts the real packages to these interfaces. What a container's
+// programs see (its file system, network, the node's accounts and power)
+// has the types of the shell's leaf package simnode/shell/process, which
+// the runtime passes through without looking inside.
 
 // Env is everything a command of a container can observe (shell.Env).
 type Env struct {
@@ -22,11 +26,11 @@ type Env struct {
 	Hostname string
 	User     string
 	Vars     map[string]string
-	// Files, Net and Interfaces are the shell's FS, Network and NetConfig,
-	// opaque to this package.
-	Files      any
-	Net        any
-	Interfaces any
+	// Files, Net and Interfaces are the container's file system (its
+	// volumes), network and network configuration (the network model).
+	Files      process.FS
+	Net        process.Network
+	Interfaces process.NetConfig
 	GMSADomain string
 	// Server is the image's own main program (its catalog entrypoint, e.g.
 	// /coredns or ServiceMonitor.exe) when the shell does not simulate it:
@@ -56,14 +60,47 @@ type Env struct {
 	// so a program wink does not know ends at once with 0 too. A catalog
 	// image's server (pause, coredns) still runs until stopped.
 	Completes bool
-	// CPU, Accounts, Power and BootTime are the node machine's parts a
-	// container sees (host.go): a shell.CPUMeter, shell.LocalAccounts and
-	// shell.Power (HostProcess containers only).
-	CPU      CPUMeter
-	Memory   MemoryMeter
-	Accounts any
-	Power    any
+	// CPU, Memory, Accounts, Power and BootTime are the node machine's
+	// parts a container sees (host.go; Accounts and Power: HostProcess
+	// containers only).
+	CPU      process.CPUMeter
+	Memory   process.MemoryMeter
+	Accounts process.LocalAccounts
+	Power    process.Power
 	BootTime time.Time
+}
+
+// Process is the environment of the shell's process (process.Env) for e:
+// its programs are those wink knows of the image (process.ImageOf), and
+// with a WriteGate its file writes are asked for first.
+func (e *Env) Process() *process.Env {
+	os := process.OS(e.OS)
+	out := &process.Env{
+		OS: os, Completes: e.Exec || e.Completes, Hostname: e.Hostname, User: e.User, Vars: e.Vars,
+		Files: e.Files, Net: e.Net, Interfaces: e.Interfaces, GMSADomain: e.GMSADomain,
+		Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, Image: process.ImageOf(os, e.Image, e.HostProcess),
+		OSVersion: e.OSVersion, CPU: e.CPU, Memory: e.Memory, Power: e.Power, Accounts: e.Accounts,
+		BootTime: e.BootTime,
+	}
+	if e.Files != nil && e.Writes != nil {
+		out.Files = gatedFS{FS: e.Files, gate: e.Writes}
+	}
+	return out
+}
+
+// gatedFS is a container process's file system when the runtime records
+// its writes (WriteGate): a write the gate refuses is one the process made
+// before a simnode restart, already on disk, and is skipped.
+type gatedFS struct {
+	process.FS
+	gate WriteGate
+}
+
+func (g gatedFS) WriteFile(path string, data []byte) error {
+	if !g.gate.Write() {
+		return nil
+	}
+	return g.FS.WriteFile(path, data)
 }
 
 // WriteGate decides whether a container process's file write is made.
@@ -154,9 +191,8 @@ func (e *ContainerMountError) Error() string { return e.Message }
 
 // PodVolumes are one pod's mounted volumes (*volumes.Pod).
 type PodVolumes interface {
-	// FS is the file system container sees (image files plus mounts),
-	// opaque here (a shell.FS).
-	FS(container string) any
+	// FS is the file system container sees (image files plus mounts).
+	FS(container string) process.FS
 	SetPodIPs(ips []string)
 	// SetContainerID starts a new writable layer for a new instance.
 	SetContainerID(container, id string)
@@ -171,10 +207,10 @@ type PodVolumes interface {
 // Network gives a container its view of the cluster network
 // (network.Model).
 type Network interface {
-	// From is the network as pod's containers see it (a shell.Network).
-	From(pod *corev1.Pod) any
-	// NetConfig is the pod's network configuration (a shell.NetConfig).
-	NetConfig(pod *corev1.Pod) any
+	// From is the network as pod's containers see it.
+	From(pod *corev1.Pod) process.Network
+	// NetConfig is the pod's network configuration.
+	NetConfig(pod *corev1.Pod) process.NetConfig
 }
 
 // RuntimeClasses returns the handler of a RuntimeClass (a lister); ok is

@@ -2,6 +2,7 @@ package pods
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -73,8 +74,9 @@ type SimulateOptions struct {
 	// Terminate kills the pod once it ran For, as the kubelet kills a pod
 	// on its own (Evicted: B6, ShutDown: B15).
 	Terminate *Termination
-	// Shell, Images, Objects: the runtime's collaborators (MiniShell,
-	// none, none by default).
+	// Shell, Images, Objects: the runtime's collaborators. Shell is
+	// required (wire.Shell, the shell that ships); Images and Objects are
+	// none by default.
 	Shell   Shell
 	Images  Images
 	Objects Objects
@@ -108,6 +110,9 @@ const simTick = 100 * time.Millisecond
 // kill of the kubelet's own. It is what the golden tests of the rule
 // tables run.
 func Simulate(r *rules.Rules, node *corev1.Node, pod *corev1.Pod, opts SimulateOptions) (*Result, error) {
+	if opts.Shell == nil {
+		return nil, errors.New("pods.Simulate: SimulateOptions.Shell is nil; pass the simulated shell (wire.Shell)")
+	}
 	info, err := NodeInfoFromNode(node)
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func (f *fixture) newProviderWith(change func(*Config)) *Provider {
 		Pods:       corev1listers.NewPodLister(f.indexer),
 		NodeObject: func() *corev1.Node { return f.node },
 		Recorder:   f.recorder, Logs: logs.NewStore(),
-		StartDelay: startDelay, StopDelay: stopDelay, Clock: f.clk,
+		StartDelay: startDelay, StopDelay: stopDelay, Clock: f.clk, Shell: testShell{},
 	}
 	change(&cfg)
 	p := NewProvider(cfg)
@@ -81,7 +81,10 @@ func TestTerminate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.os, "10.244.1.0/24")
-			pod := simplePod("victim", "ping", "-t", "localhost")
+			pod := simplePod("victim", "ping", "-t", "localhost") // until stopped
+			if tc.os == "linux" {
+				pod = simplePod("victim", "ping", "localhost")
+			}
 			pod.Generation = 3
 			pod.Spec.TerminationGracePeriodSeconds = &tc.grace
 			if tc.ignore {

@@ -6,13 +6,6 @@ import (
 	"sync"
 )
 
-// This file is the Windows administration programs upstream's Windows e2e
-// specs run in HostProcess containers: net.exe localgroup (host_process.go
-// "should run as localgroup accounts"), shutdown.exe (node_shutdown.go
-// emits the node's shutdown with `shutdown.exe -r -t 60`), and
-// Get-WmiObject/Get-CimInstance of Win32_OperatingSystem (node_shutdown.go
-// reads LastBootUpTime and InstallDate).
-
 // LocalAccounts are a machine's local groups, as net.exe manages them. A
 // HostProcess container sees its node's (rows B9, B10); another container
 // its own.

@@ -11,19 +11,26 @@ import (
 	"time"
 )
 
-// This file is the network tools: ipconfig, ping, curl, nslookup, nltest
-// (Windows) and ping, nslookup, wget, nc (Linux). Every effect goes through
-// env.Net (rows H1–H6); none opens a socket.
+// This file is what the network tools of simnode/shell/programs and the
+// PowerShell cmdlets share: the container's network, name resolution and
+// addresses. Every effect goes through env.Net (rows H1–H6); none opens a
+// socket.
 
 // noNet is the network of a container without one: nothing resolves or
-// answers.
+// answers but its own loopback.
 type noNet struct{}
 
 func (noNet) Resolve(context.Context, string) ([]netip.Addr, error) { return nil, ErrNameNotFound }
 
 func (noNet) Dial(context.Context, string, netip.Addr, int) error { return ErrUnreachable }
 
-func (noNet) Ping(context.Context, netip.Addr) (time.Duration, error) {
+// Ping answers for the loopback addresses, which a container has without a
+// network, as the network model answers them (its own address, rows H4,
+// H9); nothing else answers.
+func (noNet) Ping(_ context.Context, addr netip.Addr) (time.Duration, error) {
+	if addr.Unmap().IsLoopback() {
+		return 40 * time.Microsecond, nil
+	}
 	return 0, ErrTimeout
 }
 
@@ -82,8 +89,6 @@ func (p *Proc) FQDN(name string) string {
 	}
 	return strings.TrimSuffix(name, ".")
 }
-
-// ---- ipconfig ----
 
 // HashHex is n hex digits of a hash of s: stable made-up identifiers.
 func HashHex(s string, n int) string {
@@ -161,8 +166,6 @@ func HeaderLines(resp *HTTPResponse) []string {
 	}
 	return hs
 }
-
-// ---- nslookup ----
 
 // IsClusterName is answered authoritatively by the cluster DNS.
 func IsClusterName(name string) bool {

@@ -11,6 +11,10 @@ import (
 	"wink.dev/wink/simnode/shell/process"
 )
 
+// This file is the network tools: ipconfig, ping, curl, nslookup, nltest
+// (Windows) and ping, nslookup, wget, nc (Linux). Every effect goes through
+// env.Net (rows H1–H6); none opens a socket.
+
 func prefixMask(bits int) string {
 	if bits <= 0 || bits > 32 {
 		bits = 24

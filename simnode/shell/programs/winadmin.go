@@ -9,6 +9,14 @@ import (
 	"wink.dev/wink/simnode/shell/process"
 )
 
+// This file is the Windows administration programs upstream's Windows e2e
+// specs run in HostProcess containers: net.exe localgroup (host_process.go
+// "should run as localgroup accounts"), shutdown.exe (node_shutdown.go
+// emits the node's shutdown with `shutdown.exe -r -t 60`), and
+// testlimit; Get-WmiObject/Get-CimInstance of Win32_OperatingSystem
+// (node_shutdown.go reads LastBootUpTime and InstallDate) are PowerShell's
+// (powershell/ps_wmi.go).
+
 const netSuccess = "The command completed successfully."
 
 func netError(p *process.Proc, code int, msg string) int {

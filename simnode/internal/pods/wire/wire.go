@@ -25,72 +25,22 @@ type Shell struct{}
 
 var _ pods.Shell = Shell{}
 
-// Env converts a pods.Env.
-func Env(e *pods.Env) *shell.Env {
-	out := &shell.Env{
-		OS: shell.OS(e.OS), Hostname: e.Hostname, User: e.User, Vars: e.Vars,
-		GMSADomain: e.GMSADomain, Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, OSVersion: e.OSVersion,
-		Image: shell.ImageOf(shell.OS(e.OS), e.Image, e.HostProcess), Completes: e.Exec || e.Completes,
-	}
-	if fs, ok := e.Files.(shell.FS); ok {
-		out.Files = fs
-		if e.Writes != nil {
-			out.Files = gatedFS{FS: fs, gate: e.Writes}
-		}
-	}
-	if n, ok := e.Net.(shell.Network); ok {
-		out.Net = n
-	}
-	if nc, ok := e.Interfaces.(shell.NetConfig); ok {
-		out.Interfaces = nc
-	}
-	if e.CPU != nil {
-		out.CPU = e.CPU
-	}
-	if e.Memory != nil {
-		out.Memory = e.Memory
-	}
-	if a, ok := e.Accounts.(shell.LocalAccounts); ok {
-		out.Accounts = a
-	}
-	if pw, ok := e.Power.(shell.Power); ok {
-		out.Power = pw
-	}
-	out.BootTime = e.BootTime
-	return out
-}
-
-// gatedFS is a container process's file system when the runtime records
-// its writes (pods.WriteGate): a write the gate refuses is one the process
-// made before a simnode restart, already on disk, and is skipped.
-type gatedFS struct {
-	shell.FS
-	gate pods.WriteGate
-}
-
-func (g gatedFS) WriteFile(path string, data []byte) error {
-	if !g.gate.Write() {
-		return nil
-	}
-	return g.FS.WriteFile(path, data)
-}
-
 // Run implements pods.Shell. The image's own server program, which the
 // shell does not simulate, serves until the container stops and then exits
 // as a stopped process does; an image whose ENTRYPOINT is a tool that ends
 // (kubectl, helm: shell.Tool) runs it as the shell runs such a tool.
 func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// An empty argv is the image's own default process, which wink does not
-	// know (an image without catalog or registry metadata), as MiniShell has
-	// it: it runs until stopped.
+	// know (an image without catalog or registry metadata): it runs until
+	// stopped.
 	os := shell.OS(env.OS)
 	if env.Completes && len(argv) == 0 {
 		return 0 // the image's own program, run to completion
 	}
 	if !env.Exec && !env.Completes && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
-		return shell.RunUntilStopped(ctx, Env(env))
+		return shell.RunUntilStopped(ctx, env.Process())
 	}
-	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
+	return shell.Run(ctx, env.Process(), argv, stdin, stdout, stderr)
 }
 
 // Found implements pods.Shell: present as far as wink knows (the open
@@ -177,7 +127,7 @@ func (v Volumes) Mount(ctx context.Context, pod *corev1.Pod) (pods.PodVolumes, e
 
 type podVolumes struct{ p *volumes.Pod }
 
-func (p podVolumes) FS(c string) any                        { return p.p.FS(c) }
+func (p podVolumes) FS(c string) shell.FS                   { return p.p.FS(c) }
 func (p podVolumes) SetPodIPs(ips []string)                 { p.p.SetPodIPs(ips) }
 func (p podVolumes) SetContainerID(c, id string)            { p.p.SetContainerID(c, id) }
 func (p podVolumes) SetEnv(c string, env map[string]string) { p.p.SetEnv(c, env) }
@@ -198,10 +148,10 @@ func (p podVolumes) ContainerError(c string) error {
 type Network struct{ Model *network.Model }
 
 // From implements pods.Network.
-func (n Network) From(pod *corev1.Pod) any { return n.Model.From(pod) }
+func (n Network) From(pod *corev1.Pod) shell.Network { return n.Model.From(pod) }
 
 // NetConfig implements pods.Network.
-func (n Network) NetConfig(pod *corev1.Pod) any { return n.Model.NetConfig(pod) }
+func (n Network) NetConfig(pod *corev1.Pod) shell.NetConfig { return n.Model.NetConfig(pod) }
 
 // RuntimeClasses returns a pods.RuntimeClasses over a lister.
 func RuntimeClasses(l nodev1listers.RuntimeClassLister) pods.RuntimeClasses {
