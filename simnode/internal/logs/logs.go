@@ -251,8 +251,8 @@ type Buffer struct {
 	store *Store
 	path  string // "" in memory
 
-	mu      sync.Mutex
-	lines   []Line // in memory
+	mu    sync.Mutex
+	lines []Line // in memory
 	// pending are lines appended ahead of their time, in time order: they
 	// are output (written to the file, seen by readers) once the clock
 	// reaches them, at the next append, read or Close.
