@@ -45,6 +45,12 @@ type Env struct {
 	// process: false means the write is one the process made before a
 	// simnode restart, which its resumed run skips (continuity.go).
 	Writes WriteGate
+	// Settle, when set, waits until the node's clock reaches the
+	// process's own: a container process runs ahead of the clock while it
+	// only prints and sleeps (lookahead.go) and settles before it observes
+	// or changes anything outside itself (its files, the network, the
+	// machine's meters). It returns at once when the process is stopped.
+	Settle func()
 	// Exec: the command runs in a running container (a probe, a hook,
 	// kubectl exec), not as its main process: a program wink does not know
 	// ends at once with 0, as such commands do, instead of running until

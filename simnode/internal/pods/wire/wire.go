@@ -57,6 +57,14 @@ func Env(e *pods.Env) *shell.Env {
 		out.Power = pw
 	}
 	out.BootTime = e.BootTime
+	if e.Settle != nil {
+		if out.Files != nil {
+			out.Files = settledFS{FS: out.Files, settle: e.Settle}
+		}
+		if out.Net != nil {
+			out.Net = settledNet{Network: out.Net, settle: e.Settle}
+		}
+	}
 	return out
 }
 

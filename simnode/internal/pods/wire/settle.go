@@ -1,0 +1,70 @@
+package wire
+
+import (
+	"context"
+	"io/fs"
+	"net/netip"
+	"time"
+
+	"wink.dev/wink/simnode/shell"
+)
+
+// A container process may run ahead of the node's clock while it only
+// prints and sleeps (pods/lookahead.go); it settles (pods.Env.Settle)
+// before it reaches anything whose answer depends on the time: its files
+// (which other containers, volumes and kubectl exec share) and the
+// network (pods come and go, Services change).
+
+// settledFS is the file system of a process that may run ahead.
+type settledFS struct {
+	shell.FS
+	settle func()
+}
+
+func (s settledFS) ReadFile(path string) ([]byte, error) {
+	s.settle()
+	return s.FS.ReadFile(path)
+}
+
+func (s settledFS) WriteFile(path string, data []byte) error {
+	s.settle()
+	return s.FS.WriteFile(path, data)
+}
+
+func (s settledFS) ReadDir(path string) ([]fs.DirEntry, error) {
+	s.settle()
+	return s.FS.ReadDir(path)
+}
+
+// settledNet is the network of a process that may run ahead. An echo to
+// localhost (127.0.0.1, ::1) is the container's own loopback, answered the
+// same at any time (network: DstSelf), so `ping -t localhost` runs ahead;
+// other 127/8 addresses may be simulated nodes' and settle.
+var localhost4 = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+
+type settledNet struct {
+	shell.Network
+	settle func()
+}
+
+func (s settledNet) Resolve(ctx context.Context, name string) ([]netip.Addr, error) {
+	s.settle()
+	return s.Network.Resolve(ctx, name)
+}
+
+func (s settledNet) Dial(ctx context.Context, proto string, addr netip.Addr, port int) error {
+	s.settle()
+	return s.Network.Dial(ctx, proto, addr, port)
+}
+
+func (s settledNet) Ping(ctx context.Context, addr netip.Addr) (time.Duration, error) {
+	if a := addr.Unmap(); a != localhost4 && a != netip.IPv6Loopback() {
+		s.settle()
+	}
+	return s.Network.Ping(ctx, addr)
+}
+
+func (s settledNet) HTTP(ctx context.Context, method, url string, insecure bool) (*shell.HTTPResponse, error) {
+	s.settle()
+	return s.Network.HTTP(ctx, method, url, insecure)
+}
