@@ -173,10 +173,10 @@ func (p *Provider) spawn(rec *record, j *job) {
 		pt = p.procTimer(js, j.clock, &env)
 		env.Now = j.clock.now
 		env.Sleep = pt.sleep
-		env.Settle = func() { _ = pt.settle(j.ctx) }
+		env.Settle = func() error { return pt.settle(j.ctx) }
 		pt.settleMeters(&env)
 		if j.writes != nil {
-			env.Writes = j.writes
+			env.Writes = settledGate{j.writes, env.Settle}
 		}
 	}
 	now := env.Now

@@ -118,20 +118,33 @@ func (t *procTimer) settleMeters(env *Env) {
 
 type settledCPU struct {
 	CPUMeter
-	settle func()
+	settle func() error
 }
 
 func (m settledCPU) Busy(d int) {
-	m.settle()
-	m.CPUMeter.Busy(d)
+	if m.settle() == nil {
+		m.CPUMeter.Busy(d)
+	}
 }
 
 type settledMemory struct {
 	MemoryMeter
-	settle func()
+	settle func() error
 }
 
 func (m settledMemory) Use(d int64) {
-	m.settle()
-	m.MemoryMeter.Use(d)
+	if m.settle() == nil {
+		m.MemoryMeter.Use(d)
+	}
+}
+
+// settledGate makes the process settle before a file write; a process
+// stopped before the write's time does not make it.
+type settledGate struct {
+	WriteGate
+	settle func() error
+}
+
+func (g settledGate) Write() bool {
+	return g.settle() == nil && g.WriteGate.Write()
 }

@@ -49,8 +49,9 @@ type Env struct {
 	// process's own: a container process runs ahead of the clock while it
 	// only prints and sleeps (lookahead.go) and settles before it observes
 	// or changes anything outside itself (its files, the network, the
-	// machine's meters). It returns at once when the process is stopped.
-	Settle func()
+	// machine's meters). It returns the context's error at once when the
+	// process is stopped first: the process then does not do it.
+	Settle func() error
 	// Exec: the command runs in a running container (a probe, a hook,
 	// kubectl exec), not as its main process: a program wink does not know
 	// ends at once with 0, as such commands do, instead of running until

@@ -18,21 +18,27 @@ import (
 // settledFS is the file system of a process that may run ahead.
 type settledFS struct {
 	shell.FS
-	settle func()
+	settle func() error
 }
 
 func (s settledFS) ReadFile(path string) ([]byte, error) {
-	s.settle()
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
 	return s.FS.ReadFile(path)
 }
 
 func (s settledFS) WriteFile(path string, data []byte) error {
-	s.settle()
+	if err := s.settle(); err != nil {
+		return err
+	}
 	return s.FS.WriteFile(path, data)
 }
 
 func (s settledFS) ReadDir(path string) ([]fs.DirEntry, error) {
-	s.settle()
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
 	return s.FS.ReadDir(path)
 }
 
@@ -44,27 +50,35 @@ var localhost4 = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 
 type settledNet struct {
 	shell.Network
-	settle func()
+	settle func() error
 }
 
 func (s settledNet) Resolve(ctx context.Context, name string) ([]netip.Addr, error) {
-	s.settle()
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
 	return s.Network.Resolve(ctx, name)
 }
 
 func (s settledNet) Dial(ctx context.Context, proto string, addr netip.Addr, port int) error {
-	s.settle()
+	if err := s.settle(); err != nil {
+		return err
+	}
 	return s.Network.Dial(ctx, proto, addr, port)
 }
 
 func (s settledNet) Ping(ctx context.Context, addr netip.Addr) (time.Duration, error) {
 	if a := addr.Unmap(); a != localhost4 && a != netip.IPv6Loopback() {
-		s.settle()
+		if err := s.settle(); err != nil {
+			return 0, err
+		}
 	}
 	return s.Network.Ping(ctx, addr)
 }
 
 func (s settledNet) HTTP(ctx context.Context, method, url string, insecure bool) (*shell.HTTPResponse, error) {
-	s.settle()
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
 	return s.Network.HTTP(ctx, method, url, insecure)
 }
