@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"net/netip"
+	"sync"
 	"time"
 
 	"wink.dev/wink/simnode/shell"
@@ -44,13 +45,27 @@ func (s settledFS) ReadDir(path string) ([]fs.DirEntry, error) {
 
 // settledNet is the network of a process that may run ahead. An echo to
 // localhost (127.0.0.1, ::1) is the container's own loopback, answered the
-// same at any time (network: DstSelf), so `ping -t localhost` runs ahead;
-// other 127/8 addresses may be simulated nodes' and settle.
+// same at any time (network: DstSelf, from the pod's own network kind), so
+// `ping -t localhost` runs ahead and asks the model once (a model answer
+// looks at every pod and Service of the cluster); other 127/8 addresses
+// may be simulated nodes' and settle.
 var localhost4 = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 
 type settledNet struct {
 	shell.Network
 	settle func() error
+	self   *selfEcho
+}
+
+// selfEcho remembers the model's answers to echoes to localhost.
+type selfEcho struct {
+	mu      sync.Mutex
+	answers map[netip.Addr]echo
+}
+
+type echo struct {
+	rtt time.Duration
+	err error
 }
 
 func (s settledNet) Resolve(ctx context.Context, name string) ([]netip.Addr, error) {
@@ -72,8 +87,22 @@ func (s settledNet) Ping(ctx context.Context, addr netip.Addr) (time.Duration, e
 		if err := s.settle(); err != nil {
 			return 0, err
 		}
+		return s.Network.Ping(ctx, addr)
 	}
-	return s.Network.Ping(ctx, addr)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.self.mu.Lock()
+	defer s.self.mu.Unlock()
+	e, ok := s.self.answers[addr]
+	if !ok {
+		e.rtt, e.err = s.Network.Ping(ctx, addr)
+		if ctx.Err() != nil {
+			return e.rtt, e.err
+		}
+		s.self.answers[addr] = e
+	}
+	return e.rtt, e.err
 }
 
 func (s settledNet) HTTP(ctx context.Context, method, url string, insecure bool) (*shell.HTTPResponse, error) {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/netip"
 
 	corev1 "k8s.io/api/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
@@ -62,7 +63,7 @@ func Env(e *pods.Env) *shell.Env {
 			out.Files = settledFS{FS: out.Files, settle: e.Settle}
 		}
 		if out.Net != nil {
-			out.Net = settledNet{Network: out.Net, settle: e.Settle}
+			out.Net = settledNet{Network: out.Net, settle: e.Settle, self: &selfEcho{answers: map[netip.Addr]echo{}}}
 		}
 	}
 	return out
