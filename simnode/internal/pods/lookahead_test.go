@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"wink.dev/wink/simnode/internal/logs"
 )
 
@@ -129,5 +131,34 @@ func TestLookaheadLogs(t *testing.T) {
 		if at.After(f.clk.Now()) || !strings.HasSuffix(l, fmt.Sprintf("tick %d", printed+k)) {
 			t.Fatalf("-f at %v: %q, want tick %d no later than then", f.clk.Now(), l, printed+k)
 		}
+	}
+}
+
+// A process that ran ahead exits at its own time: `sleep 5` then `exit 3`
+// runs for 5 s of the node's clock, and what it printed before is in the
+// log at its times.
+func TestLookaheadExitsOnTime(t *testing.T) {
+	f := newFixture(t, "windows", "10.244.1.0/24")
+	pod := simplePod("sleeper", "powershell", "-Command", "echo before; Start-Sleep 5; echo after; exit 3")
+	pod.Spec.RestartPolicy = corev1.RestartPolicyNever
+	f.start(pod)
+	started := f.get("sleeper").Status.ContainerStatuses[0].State.Running.StartedAt.Time
+	f.run(3 * time.Second)
+	if st := f.get("sleeper").Status.ContainerStatuses[0].State; st.Running == nil {
+		t.Fatalf("3 s into a 5 s sleep: %+v, want Running", st)
+	}
+	if lines := f.logLines("sleeper", "c", 0); strings.Join(lines, ",") != "before" {
+		t.Fatalf("3 s into a 5 s sleep the log has %q, want only the line before it", lines)
+	}
+	f.run(3 * time.Second)
+	term := f.get("sleeper").Status.ContainerStatuses[0].State.Terminated
+	if term == nil || term.ExitCode != 3 {
+		t.Fatalf("6 s after the start: %+v, want exited with 3", f.get("sleeper").Status.ContainerStatuses[0].State)
+	}
+	if d := term.FinishedAt.Sub(started); d < 5*time.Second || d > 5*time.Second+simTick {
+		t.Fatalf("exited %s after its start, want 5 s", d)
+	}
+	if lines := f.logLines("sleeper", "c", 0); strings.Join(lines, ",") != "before,after" {
+		t.Fatalf("log %q, want before, after", lines)
 	}
 }
