@@ -19,10 +19,10 @@ import (
 // heartbeat) does not wake per line: it runs up to lookahead ahead of the
 // node's clock and waits once per lookahead. `kubectl logs` still shows
 // exactly the lines it printed by now (B16, every kubelet version), with
-// their own times: --since=5s
-// the last five seconds' (inclusive, as the kubelet), --timestamps one
-// stamp a second, --tail=3 the last three, -f each new line when its time
-// comes; the file on the node's disk is at most lookahead behind.
+// their own times: --since=5s the last five seconds' (inclusive, as the
+// kubelet), --timestamps one stamp a second, --tail=3 the last three, -f
+// each new line when its time comes; the file on the node's disk is at
+// most lookahead behind.
 func TestLookaheadLogs(t *testing.T) {
 	dir := t.TempDir()
 	f := newFixtureWith(t, "windows", func(c *Config) {
