@@ -31,6 +31,12 @@
 // limitBytes); a follower reads on across a rotation and stops when the
 // container exits (Close) or its context ends.
 //
+// A line whose time is still to come (a container process running ahead
+// of the node's clock, pods/lookahead.go) is held back: readers, the file
+// and followers see it when the store's clock (SetClock) reaches its
+// time; the lines that came due are written to the file in one write at
+// the next append, read or Close, and Close drops those still to come.
+//
 // NewStore is the same without files (unit tests, pods.Simulate): lines
 // are kept in memory, at most MaxLines per instance.
 package logs

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 // MaxLines bounds each container's buffer in memory (NewStore); older lines
@@ -86,13 +88,25 @@ var DefaultRotation = Rotation{MaxSize: 10 << 20, MaxFiles: 5}
 type Store struct {
 	root string // the node's root directory on the real disk; "" = memory
 	rot  Rotation
+	// clk says which lines are output yet: a line whose time is after
+	// its Now is held back until then (the package doc: output ahead of
+	// its time).
+	clk clock.WithDelayedExecution
 
 	mu sync.Mutex
 	m  map[instance]*Buffer
 }
 
 // NewStore returns a store that keeps lines in memory.
-func NewStore() *Store { return &Store{m: map[instance]*Buffer{}} }
+func NewStore() *Store { return &Store{m: map[instance]*Buffer{}, clk: clock.RealClock{}} }
+
+// SetClock sets the clock that decides when held-back lines are output
+// (the real one by default). Call it before the store is used.
+func (s *Store) SetClock(c clock.WithDelayedExecution) {
+	if c != nil {
+		s.clk = c
+	}
+}
 
 // NewFileStore returns a store of log files under root, the directory that
 // stands for the node's / (or C:\). A zero rot is DefaultRotation.
@@ -103,7 +117,7 @@ func NewFileStore(root string, rot Rotation) *Store {
 	if rot.MaxFiles < 2 {
 		rot.MaxFiles = DefaultRotation.MaxFiles
 	}
-	return &Store{root: root, rot: rot, m: map[instance]*Buffer{}}
+	return &Store{root: root, rot: rot, m: map[instance]*Buffer{}, clk: clock.RealClock{}}
 }
 
 // PodsDir is the directory of the pods' logs on the real disk
@@ -237,8 +251,12 @@ type Buffer struct {
 	store *Store
 	path  string // "" in memory
 
-	mu      sync.Mutex
-	lines   []Line // in memory
+	mu    sync.Mutex
+	lines []Line // in memory
+	// pending are lines appended ahead of their time, in time order: they
+	// are output (written to the file, seen by readers) once the clock
+	// reaches them, at the next append, read or Close.
+	pending []Line
 	size    int64  // of the current file
 	gen     int    // rotations of the file so far
 	rotated string // the file the last rotation made
@@ -250,16 +268,14 @@ func newBuffer(s *Store, path string) *Buffer {
 	return &Buffer{store: s, path: path, changed: make(chan struct{})}
 }
 
-// criLine is one line in the CRI log format.
-func criLine(l Line) []byte {
-	var b bytes.Buffer
-	b.WriteString(l.Time.UTC().Format(time.RFC3339Nano))
-	b.WriteByte(' ')
-	b.WriteString(l.Stream)
-	b.WriteString(" F ")
-	b.WriteString(l.Text)
-	b.WriteByte('\n')
-	return b.Bytes()
+// appendCRI appends l in the CRI log format to dst.
+func appendCRI(dst []byte, l Line) []byte {
+	dst = l.Time.UTC().AppendFormat(dst, time.RFC3339Nano)
+	dst = append(dst, ' ')
+	dst = append(dst, l.Stream...)
+	dst = append(dst, " F "...)
+	dst = append(dst, l.Text...)
+	return append(dst, '\n')
 }
 
 // parseCRI parses complete lines of data (the kubelet's parseCRILog); it
@@ -303,34 +319,70 @@ func parseCRI(data []byte) ([]Line, int) {
 	return out, used
 }
 
-// Append implements Writer.
+// Append implements Writer. A line whose time is still to come (a
+// process that runs ahead of the clock) is held back until then.
 func (b *Buffer) Append(stream string, t time.Time, text string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
 		return
 	}
-	l := Line{Time: t, Stream: stream, Text: text}
+	b.pending = append(b.pending, Line{Time: t, Stream: stream, Text: text})
+	if !t.After(b.store.clk.Now()) {
+		b.outputLocked(b.store.clk.Now())
+	}
+}
+
+// outputLocked outputs the held-back lines whose time has come: in
+// memory, or in one write to the file (rotating where the size crosses
+// the limit), and wakes the followers.
+func (b *Buffer) outputLocked(now time.Time) {
+	n := 0
+	for n < len(b.pending) && !b.pending[n].Time.After(now) {
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	b.writeLocked(b.pending[:n])
+	k := copy(b.pending, b.pending[n:])
+	clear(b.pending[k:])
+	b.pending = b.pending[:k]
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+func (b *Buffer) writeLocked(lines []Line) {
 	if b.path == "" {
-		b.lines = append(b.lines, l)
+		b.lines = append(b.lines, lines...)
 		if len(b.lines) > MaxLines {
 			b.lines = append([]Line(nil), b.lines[len(b.lines)-MaxLines:]...)
 		}
-	} else {
-		data := criLine(l)
+		return
+	}
+	var data []byte
+	flush := func() {
+		if len(data) == 0 {
+			return
+		}
 		f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640)
 		if err != nil {
+			data = data[:0]
 			return
 		}
 		n, _ := f.Write(data)
 		f.Close()
 		b.size += int64(n)
-		if b.size >= b.store.rot.MaxSize {
-			b.rotateLocked(t)
+		data = data[:0]
+	}
+	for _, l := range lines {
+		data = appendCRI(data, l)
+		if b.size+int64(len(data)) >= b.store.rot.MaxSize {
+			flush()
+			b.rotateLocked(l.Time)
 		}
 	}
-	close(b.changed)
-	b.changed = make(chan struct{})
+	flush()
 }
 
 // rotateLocked is the container log manager's rotateLog.
@@ -391,6 +443,10 @@ func (b *Buffer) Close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if !b.closed {
+		// What the process printed by now is output; what it printed
+		// ahead of its time never happened.
+		b.outputLocked(b.store.clk.Now())
+		b.pending = nil
 		b.closed = true
 		close(b.changed)
 		b.changed = make(chan struct{})
@@ -399,7 +455,7 @@ func (b *Buffer) Close() {
 
 // Lines returns the lines of the instance (its current file).
 func (b *Buffer) Lines() []Line {
-	lines, _, _, _ := b.next(cursor{})
+	lines, _, _, _, _ := b.next(cursor{})
 	return lines
 }
 
@@ -447,10 +503,17 @@ type cursor struct {
 	off int64
 }
 
-// next returns the lines after c, the new cursor, whether the instance
-// has exited, and a channel closed on the next change.
-func (b *Buffer) next(c cursor) ([]Line, cursor, bool, <-chan struct{}) {
+// next returns the lines after c (the held-back lines whose time has
+// come output first), the new cursor, whether the instance has exited, a
+// channel closed on the next change, and the time of the next held-back
+// line (zero: none).
+func (b *Buffer) next(c cursor) ([]Line, cursor, bool, <-chan struct{}, time.Time) {
 	b.mu.Lock()
+	b.outputLocked(b.store.clk.Now())
+	var due time.Time
+	if len(b.pending) > 0 {
+		due = b.pending[0].Time
+	}
 	closed, ch, gen, rotated := b.closed, b.changed, b.gen, b.rotated
 	if b.path == "" {
 		if c.off > int64(len(b.lines)) {
@@ -458,7 +521,7 @@ func (b *Buffer) next(c cursor) ([]Line, cursor, bool, <-chan struct{}) {
 		}
 		lines := append([]Line(nil), b.lines[c.off:]...)
 		b.mu.Unlock()
-		return lines, cursor{off: c.off + int64(len(lines))}, closed, ch
+		return lines, cursor{off: c.off + int64(len(lines))}, closed, ch, due
 	}
 	b.mu.Unlock()
 	var out []Line
@@ -474,7 +537,7 @@ func (b *Buffer) next(c cursor) ([]Line, cursor, bool, <-chan struct{}) {
 	lines, n := readFrom(b.path, c.off)
 	out = append(out, lines...)
 	c.off += n
-	return out, c, closed, ch
+	return out, c, closed, ch, due
 }
 
 func readFrom(path string, off int64) ([]Line, int64) {
@@ -532,7 +595,7 @@ func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, w io.W
 		return true, err
 	}
 
-	lines, cur, closed, ch := b.next(cursor{})
+	lines, cur, closed, ch, due := b.next(cursor{})
 	if opts.TailSet && opts.Tail < len(lines) {
 		lines = lines[len(lines)-opts.Tail:]
 	}
@@ -545,12 +608,25 @@ func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, w io.W
 		if !opts.Follow || closed {
 			return nil
 		}
+		// Wait for a change, or for the time of the next held-back line.
+		var wake chan struct{}
+		var timer clock.Timer
+		if !due.IsZero() {
+			wake = make(chan struct{})
+			timer = b.store.clk.AfterFunc(due.Sub(b.store.clk.Now()), func() { close(wake) })
+		}
 		select {
 		case <-ctx.Done():
-			return nil
 		case <-ch:
+		case <-wake:
 		}
-		lines, cur, closed, ch = b.next(cur)
+		if timer != nil {
+			timer.Stop()
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		lines, cur, closed, ch, due = b.next(cur)
 	}
 }
 

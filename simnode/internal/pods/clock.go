@@ -15,6 +15,8 @@ type manualClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*manualTimer
+	// scheduled counts AfterFunc calls: how often something waits.
+	scheduled int
 }
 
 type manualTimer struct {
@@ -47,6 +49,7 @@ func (c *manualClock) Tick(time.Duration) <-chan time.Time { panic("not used") }
 func (c *manualClock) AfterFunc(d time.Duration, f func()) clock.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.scheduled++
 	t := &manualTimer{c: c, at: c.now.Add(d), f: f}
 	c.timers = append(c.timers, t)
 	return t
@@ -95,3 +98,10 @@ func (t *manualTimer) Stop() bool {
 }
 
 func (t *manualTimer) Reset(time.Duration) bool { panic("not used") }
+
+// Scheduled is how many AfterFunc calls the clock had.
+func (c *manualClock) Scheduled() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.scheduled
+}

@@ -56,8 +56,16 @@
 // as they were at that point of its first run (its reads during the
 // fast-forward can differ when it reads what it wrote); an exec'd command,
 // a hook or a probe that was running when simnode stopped is not resumed
-// (its client saw the connection end, as with a kubelet restart). Output
-// that is a function of time (issue 13) can be produced lazily on the same
-// process clock: the log is the record of what was produced, and resuming
-// only needs the process to be a function of its clock.
+// (its client saw the connection end, as with a kubelet restart).
+//
+// # A waiting container costs nothing
+//
+// A process that only prints and sleeps runs up to 10 s ahead of the
+// node's clock on its own clock (lookahead.go): its lines carry their
+// times and the log holds them back until they are due, so `ping -t`
+// wakes once per 10 s, not once per line. It settles to the node's
+// clock before anything else (files, network but its own loopback, the
+// machine's meters, its exit), so what others observe of it happens at
+// its time. Resuming still only needs the process to be a function of
+// its clock: lines held back when simnode stopped are printed again.
 package pods

@@ -101,44 +101,6 @@ func (p *Provider) sleeper(js *jobState) func(ctx context.Context, d time.Durati
 	}
 }
 
-// procSleeper is the Env.Sleep of a container process: it moves the
-// process's clock (continuity.go) by d, waiting on the provider's clock
-// until the sleep's end, at once when that is past (a resumed process
-// catching up). It marks js idle while it waits.
-func (p *Provider) procSleeper(js *jobState, c *procClock) func(ctx context.Context, d time.Duration) error {
-	return func(ctx context.Context, d time.Duration) error {
-		if d <= 0 {
-			return ctx.Err()
-		}
-		if d >= forever/2 {
-			js.set(false)
-			<-ctx.Done()
-			return ctx.Err()
-		}
-		end := c.now().Add(d)
-		if wait := end.Sub(p.cfg.Clock.Now()); wait > 0 {
-			ch := make(chan struct{})
-			t := p.cfg.Clock.AfterFunc(wait, func() {
-				js.set(true)
-				close(ch)
-			})
-			js.set(false)
-			select {
-			case <-ch:
-			case <-ctx.Done():
-				t.Stop()
-				return ctx.Err()
-			}
-		} else if err := ctx.Err(); err != nil {
-			return err
-		}
-		c.mu.Lock()
-		c.t = end
-		c.mu.Unlock()
-		return nil
-	}
-}
-
 // lineWriter turns written bytes into log lines (CRLF or LF terminated).
 type lineWriter struct {
 	mu     sync.Mutex
@@ -207,11 +169,15 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Writes = nil
 	env.Exec = j.kind != "process"
 	env.Completes = j.completes
+	var pt *procTimer
 	if j.clock != nil {
+		pt = p.procTimer(js, j.clock, &env)
 		env.Now = j.clock.now
-		env.Sleep = p.procSleeper(js, j.clock)
+		env.Sleep = pt.sleep
+		env.Settle = func() error { return pt.settle(j.ctx) }
+		pt.settleMeters(&env)
 		if j.writes != nil {
-			env.Writes = j.writes
+			env.Writes = settledGate{j.writes, env.Settle}
 		}
 	}
 	now := env.Now
@@ -232,6 +198,10 @@ func (p *Provider) spawn(rec *record, j *job) {
 		code := p.cfg.Shell.Run(j.ctx, &env, j.argv, strings.NewReader(""), stdout, stderr)
 		for _, l := range lws {
 			l.flush()
+		}
+		if pt != nil {
+			// A process that ran ahead exits at its own time.
+			_ = pt.settle(j.ctx)
 		}
 		output := ""
 		if out != nil {

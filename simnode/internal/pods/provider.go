@@ -119,6 +119,9 @@ func NewProvider(cfg Config) *Provider {
 	if cfg.Logs == nil {
 		cfg.Logs = logs.NewStore()
 	}
+	// The log holds back what a process prints ahead of this clock
+	// (lookahead.go).
+	cfg.Logs.SetClock(cfg.Clock)
 	if cfg.Shell == nil {
 		panic("pods.NewProvider: Config.Shell is nil; pass the simulated shell (wire.Shell)")
 	}

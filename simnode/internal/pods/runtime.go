@@ -3,6 +3,7 @@ package pods
 import (
 	"context"
 	"io"
+	"net/netip"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -49,6 +50,13 @@ type Env struct {
 	// process: false means the write is one the process made before a
 	// simnode restart, which its resumed run skips (continuity.go).
 	Writes WriteGate
+	// Settle, when set, waits until the node's clock reaches the
+	// process's own: a container process runs ahead of the clock while it
+	// only prints and sleeps (lookahead.go) and settles before it observes
+	// or changes anything outside itself (its files, the network, the
+	// machine's meters). It returns the context's error at once when the
+	// process is stopped first: the process then does not do it.
+	Settle func() error
 	// Exec: the command runs in a running container (a probe, a hook,
 	// kubectl exec), not as its main process: a program wink does not know
 	// ends at once with 0, as such commands do, instead of running until
@@ -84,6 +92,15 @@ func (e *Env) Process() *process.Env {
 	}
 	if e.Files != nil && e.Writes != nil {
 		out.Files = gatedFS{FS: e.Files, gate: e.Writes}
+	}
+	if e.Settle != nil {
+		// A process that may run ahead settles first (settle.go).
+		if out.Files != nil {
+			out.Files = settledFS{FS: out.Files, settle: e.Settle}
+		}
+		if out.Net != nil {
+			out.Net = settledNet{Network: out.Net, settle: e.Settle, self: &selfEcho{answers: map[netip.Addr]echo{}}}
+		}
 	}
 	return out
 }

@@ -1,0 +1,113 @@
+package pods
+
+import (
+	"context"
+	"io/fs"
+	"net/netip"
+	"sync"
+	"time"
+
+	"wink.dev/wink/simnode/shell/process"
+)
+
+// A container process may run ahead of the node's clock while it only
+// prints and sleeps (lookahead.go); it settles (Env.Settle)
+// before it reaches anything whose answer depends on the time: its files
+// (which other containers, volumes and kubectl exec share) and the
+// network (pods come and go, Services change).
+
+// settledFS is the file system of a process that may run ahead.
+type settledFS struct {
+	process.FS
+	settle func() error
+}
+
+func (s settledFS) ReadFile(path string) ([]byte, error) {
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return s.FS.ReadFile(path)
+}
+
+func (s settledFS) WriteFile(path string, data []byte) error {
+	if err := s.settle(); err != nil {
+		return err
+	}
+	return s.FS.WriteFile(path, data)
+}
+
+func (s settledFS) ReadDir(path string) ([]fs.DirEntry, error) {
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return s.FS.ReadDir(path)
+}
+
+// settledNet is the network of a process that may run ahead. An echo to
+// localhost (127.0.0.1, ::1) is the container's own loopback, answered the
+// same at any time (network: DstSelf, from the pod's own network kind), so
+// `ping -t localhost` runs ahead and asks the model once (a model answer
+// looks at every pod and Service of the cluster); other 127/8 addresses
+// may be simulated nodes' and settle.
+var localhost4 = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+
+type settledNet struct {
+	process.Network
+	settle func() error
+	self   *selfEcho
+}
+
+// selfEcho remembers the model's answers to echoes to localhost.
+type selfEcho struct {
+	mu      sync.Mutex
+	answers map[netip.Addr]echo
+}
+
+type echo struct {
+	rtt time.Duration
+	err error
+}
+
+func (s settledNet) Resolve(ctx context.Context, name string) ([]netip.Addr, error) {
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return s.Network.Resolve(ctx, name)
+}
+
+func (s settledNet) Dial(ctx context.Context, proto string, addr netip.Addr, port int) error {
+	if err := s.settle(); err != nil {
+		return err
+	}
+	return s.Network.Dial(ctx, proto, addr, port)
+}
+
+func (s settledNet) Ping(ctx context.Context, addr netip.Addr) (time.Duration, error) {
+	if a := addr.Unmap(); a != localhost4 && a != netip.IPv6Loopback() {
+		if err := s.settle(); err != nil {
+			return 0, err
+		}
+		return s.Network.Ping(ctx, addr)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.self.mu.Lock()
+	defer s.self.mu.Unlock()
+	e, ok := s.self.answers[addr]
+	if !ok {
+		e.rtt, e.err = s.Network.Ping(ctx, addr)
+		if ctx.Err() != nil {
+			return e.rtt, e.err
+		}
+		s.self.answers[addr] = e
+	}
+	return e.rtt, e.err
+}
+
+func (s settledNet) HTTP(ctx context.Context, method, url string, insecure bool) (*process.HTTPResponse, error) {
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return s.Network.HTTP(ctx, method, url, insecure)
+}

@@ -1,0 +1,81 @@
+package pods
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"wink.dev/wink/simnode/shell/process"
+)
+
+// countingNet answers every echo and counts the model's answers.
+type countingNet struct {
+	process.Network
+	pings int
+}
+
+func (n *countingNet) Ping(context.Context, netip.Addr) (time.Duration, error) {
+	n.pings++
+	return 40 * time.Microsecond, nil
+}
+
+// A process that may run ahead (Env.Settle) settles before it reads or
+// writes a file and before it reaches the network, but for an echo to
+// localhost, which the model answers once; a process stopped before its
+// time (Settle fails) does not write.
+func TestSettle(t *testing.T) {
+	settles := 0
+	var stopped error
+	files := &settleFS{files: map[string]string{`C:\in.txt`: "x"}}
+	net := &countingNet{}
+	env := (&Env{OS: "windows", Files: files, Net: net, Vars: map[string]string{}, Settle: func() error {
+		settles++
+		return stopped
+	}}).Process()
+	ctx := context.Background()
+	for range 3 {
+		if _, err := env.Net.Ping(ctx, netip.MustParseAddr("127.0.0.1")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := env.Net.Ping(ctx, netip.IPv6Loopback()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if settles != 0 || net.pings != 2 {
+		t.Fatalf("6 echoes to localhost: %d settles, %d model answers; want 0 and 2", settles, net.pings)
+	}
+	if _, err := env.Net.Ping(ctx, netip.MustParseAddr("10.244.1.7")); err != nil || settles != 1 || net.pings != 3 {
+		t.Fatalf("an echo to a pod: err %v, %d settles, %d answers; want 1 settle, 3 answers", err, settles, net.pings)
+	}
+	if _, err := env.Files.ReadFile(`C:\in.txt`); err != nil || settles != 2 {
+		t.Fatalf("a read: err %v, %d settles, want 2", err, settles)
+	}
+	stopped = context.Canceled
+	if err := env.Files.WriteFile(`C:\out.txt`, []byte("y")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a write of a stopped process: %v", err)
+	}
+	if _, ok := files.files[`C:\out.txt`]; ok {
+		t.Fatal("a process stopped before its write's time wrote")
+	}
+	var out strings.Builder
+	testShell{}.Run(ctx, &Env{OS: "windows", Files: files, Vars: map[string]string{}}, []string{"cmd", "/c", `type C:\in.txt`}, strings.NewReader(""), &out, &out)
+	if out.String() != "x" {
+		t.Fatalf("without Settle: %q", out.String())
+	}
+}
+
+// settleFS is a file system in memory.
+type settleFS struct{ files map[string]string }
+
+func (m *settleFS) ReadFile(p string) ([]byte, error) {
+	if d, ok := m.files[p]; ok {
+		return []byte(d), nil
+	}
+	return nil, fs.ErrNotExist
+}
+func (m *settleFS) WriteFile(p string, d []byte) error    { m.files[p] = string(d); return nil }
+func (m *settleFS) ReadDir(string) ([]fs.DirEntry, error) { return nil, nil }
