@@ -25,7 +25,6 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
@@ -51,13 +50,14 @@ const (
 	DefaultKubeletPort   = 10250
 	DefaultPodStartDelay = 200 * time.Millisecond
 	DefaultPodStopDelay  = 100 * time.Millisecond
-	// LeaseDurationSeconds is the kubelet's default node lease duration;
-	// the lease is renewed every quarter of it (10 s).
-	LeaseDurationSeconds = 40
-	// NodeStatusUpdateInterval is how often the full node status is
-	// re-posted when nothing changed.
-	NodeStatusUpdateInterval = time.Minute
-	podSyncWorkers           = 2
+	podSyncWorkers       = 2
+	// UnlimitedClientQPS is ClientQPS's default: no client-side rate
+	// limit (client-go's rest.Config takes a negative QPS for none). One
+	// simnode client serves every node, each of which would have a
+	// kubelet's own client (kubeAPIQPS 50, burst 100); a shared limit
+	// would make a node wait on its neighbours' writes. kwok runs its
+	// clients unlimited too (--disable-qps-limits).
+	UnlimitedClientQPS = -1
 )
 
 func withDefaults(c *config.Config) (*config.Config, error) {
@@ -86,11 +86,10 @@ func withDefaults(c *config.Config) (*config.Config, error) {
 	if out.PodStopDelay.Duration == 0 {
 		out.PodStopDelay.Duration = DefaultPodStopDelay
 	}
-	n := len(out.NodeNames())
 	if out.ClientQPS == 0 {
-		out.ClientQPS = float32(50 + 5*n)
+		out.ClientQPS = UnlimitedClientQPS
 	}
-	if out.ClientBurst == 0 {
+	if out.ClientBurst == 0 && out.ClientQPS > 0 {
 		out.ClientBurst = int(2 * out.ClientQPS)
 	}
 	seen := map[string]bool{}
@@ -174,6 +173,7 @@ type shared struct {
 	pods        informers.SharedInformerFactory
 	others      informers.SharedInformerFactory
 	broadcaster record.EventBroadcaster
+	events      *events.Sink
 	ca          *kubeletapi.CA
 	clientCA    dynamiccertificates.CAContentProvider
 	// routes map each node's <InternalIP>:<kubelet port> to its listener
@@ -242,8 +242,12 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 		}
 	}
 
+	// One broadcaster (its correlator aggregates and spam-filters per
+	// source host and object, as each kubelet's own does); the sink writes
+	// each node's events apart, at its kubelet's eventRecordQPS/eventBurst.
+	s.events = events.NewSink(ctx, client.CoreV1().Events(""), log.With("part", "events"))
 	s.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
-	s.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	s.broadcaster.StartRecordingToSink(s.events)
 	defer s.broadcaster.Shutdown()
 
 	if cfg.ServingCACert != "" {
@@ -538,9 +542,17 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		podProvider.CollectGarbage(mine)
 	}
 
+	// The kubelet's write path, from the pool's KubeletConfiguration
+	// (nodes.WritePath): the lease renewed every quarter of its duration
+	// (10 s by default), an unchanged status posted every
+	// nodeStatusReportFrequency (5 m), a change when it happens (the
+	// kubelet notices one within nodeStatusUpdateFrequency, 10 s), events
+	// at eventRecordQPS/eventBurst (50/100).
+	wp := nodes.WritePathOf(intro.config)
+	s.events.SetLimit(name, events.Limit{QPS: wp.EventQPS, Burst: wp.EventBurst})
 	nc, err := node.NewNodeController(nodeProvider, nodeObj, s.client.CoreV1().Nodes(),
-		node.WithNodeEnableLeaseV1(s.client.CoordinationV1().Leases(corev1.NamespaceNodeLease), LeaseDurationSeconds),
-		node.WithNodeStatusUpdateInterval(NodeStatusUpdateInterval),
+		node.WithNodeEnableLeaseV1(s.client.CoordinationV1().Leases(corev1.NamespaceNodeLease), wp.LeaseDurationSeconds),
+		node.WithNodeStatusUpdateInterval(wp.StatusReport),
 	)
 	if err != nil {
 		return fmt.Errorf("node %s: node controller: %w", name, err)
