@@ -28,6 +28,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
@@ -573,6 +574,14 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		// kubelet's resolution would mark a pod ProviderFailed on a missing
 		// ConfigMap, which no kubelet does.
 		SkipDownwardAPIResolution: true,
+		// virtual-kubelet's default queue limiter (client-go's
+		// DefaultTypedControllerRateLimiter) holds each node's pod syncs
+		// and status writes to 10/s after a burst of 100, which no kubelet
+		// does (its pod workers and status manager have no such limit):
+		// only the per-pod back-off of a failing item stays.
+		SyncPodsFromKubernetesRateLimiter:    podQueueLimiter(),
+		SyncPodStatusFromProviderRateLimiter: podQueueLimiter(),
+		DeletePodsFromKubernetesRateLimiter:  podQueueLimiter(),
 	})
 	if err != nil {
 		return fmt.Errorf("node %s: pod controller: %w", name, err)
@@ -749,4 +758,11 @@ func imageResolver(cfg *config.Config) wire.Resolver {
 		r.Cache = &registry.Cache{Dir: cfg.ImageCacheDir}
 	}
 	return r
+}
+
+// podQueueLimiter is the rate limiter of a node's virtual-kubelet pod
+// queues: the back-off of a failing pod (5 ms doubling to 1000 s, as
+// client-go's default), no overall rate.
+func podQueueLimiter() workqueue.TypedRateLimiter[any] {
+	return workqueue.NewTypedItemExponentialFailureRateLimiter[any](5*time.Millisecond, 1000*time.Second)
 }
