@@ -41,6 +41,7 @@ import (
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/pods/wire"
 	"wink.dev/wink/simnode/internal/shutdown"
+	"wink.dev/wink/simnode/internal/statuspatch"
 	"wink.dev/wink/simnode/internal/volumes"
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
@@ -147,6 +148,7 @@ func Run(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "simnode")
+	servePprof(ctx, log)
 	vkLevel := slog.LevelWarn
 	if cfg.Verbose {
 		vkLevel = slog.LevelInfo
@@ -559,7 +561,10 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		return fmt.Errorf("node %s: node controller: %w", name, err)
 	}
 	pc, err := node.NewPodController(node.PodControllerConfig{
-		PodClient:         s.client.CoreV1(),
+		// Status writes as the kubelet's status manager makes them
+		// (statuspatch): a patch from the status the API shows, none when
+		// nothing changed.
+		PodClient:         statuspatch.New(s.client.CoreV1(), podInformer.Lister()),
 		PodInformer:       podInformer,
 		EventRecorder:     recorder,
 		Provider:          podProvider,
