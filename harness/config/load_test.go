@@ -481,6 +481,23 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			name: "kubelet write path settings out of range",
+			data: head + "nodePools:\n" + // 3
+				"- name: b\n" +
+				"  os: linux\n" + // 5
+				"  kubelet:\n" +
+				"    eventRecordQPS: -1\n" + // 7
+				"    eventBurst: -2\n" +
+				"    nodeLeaseDurationSeconds: 0\n" + // 9
+				"    nodeStatusReportFrequency: 0s\n",
+			want: []string{
+				`wink.yaml:7: nodePools[0].kubelet.eventRecordQPS: Invalid value: -1: must not be negative; write a number such as 50, or leave it out for the kubelet's default`,
+				`wink.yaml:8: nodePools[0].kubelet.eventBurst: Invalid value: -2: must not be negative; write a number such as 50, or leave it out for the kubelet's default`,
+				`wink.yaml:9: nodePools[0].kubelet.nodeLeaseDurationSeconds: Invalid value: 0: must be above zero; write seconds such as 40 (the kubelet's default), or leave it out`,
+				`wink.yaml:10: nodePools[0].kubelet.nodeStatusReportFrequency: Invalid value: "0s": must be above zero; write a duration such as "5m" (the kubelet's default), or leave it out`,
+			},
+		},
+		{
 			name: "validation error in a default pool has no line",
 			data: head + "name: " + strings.Repeat("c", 54) + "\n",
 			want: []string{

@@ -441,9 +441,12 @@ func (v *validator) kubeletWritePath(path string, k *KubeletWritePath) {
 	if k == nil {
 		return
 	}
-	for name, n := range map[string]*int32{"eventRecordQPS": k.EventRecordQPS, "eventBurst": k.EventBurst} {
-		if n != nil && *n < 0 {
-			v.add(field(path, name), ErrorTypeInvalid, *n, "must not be negative", "write a count per second such as 50, or leave it out for the kubelet's default")
+	for _, f := range []struct {
+		name string
+		n    *int32
+	}{{"eventRecordQPS", k.EventRecordQPS}, {"eventBurst", k.EventBurst}} {
+		if f.n != nil && *f.n < 0 {
+			v.add(field(path, f.name), ErrorTypeInvalid, *f.n, "must not be negative", "write a number such as 50, or leave it out for the kubelet's default")
 		}
 	}
 	if n := k.NodeLeaseDurationSeconds; n != nil && *n <= 0 {
