@@ -15,6 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 )
@@ -148,6 +150,13 @@ func TestLoadFixture(t *testing.T) {
 	want.NodePools[0].KubeletVersion = "v1.35.0"
 	want.NodePools[1].KubeletVersion = "v1.30.2"
 	want.NodePools[1].EvictionHard["memory.available"] = "100Mi"
+	// The write path the fixture shows is the kubelet's defaults, which
+	// a pool without one runs with (simnode's nodes.KubeletConfig).
+	assert.DeepEqual(t, win2022.Kubelet, &v1alpha1.KubeletWritePath{
+		EventRecordQPS: ptr.To[int32](50), EventBurst: ptr.To[int32](100),
+		NodeLeaseDurationSeconds: ptr.To[int32](40), NodeStatusReportFrequency: &metav1.Duration{Duration: 5 * time.Minute},
+	})
+	want.NodePools[0].Kubelet = win2022.Kubelet
 	assert.Assert(t, equality.Semantic.DeepEqual(c, want))
 }
 
