@@ -71,7 +71,9 @@ func kwokUp(b *testing.B, name string) *kwokCluster {
 		"--kubeconfig", k.kubeconfig,
 		"--wait", "2m", "--quiet-pull",
 	}
-	b.Cleanup(func() { _, _ = k.run(context.Background(), "delete", "cluster", "--name", name, "--kubeconfig", k.kubeconfig) })
+	b.Cleanup(func() {
+		_, _ = k.run(context.Background(), "delete", "cluster", "--name", name, "--kubeconfig", k.kubeconfig)
+	})
 	if out, err := k.run(context.Background(), args...); err != nil {
 		b.Fatalf("kwokctl create cluster: %v\n%s", err, out)
 	}
