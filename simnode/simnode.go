@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -602,7 +603,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	}
 	// resources (stats, metrics, eviction): see resources.go.
 	nodeRes := s.newNodeResources(name, spec, info, nodeProvider, podProvider, recorder, log)
-	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Handler(podProvider), intro)), log)
+	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Lazy(func() http.Handler { return kubeletapi.Handler(podProvider) }), intro)), log)
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return srv.Serve(gctx) })
