@@ -55,7 +55,7 @@ nodePools:
 func BenchmarkNodes5000(b *testing.B) {
 	n := manyNodes(b)
 	for range b.N {
-		c, opts, took := up(b, "bench-nodes", manyNodesConfig(n), false)
+		c, opts, took := upWithin(b, "bench-nodes", manyNodesConfig(n), false, 15*time.Minute)
 		cs := clientset(b, c.Kubeconfig)
 		// Leases: every node's renewTime moves within a renew interval
 		// (plus its jitter-free slack of 5 s).
