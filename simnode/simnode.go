@@ -3,6 +3,7 @@ package simnode
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -362,12 +363,44 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		// already carries the handler of a pod controller that is gone
 		// (virtual-kubelet never removes it): later boots watch their
 		// node's pods with an informer of their own.
-		if err := s.bootNode(ctx, spec, pw, boot > 0); err != nil {
+		if err := s.bootWhenRegistered(ctx, spec, pw, boot > 0); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {
 			return nil
 		}
+	}
+}
+
+// errRegistration is a boot that ended before its Node was registered.
+var errRegistration = errors.New("error registering the node")
+
+// Registration back-off, the kubelet's (kubelet_node_status.go
+// registerWithAPIServer: 100 ms, doubling, at most 7 s).
+const (
+	registrationRetryFirst = 100 * time.Millisecond
+	registrationRetryMax   = 7 * time.Second
+)
+
+// bootWhenRegistered is bootNode, tried again with the kubelet's back-off
+// while the Node cannot be registered: thousands of nodes registering at
+// once get 429s from API Priority and Fairness, and one of them must not
+// end the process. Nothing of the failed attempt stays (its pod controller
+// never ran, so the shared informer has no handler of it).
+func (s *shared) bootWhenRegistered(ctx context.Context, spec nodes.Spec, pw *power, ownPodInformer bool) error {
+	step := registrationRetryFirst
+	for {
+		err := s.bootNode(ctx, spec, pw, ownPodInformer)
+		if !errors.Is(err, errRegistration) {
+			return err
+		}
+		s.log.Warn("node not registered; trying again", "err", err, "in", step)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(step):
+		}
+		step = min(2*step, registrationRetryMax)
 	}
 }
 
@@ -621,6 +654,13 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	g.Go(func() error { return nodeRes.run(gctx) })
 	g.Go(func() error {
 		if err := nc.Run(gctx); err != nil && gctx.Err() == nil {
+			select {
+			case <-nc.Ready():
+			default:
+				// Not registered (an apiserver that sheds load, 429):
+				// runNode tries again, as the kubelet does.
+				return fmt.Errorf("node %s: %w: %w", name, errRegistration, err)
+			}
 			return fmt.Errorf("node %s: node controller: %w", name, err)
 		}
 		return nil
