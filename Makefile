@@ -5,7 +5,7 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build suites tools up down test unit bench conformance fmt vet clean
+.PHONY: all build suites tools up down test unit bench kwok conformance fmt vet clean
 
 all: build
 
@@ -49,6 +49,26 @@ unit:
 ## bench: the benchmarks of the README, with figures
 bench: build
 	WINK_BINARY=$(WINK) $(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+
+## kwok: kwok v0.8.0 (kwok, kwokctl) and the binaries of kwokctl's binary runtime,
+## built from our pinned k8s.io/kubernetes and etcd server modules, into bin/tools,
+## for BenchmarkDeploymentVsKwok (which skips, saying so, without them). kubectl
+## (kwokctl asks it whether the apiserver serves) needs modules wink does not
+## link: it is built from upstream's cmd/kubectl main in a scratch module.
+TOOLS      := $(abspath bin/tools)
+KWOK       ?= v0.8.0
+KUBE_VERSION = $(shell $(GO) list -m -f '{{.Version}}' k8s.io/kubernetes)
+KUBE_LDFLAGS = -X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION) -X k8s.io/component-base/version.gitTreeState=clean
+kwok:
+	GOBIN=$(TOOLS) $(GO) install sigs.k8s.io/kwok/cmd/kwok@$(KWOK) sigs.k8s.io/kwok/cmd/kwokctl@$(KWOK)
+	$(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(TOOLS)/ k8s.io/kubernetes/cmd/kube-apiserver \
+		k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
+	$(GO) build -o $(TOOLS)/etcd go.etcd.io/etcd/server/v3
+	set -e; d=$$(mktemp -d); trap 'rm -rf $$d' EXIT; \
+	cp $$($(GO) list -m -f '{{.Dir}}' k8s.io/kubernetes)/cmd/kubectl/kubectl.go $$d/; chmod u+w $$d/kubectl.go; \
+	cd $$d && $(GO) mod init kubectl >/dev/null 2>&1 && \
+	GOFLAGS=-mod=mod $(GO) get k8s.io/kubectl@v0$(patsubst v1%,%,$(KUBE_VERSION)) k8s.io/component-base@v0$(patsubst v1%,%,$(KUBE_VERSION)) && \
+	GOFLAGS=-mod=mod $(GO) mod tidy && $(GO) build -ldflags "$(KUBE_LDFLAGS)" -o $(TOOLS)/kubectl .
 
 ## conformance: SIG Windows' e2e jobs (upstream e2e.test, built once from the
 ## module cache) against a wink cluster of the sig-windows profile; reports in

@@ -325,7 +325,11 @@ func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig str
 	if err != nil {
 		return err
 	}
-	cfg.Timeout = 2 * time.Second
+	// A list of thousands of nodes takes longer than 2 s on a busy
+	// machine, and would then never succeed: the timeout grows with the
+	// nodes, and protobuf keeps the lists small.
+	cfg.Timeout = 2*time.Second + time.Duration(len(nodes))*5*time.Millisecond
+	cfg.ContentType = "application/vnd.kubernetes.protobuf"
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -22,6 +23,7 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/logs"
@@ -29,6 +31,7 @@ import (
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/internal/pods/wire"
 	"wink.dev/wink/simnode/internal/shutdown"
+	"wink.dev/wink/simnode/internal/statuspatch"
 	"wink.dev/wink/simnode/internal/volumes"
 )
 
@@ -59,6 +62,11 @@ type nodeBoot struct {
 	intro       *introspection
 	podProvider *pods.Provider
 	shutdownMgr *shutdown.Manager
+
+	// proxied: through the egress proxy the node's API is reached without
+	// a dial (egress.ConnListener): one file descriptor per connection,
+	// not five, which 5,000 nodes need.
+	proxied *egress.ConnListener
 }
 
 // bootNode serves one boot of a node until ctx is done or the node shut
@@ -80,6 +88,9 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		return fmt.Errorf("node %s: %w", name, err)
 	}
 	defer listener.Close()
+	if b.proxied != nil {
+		defer b.proxied.Close()
+	}
 	if err := s.buildNode(b); err != nil {
 		return err
 	}
@@ -132,7 +143,10 @@ func (s *shared) listenKubelet(b *nodeBoot) (net.Listener, error) {
 	}
 	if s.routes != nil {
 		port = s.cfg.KubeletPort
-		s.routes.Set(net.JoinHostPort(b.spec.InternalIP.String(), strconv.Itoa(port)), listener.Addr().String())
+		simulated := net.JoinHostPort(b.spec.InternalIP.String(), strconv.Itoa(port))
+		s.routes.Set(simulated, listener.Addr().String())
+		b.proxied = egress.NewConnListener(listener.Addr())
+		s.routes.SetListener(simulated, b.proxied)
 	}
 	b.spec.KubeletPort = int32(port)
 	return listener, nil
@@ -292,15 +306,26 @@ func (s *shared) seedPods(b *nodeBoot) {
 // newControllers makes virtual-kubelet's node controller (status, lease)
 // and pod controller (the node's pods, run by the runtime).
 func (s *shared) newControllers(b *nodeBoot) (*node.NodeController, *node.PodController, error) {
+	// The kubelet's write path, from the pool's KubeletConfiguration
+	// (nodes.WritePath): the lease renewed every quarter of its duration
+	// (10 s by default), an unchanged status posted every
+	// nodeStatusReportFrequency (5 m), a change when it happens (the
+	// kubelet notices one within nodeStatusUpdateFrequency, 10 s), events
+	// at eventRecordQPS/eventBurst (50/100).
+	wp := nodes.WritePathOf(b.intro.config)
+	s.events.SetLimit(b.name, events.Limit{QPS: wp.EventQPS, Burst: wp.EventBurst})
 	nc, err := node.NewNodeController(b.nodeProvider, b.nodeObj, s.client.CoreV1().Nodes(),
-		node.WithNodeEnableLeaseV1(s.client.CoordinationV1().Leases(corev1.NamespaceNodeLease), LeaseDurationSeconds),
-		node.WithNodeStatusUpdateInterval(NodeStatusUpdateInterval),
+		node.WithNodeEnableLeaseV1(s.client.CoordinationV1().Leases(corev1.NamespaceNodeLease), wp.LeaseDurationSeconds),
+		node.WithNodeStatusUpdateInterval(wp.StatusReport),
 	)
 	if err != nil {
 		return nil, nil, fmt.Errorf("node %s: node controller: %w", b.name, err)
 	}
 	pc, err := node.NewPodController(node.PodControllerConfig{
-		PodClient:         s.client.CoreV1(),
+		// Status writes as the kubelet's status manager makes them
+		// (statuspatch): a patch from the status the API shows, none when
+		// nothing changed.
+		PodClient:         statuspatch.New(s.client.CoreV1(), b.podInformer.Lister()),
 		PodInformer:       b.podInformer,
 		EventRecorder:     b.recorder,
 		Provider:          b.podProvider,
@@ -315,6 +340,14 @@ func (s *shared) newControllers(b *nodeBoot) (*node.NodeController, *node.PodCon
 		// kubelet's resolution would mark a pod ProviderFailed on a missing
 		// ConfigMap, which no kubelet does.
 		SkipDownwardAPIResolution: true,
+		// virtual-kubelet's default queue limiter (client-go's
+		// DefaultTypedControllerRateLimiter) holds each node's pod syncs
+		// and status writes to 10/s after a burst of 100, which no kubelet
+		// does (its pod workers and status manager have no such limit):
+		// only the per-pod back-off of a failing item stays.
+		SyncPodsFromKubernetesRateLimiter:    podQueueLimiter(),
+		SyncPodStatusFromProviderRateLimiter: podQueueLimiter(),
+		DeletePodsFromKubernetesRateLimiter:  podQueueLimiter(),
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("node %s: pod controller: %w", b.name, err)
@@ -335,7 +368,10 @@ func (s *shared) newKubeletAPI(ctx context.Context, b *nodeBoot, listener net.Li
 		return nil, nil, err
 	}
 	nodeRes := s.newNodeResources(b.name, b.spec, b.info, b.nodeProvider, b.podProvider, b.recorder, b.log)
-	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Handler(b.podProvider), b.intro)), b.log)
+	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Lazy(func() http.Handler { return kubeletapi.Handler(b.podProvider) }), b.intro)), b.log)
+	if b.proxied != nil {
+		srv.AddListener(b.proxied)
+	}
 	return srv, nodeRes, nil
 }
 
@@ -350,6 +386,13 @@ func (s *shared) serveBoot(ctx context.Context, b *nodeBoot, pw *power, endBoot 
 	g.Go(func() error { return nodeRes.run(gctx) })
 	g.Go(func() error {
 		if err := nc.Run(gctx); err != nil && gctx.Err() == nil {
+			select {
+			case <-nc.Ready():
+			default:
+				// Not registered (an apiserver that sheds load, 429):
+				// runNode tries again, as the kubelet does.
+				return fmt.Errorf("node %s: %w: %w", b.name, errRegistration, err)
+			}
 			return fmt.Errorf("node %s: node controller: %w", b.name, err)
 		}
 		return nil

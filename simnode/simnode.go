@@ -3,6 +3,7 @@ package simnode
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -20,15 +21,16 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/images/registry"
+	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
@@ -42,13 +44,14 @@ const (
 	DefaultKubeletPort   = 10250
 	DefaultPodStartDelay = 200 * time.Millisecond
 	DefaultPodStopDelay  = 100 * time.Millisecond
-	// LeaseDurationSeconds is the kubelet's default node lease duration;
-	// the lease is renewed every quarter of it (10 s).
-	LeaseDurationSeconds = 40
-	// NodeStatusUpdateInterval is how often the full node status is
-	// re-posted when nothing changed.
-	NodeStatusUpdateInterval = time.Minute
-	podSyncWorkers           = 2
+	// UnlimitedClientQPS is ClientQPS's default: no client-side rate
+	// limit (client-go's rest.Config takes a negative QPS for none). One
+	// simnode client serves every node, each of which would have a
+	// kubelet's own client (kubeAPIQPS 50, burst 100); a shared limit
+	// would make a node wait on its neighbours' writes. kwok runs its
+	// clients unlimited too (--disable-qps-limits).
+	UnlimitedClientQPS = -1
+	podSyncWorkers     = 2
 )
 
 func withDefaults(c *config.Config) (*config.Config, error) {
@@ -77,11 +80,10 @@ func withDefaults(c *config.Config) (*config.Config, error) {
 	if out.PodStopDelay.Duration == 0 {
 		out.PodStopDelay.Duration = DefaultPodStopDelay
 	}
-	n := len(out.NodeNames())
 	if out.ClientQPS == 0 {
-		out.ClientQPS = float32(50 + 5*n)
+		out.ClientQPS = UnlimitedClientQPS
 	}
-	if out.ClientBurst == 0 {
+	if out.ClientBurst == 0 && out.ClientQPS > 0 {
 		out.ClientBurst = int(2 * out.ClientQPS)
 	}
 	seen := map[string]bool{}
@@ -138,6 +140,7 @@ func Run(ctx context.Context, cfg *config.Config) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "simnode")
+	servePprof(ctx, log)
 	vkLevel := slog.LevelWarn
 	if cfg.Verbose {
 		vkLevel = slog.LevelInfo
@@ -165,6 +168,7 @@ type shared struct {
 	pods        informers.SharedInformerFactory
 	others      informers.SharedInformerFactory
 	broadcaster record.EventBroadcaster
+	events      *events.Sink
 	ca          *kubeletapi.CA
 	clientCA    dynamiccertificates.CAContentProvider
 	// routes map each node's <InternalIP>:<kubelet port> to its listener
@@ -233,8 +237,12 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 		}
 	}
 
+	// One broadcaster (its correlator aggregates and spam-filters per
+	// source host and object, as each kubelet's own does); the sink writes
+	// each node's events apart, at its kubelet's eventRecordQPS/eventBurst.
+	s.events = events.NewSink(ctx, client.CoreV1().Events(""), log.With("part", "events"))
 	s.broadcaster = record.NewBroadcaster(record.WithContext(ctx))
-	s.broadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	s.broadcaster.StartRecordingToSink(s.events)
 	defer s.broadcaster.Shutdown()
 
 	if cfg.ServingCACert != "" {
@@ -345,7 +353,7 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 		// already carries the handler of a pod controller that is gone
 		// (virtual-kubelet never removes it): later boots watch their
 		// node's pods with an informer of their own.
-		if err := s.bootNode(ctx, spec, pw, boot > 0); err != nil {
+		if err := s.bootWhenRegistered(ctx, spec, pw, boot > 0); err != nil {
 			return err
 		}
 		if ctx.Err() != nil {
@@ -450,4 +458,43 @@ func imageResolver(cfg *config.Config) wire.Resolver {
 		r.Cache = &registry.Cache{Dir: cfg.ImageCacheDir}
 	}
 	return r
+}
+
+// errRegistration is a boot that ended before its Node was registered.
+var errRegistration = errors.New("error registering the node")
+
+// Registration back-off, the kubelet's (kubelet_node_status.go
+// registerWithAPIServer: 100 ms, doubling, at most 7 s).
+const (
+	registrationRetryFirst = 100 * time.Millisecond
+	registrationRetryMax   = 7 * time.Second
+)
+
+// bootWhenRegistered is bootNode, tried again with the kubelet's back-off
+// while the Node cannot be registered: thousands of nodes registering at
+// once get 429s from API Priority and Fairness, and one of them must not
+// end the process. Nothing of the failed attempt stays (its pod controller
+// never ran, so the shared informer has no handler of it).
+func (s *shared) bootWhenRegistered(ctx context.Context, spec nodes.Spec, pw *power, ownPodInformer bool) error {
+	step := registrationRetryFirst
+	for {
+		err := s.bootNode(ctx, spec, pw, ownPodInformer)
+		if !errors.Is(err, errRegistration) {
+			return err
+		}
+		s.log.Warn("node not registered; trying again", "err", err, "in", step)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(step):
+		}
+		step = min(2*step, registrationRetryMax)
+	}
+}
+
+// podQueueLimiter is the rate limiter of a node's virtual-kubelet pod
+// queues: the back-off of a failing pod (5 ms doubling to 1000 s, as
+// client-go's default), no overall rate.
+func podQueueLimiter() workqueue.TypedRateLimiter[any] {
+	return workqueue.NewTypedItemExponentialFailureRateLimiter[any](5*time.Millisecond, 1000*time.Second)
 }

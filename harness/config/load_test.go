@@ -15,6 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 )
@@ -148,6 +150,13 @@ func TestLoadFixture(t *testing.T) {
 	want.NodePools[0].KubeletVersion = "v1.35.0"
 	want.NodePools[1].KubeletVersion = "v1.30.2"
 	want.NodePools[1].EvictionHard["memory.available"] = "100Mi"
+	// The write path the fixture shows is the kubelet's defaults, which
+	// a pool without one runs with (simnode's nodes.KubeletConfig).
+	assert.DeepEqual(t, win2022.Kubelet, &v1alpha1.KubeletWritePath{
+		EventRecordQPS: ptr.To[int32](50), EventBurst: ptr.To[int32](100),
+		NodeLeaseDurationSeconds: ptr.To[int32](40), NodeStatusReportFrequency: &metav1.Duration{Duration: 5 * time.Minute},
+	})
+	want.NodePools[0].Kubelet = win2022.Kubelet
 	assert.Assert(t, equality.Semantic.DeepEqual(c, want))
 }
 
@@ -478,6 +487,23 @@ func TestParseErrors(t *testing.T) {
 				"  shutdownGracePeriodCriticalPods: 20s\n", // 7
 			want: []string{
 				`wink.yaml:7: nodePools[0].shutdownGracePeriodCriticalPods: Invalid value: "20s": longer than shutdownGracePeriod 10s: critical pods get the last part of it; lower shutdownGracePeriodCriticalPods to at most 10s, or raise shutdownGracePeriod to at least 20s`,
+			},
+		},
+		{
+			name: "kubelet write path settings out of range",
+			data: head + "nodePools:\n" + // 3
+				"- name: b\n" +
+				"  os: linux\n" + // 5
+				"  kubelet:\n" +
+				"    eventRecordQPS: -1\n" + // 7
+				"    eventBurst: -2\n" +
+				"    nodeLeaseDurationSeconds: 0\n" + // 9
+				"    nodeStatusReportFrequency: 0s\n",
+			want: []string{
+				`wink.yaml:7: nodePools[0].kubelet.eventRecordQPS: Invalid value: -1: must not be negative; write a number such as 50, or leave it out for the kubelet's default`,
+				`wink.yaml:8: nodePools[0].kubelet.eventBurst: Invalid value: -2: must not be negative; write a number such as 50, or leave it out for the kubelet's default`,
+				`wink.yaml:9: nodePools[0].kubelet.nodeLeaseDurationSeconds: Invalid value: 0: must be above zero; write seconds such as 40 (the kubelet's default), or leave it out`,
+				`wink.yaml:10: nodePools[0].kubelet.nodeStatusReportFrequency: Invalid value: "0s": must be above zero; write a duration such as "5m" (the kubelet's default), or leave it out`,
 			},
 		},
 		{

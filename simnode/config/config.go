@@ -78,7 +78,8 @@ type Config struct {
 	// Default 100ms.
 	PodStopDelay metav1.Duration `json:"podStopDelay,omitempty"`
 	// ClientQPS and ClientBurst limit simnode's API client (all nodes
-	// share it). Defaults: 50 + 5 per node, burst twice that.
+	// share it). Default: no limit (a negative QPS says so too); a
+	// positive QPS without a burst gets a burst of twice the QPS.
 	ClientQPS   float32 `json:"clientQPS,omitempty"`
 	ClientBurst int     `json:"clientBurst,omitempty"`
 	// Verbose logs virtual-kubelet's own informational messages too.
@@ -120,6 +121,19 @@ type Pool struct {
 	// defaults, zero: no shutdown manager.
 	ShutdownGracePeriod             *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
 	ShutdownGracePeriodCriticalPods *metav1.Duration `json:"shutdownGracePeriodCriticalPods,omitempty"`
+	// Kubelet is how often and how fast the nodes write to the API (nil
+	// fields: the kubelet's defaults).
+	Kubelet *KubeletWritePath `json:"kubelet,omitempty"`
+}
+
+// KubeletWritePath are the KubeletConfiguration fields of the same names:
+// the kubelet's event rate limit, node lease duration and node status
+// report frequency. nil: the kubelet's default.
+type KubeletWritePath struct {
+	EventRecordQPS            *int32           `json:"eventRecordQPS,omitempty"`
+	EventBurst                *int32           `json:"eventBurst,omitempty"`
+	NodeLeaseDurationSeconds  *int32           `json:"nodeLeaseDurationSeconds,omitempty"`
+	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
 }
 
 // ImageResolveRegistry is Config.ImageResolve's value for asking registries.

@@ -25,8 +25,26 @@ import (
 // Routes maps simulated addresses ("ip:port") to real ones. It is safe for
 // concurrent use.
 type Routes struct {
-	mu sync.RWMutex
-	m  map[string]string
+	mu        sync.RWMutex
+	m         map[string]string
+	listeners map[string]*ConnListener
+}
+
+// SetListener routes the simulated address from to l: its connections are
+// handed to l without a dial.
+func (r *Routes) SetListener(from string, l *ConnListener) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.listeners == nil {
+		r.listeners = map[string]*ConnListener{}
+	}
+	r.listeners[from] = l
+}
+
+func (r *Routes) listener(addr string) *ConnListener {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.listeners[addr]
 }
 
 // Set routes the simulated address from to the real address to.
@@ -80,7 +98,12 @@ func Serve(ctx context.Context, path string, routes *Routes, log *slog.Logger) e
 }
 
 func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger) {
-	defer conn.Close()
+	handedOver := false
+	defer func() {
+		if !handedOver {
+			conn.Close()
+		}
+	}()
 	br := bufio.NewReader(conn)
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	req, err := http.ReadRequest(br)
@@ -90,6 +113,11 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 	_ = conn.SetReadDeadline(time.Time{})
 	if req.Method != http.MethodConnect {
 		fmt.Fprint(conn, "HTTP/1.1 405 Method Not Allowed\r\n\r\n")
+		return
+	}
+	if l := routes.listener(req.Host); l != nil {
+		fmt.Fprint(conn, "HTTP/1.1 200 Connection established\r\n\r\n")
+		handedOver = l.deliver(ctx, &bufferedConn{Conn: conn, r: br})
 		return
 	}
 	target := routes.Lookup(req.Host)

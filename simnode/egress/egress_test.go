@@ -28,6 +28,15 @@ func TestConnectRoutesSimulatedAddress(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "egress.sock")
 	var routes Routes
 	routes.Set("172.18.0.2:10250", strings.TrimPrefix(backend.URL, "http://"))
+	// A node served on a ConnListener gets the proxy's connection itself.
+	direct := NewConnListener(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	defer direct.Close()
+	routes.SetListener("172.18.0.3:10250", direct)
+	directSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "kubelet without a dial")
+	}), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = directSrv.Serve(direct) }()
+	defer directSrv.Close()
 	errc := make(chan error, 1)
 	go func() { errc <- Serve(ctx, sock, &routes, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
 
@@ -35,6 +44,7 @@ func TestConnectRoutesSimulatedAddress(t *testing.T) {
 		name, addr, wantStatus, wantBody string
 	}{
 		{"simulated node address", "172.18.0.2:10250", "200", "kubelet"},
+		{"simulated node address served on a ConnListener", "172.18.0.3:10250", "200", "kubelet without a dial"},
 		{"unknown address is dialled as is", "127.0.0.1:1", "503", ""},
 	}
 	for _, tt := range tests {

@@ -182,7 +182,7 @@ func ndotsOf(options []string) int {
 // the DNS settings the kubelet configured for its dnsPolicy and dnsConfig
 // (H3), reduced to the single DNS suffix a Windows pod gets (H2).
 func (m *Model) NetConfig(pod *corev1.Pod) shell.NetConfig {
-	s := m.snapshot()
+	s := m.nodeSnapshot()
 	return m.viewOf(s, pod).netConfig(s)
 }
 

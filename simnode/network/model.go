@@ -249,7 +249,17 @@ func isTerminal(p *corev1.Pod) bool {
 	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
 }
 
-func (m *Model) snapshot() *snapshot {
+func (m *Model) snapshot() *snapshot { return m.snapshotOf(true) }
+
+// nodeSnapshot is a snapshot of the nodes and Services only: what a view's
+// node and its DNS settings need (From, NetConfig), without the pods and
+// EndpointSlices. Every container start asks for them; a full snapshot
+// there cost O(pods) per start, O(pods²) per rollout (half of simnode's
+// CPU in BenchmarkPodThroughput). A view's dials and lookups take a full
+// snapshot of their own.
+func (m *Model) nodeSnapshot() *snapshot { return m.snapshotOf(false) }
+
+func (m *Model) snapshotOf(full bool) *snapshot {
 	s := &snapshot{
 		opts:          &m.opts,
 		nodeByName:    map[string]*corev1.Node{},
@@ -286,6 +296,15 @@ func (m *Model) snapshot() *snapshot {
 			}
 		}
 	}
+	for _, svc := range m.src.Services() {
+		s.svcByKey[key(svc.Namespace, svc.Name)] = svc
+		for _, c := range clusterIPs(svc) {
+			s.svcByIP[c] = svc
+		}
+	}
+	if !full {
+		return s
+	}
 	for _, p := range m.src.Pods() {
 		s.podByKey[key(p.Namespace, p.Name)] = p
 		if p.UID != "" {
@@ -306,12 +325,6 @@ func (m *Model) snapshot() *snapshot {
 		}
 		for _, ip := range podIPs(p) {
 			s.podByIP[ip] = p
-		}
-	}
-	for _, svc := range m.src.Services() {
-		s.svcByKey[key(svc.Namespace, svc.Name)] = svc
-		for _, c := range clusterIPs(svc) {
-			s.svcByIP[c] = svc
 		}
 	}
 	for _, es := range m.src.EndpointSlices() {
@@ -469,7 +482,7 @@ type view struct {
 
 // From returns the network as seen from a container of pod.
 func (m *Model) From(pod *corev1.Pod) shell.Network {
-	s := m.snapshot()
+	s := m.nodeSnapshot()
 	return m.viewOf(s, pod)
 }
 

@@ -29,6 +29,12 @@ import (
 // With schedulable it also waits for the not-ready taints to be lifted.
 func up(b *testing.B, name, cfgYAML string, schedulable bool) (*harness.Cluster, harness.Options, time.Duration) {
 	b.Helper()
+	return upWithin(b, name, cfgYAML, schedulable, 5*time.Minute)
+}
+
+// upWithin is up, waiting at most wait for the nodes.
+func upWithin(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration) (*harness.Cluster, harness.Options, time.Duration) {
+	b.Helper()
 	bin, err := suite.Binary()
 	if err != nil {
 		b.Fatal(err)
@@ -45,7 +51,7 @@ func up(b *testing.B, name, cfgYAML string, schedulable bool) (*harness.Cluster,
 	}
 	opts := harness.Options{Name: name, Home: home, Binary: bin}
 	start := time.Now()
-	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: 5 * time.Minute, Schedulable: schedulable})
+	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: wait, Schedulable: schedulable})
 	if err != nil {
 		b.Fatal(err)
 	}

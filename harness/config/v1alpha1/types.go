@@ -164,6 +164,27 @@ type NodePool struct {
 	// least 1s. Default 10s when shutdownGracePeriod is not set either, else
 	// 0s (the kubelet's default).
 	ShutdownGracePeriodCriticalPods *metav1.Duration `json:"shutdownGracePeriodCriticalPods,omitempty"`
+	// Kubelet holds the pool's kubelet write-path settings, fields of the
+	// KubeletConfiguration of the same names; what is unset is the
+	// kubelet's default (pkg/kubelet/apis/config/v1beta1/defaults.go).
+	Kubelet *KubeletWritePath `json:"kubelet,omitempty"`
+}
+
+// KubeletWritePath is how often and how fast a pool's kubelets write to the
+// API: events, the node lease and the node status.
+type KubeletWritePath struct {
+	// EventRecordQPS and EventBurst rate limit the events each node writes
+	// (the kubelet's event client). Default 50 and 100. As in the kubelet
+	// (its client's rest.Config), 0 is client-go's default 5 and 10.
+	EventRecordQPS *int32 `json:"eventRecordQPS,omitempty"`
+	EventBurst     *int32 `json:"eventBurst,omitempty"`
+	// NodeLeaseDurationSeconds is the node lease's duration; the lease is
+	// renewed every quarter of it. Default 40 (renewed every 10 s).
+	NodeLeaseDurationSeconds *int32 `json:"nodeLeaseDurationSeconds,omitempty"`
+	// NodeStatusReportFrequency is how often a node whose status did not
+	// change posts it anyway. Default 5m. A change is posted when it
+	// happens.
+	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
 }
 
 // Images is the image policy of the simulated nodes (row B4).

@@ -430,6 +430,31 @@ func (v *validator) nodePool(path string, p *NodePool, clusterName string, clust
 			"must have the shape <runtime>://<version>", `e.g. "`+DefaultWindowsContainerRuntimeVersion+`"`)
 	}
 	v.shutdownGracePeriods(path, p)
+	v.kubeletWritePath(field(path, "kubelet"), p.Kubelet)
+}
+
+// kubeletWritePath checks a pool's kubelet write-path settings as the
+// kubelet's config validation does (validation.go: eventRecordQPS and
+// eventBurst not negative, nodeLeaseDurationSeconds above zero,
+// nodeStatusReportFrequency not negative).
+func (v *validator) kubeletWritePath(path string, k *KubeletWritePath) {
+	if k == nil {
+		return
+	}
+	for _, f := range []struct {
+		name string
+		n    *int32
+	}{{"eventRecordQPS", k.EventRecordQPS}, {"eventBurst", k.EventBurst}} {
+		if f.n != nil && *f.n < 0 {
+			v.add(field(path, f.name), ErrorTypeInvalid, *f.n, "must not be negative", "write a number such as 50, or leave it out for the kubelet's default")
+		}
+	}
+	if n := k.NodeLeaseDurationSeconds; n != nil && *n <= 0 {
+		v.add(field(path, "nodeLeaseDurationSeconds"), ErrorTypeInvalid, *n, "must be above zero", "write seconds such as 40 (the kubelet's default), or leave it out")
+	}
+	if d := k.NodeStatusReportFrequency; d != nil && d.Duration <= 0 {
+		v.add(field(path, "nodeStatusReportFrequency"), ErrorTypeInvalid, d.Duration.String(), "must be above zero", `write a duration such as "5m" (the kubelet's default), or leave it out`)
+	}
 }
 
 // shutdownGracePeriods checks shutdownGracePeriod and

@@ -31,11 +31,20 @@ const Version = "v1.35.4"
 // EndpointSlices (hostNetwork pods use their node's IP).
 const DefaultNodeAddressBase = "172.18.0.2"
 
-// ControllerManagerQPS is kube-controller-manager's --kube-api-qps (burst
-// twice that): the controllers' client-side rate limit, raised from the
-// default 20 so that a new cluster's controllers start at once (see
-// Components).
-const ControllerManagerQPS = 100
+// ControlPlaneClientQPS and ControlPlaneClientBurst are the client-side
+// rate limits of kube-controller-manager (--kube-api-qps/--kube-api-burst)
+// and kube-scheduler (clientConnection.qps/burst): high enough that they
+// never bind, as kwok's --disable-qps-limits sets them (5000/10000). The
+// defaults (20/30 for the controller manager, 50/100 for the scheduler)
+// guard a shared apiserver from thousands of clients; a wink cluster's
+// apiserver has a handful, and API Priority and Fairness. At the defaults
+// a new cluster's controllers wait 4-5 s for their ServiceAccount tokens
+// (--use-service-account-credentials: about a hundred requests) and every
+// binding and its event wait on the scheduler's limiter (50 pods/s).
+const (
+	ControlPlaneClientQPS   = 5000
+	ControlPlaneClientBurst = 10000
+)
 
 // Backend runs etcd, kube-apiserver, kube-controller-manager and
 // kube-scheduler as children of the wink binary.
@@ -187,10 +196,8 @@ func schedulerConfig(kubeconfig string) ([]byte, error) {
 	return yaml.Marshal(map[string]any{
 		"apiVersion": "kubescheduler.config.k8s.io/v1",
 		"kind":       "KubeSchedulerConfiguration",
-		// Client QPS as the controller manager's (ControllerManagerQPS):
-		// at the default 50 every binding and its event wait on the
-		// client's limiter, which bounded pod throughput at 50 pods/s.
-		"clientConnection": map[string]any{"kubeconfig": kubeconfig, "qps": ControllerManagerQPS, "burst": 2 * ControllerManagerQPS},
+		// Client-side limits off in effect (ControlPlaneClientQPS).
+		"clientConnection": map[string]any{"kubeconfig": kubeconfig, "qps": ControlPlaneClientQPS, "burst": ControlPlaneClientBurst},
 		"leaderElection":   map[string]any{"leaderElect": false},
 		"enableProfiling":  false,
 		"profiles": []map[string]any{
@@ -318,17 +325,9 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 				"--controllers=*,bootstrapsigner,tokencleaner",
 				"--leader-elect=false",
 				"--profiling=false",
-				// Client-side throttling of the controllers' API clients
-				// (default 20 QPS, burst 30). With
-				// --use-service-account-credentials every controller gets
-				// its ServiceAccount and a token before it starts, about a
-				// hundred requests, so at the default rate no controller
-				// runs for the first 4-5 s: no node podCIDRs, no lifting of
-				// the not-ready taint, no pods scheduled. The limit guards a
-				// shared apiserver at scale; this one serves a handful of
-				// nodes and one client, and has API Priority and Fairness.
-				"--kube-api-qps=" + strconv.Itoa(ControllerManagerQPS),
-				"--kube-api-burst=" + strconv.Itoa(2*ControllerManagerQPS),
+				// Client-side limits off in effect (ControlPlaneClientQPS).
+				"--kube-api-qps=" + strconv.Itoa(ControlPlaneClientQPS),
+				"--kube-api-burst=" + strconv.Itoa(ControlPlaneClientBurst),
 			},
 			Ready:    get(selfSigned, "https://"+net.JoinHostPort(loop, strconv.Itoa(st.Ports.ControllerManager))+"/healthz"),
 			Parallel: true,

@@ -301,3 +301,26 @@ func TestListenFallsBackToFreePort(t *testing.T) {
 		t.Fatalf("port %d", port)
 	}
 }
+
+// TestLazyBuildsOnFirstRequest: a node's routes are built once, on the
+// first request, not when the node boots.
+func TestLazyBuildsOnFirstRequest(t *testing.T) {
+	built := 0
+	h := Lazy(func() http.Handler {
+		built++
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	})
+	if built != 0 {
+		t.Fatalf("built %d times before a request", built)
+	}
+	for range 3 {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/pods", nil))
+		if rec.Code != http.StatusTeapot {
+			t.Fatalf("status %d", rec.Code)
+		}
+	}
+	if built != 1 {
+		t.Fatalf("built %d times, want once", built)
+	}
+}

@@ -24,7 +24,11 @@ type KubeletSettings struct {
 // and eviction thresholds (N5, from which allocatable follows), its
 // shutdown grace periods (B15), and the kubelet defaults a Windows node
 // runs with (no cgroups per QoS, nothing enforced on node allocatable,
-// as the kubelet's Windows flags of SIG Windows' clusters set).
+// as the kubelet's Windows flags of SIG Windows' clusters set), and the
+// pool's write path (Pool.Kubelet: event rate limit, lease duration, node
+// status report frequency; the kubelet's defaults from
+// pkg/kubelet/apis/config/v1beta1/defaults.go where unset), which simnode
+// runs the node with (WritePath).
 func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.KubeletConfiguration {
 	c := &kubeletconfigv1beta1.KubeletConfiguration{
 		Address:       "0.0.0.0",
@@ -61,6 +65,9 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		KubeAPIBurst:                     100,
 		NodeStatusUpdateFrequency:        metav1.Duration{Duration: 10 * time.Second},
 		NodeStatusReportFrequency:        metav1.Duration{Duration: 5 * time.Minute},
+		NodeLeaseDurationSeconds:         40,
+		EventRecordQPS:                   ptr.To[int32](50),
+		EventBurst:                       100,
 		ImageMinimumGCAge:                metav1.Duration{Duration: 2 * time.Minute},
 		ImageGCHighThresholdPercent:      ptr.To[int32](85),
 		ImageGCLowThresholdPercent:       ptr.To[int32](80),
@@ -87,6 +94,20 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		c.ResolverConfig = ptr.To("")
 		c.EnforceNodeAllocatable = []string{}
 		c.FailSwapOn = ptr.To(false)
+	}
+	if k := s.Pool.Kubelet; k != nil {
+		if k.EventRecordQPS != nil {
+			c.EventRecordQPS = ptr.To(*k.EventRecordQPS)
+		}
+		if k.EventBurst != nil {
+			c.EventBurst = *k.EventBurst
+		}
+		if k.NodeLeaseDurationSeconds != nil {
+			c.NodeLeaseDurationSeconds = *k.NodeLeaseDurationSeconds
+		}
+		if k.NodeStatusReportFrequency != nil {
+			c.NodeStatusReportFrequency = *k.NodeStatusReportFrequency
+		}
 	}
 	for _, t := range s.Pool.Taints {
 		c.RegisterWithTaints = append(c.RegisterWithTaints, t)
@@ -122,4 +143,28 @@ func copyMap(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// WritePath is how a node runs its writes to the API, from its
+// KubeletConfiguration c: the lease renewed every quarter of
+// nodeLeaseDurationSeconds (pkg/kubelet/kubelet.go
+// nodeLeaseRenewIntervalFraction 0.25), an unchanged status posted every
+// nodeStatusReportFrequency, events at eventRecordQPS/eventBurst.
+type WritePath struct {
+	LeaseDurationSeconds int32
+	StatusReport         time.Duration
+	EventQPS, EventBurst int32
+}
+
+// WritePathOf reads c's write-path settings.
+func WritePathOf(c *kubeletconfigv1beta1.KubeletConfiguration) WritePath {
+	w := WritePath{
+		LeaseDurationSeconds: c.NodeLeaseDurationSeconds,
+		StatusReport:         c.NodeStatusReportFrequency.Duration,
+		EventBurst:           c.EventBurst,
+	}
+	if c.EventRecordQPS != nil {
+		w.EventQPS = *c.EventRecordQPS
+	}
+	return w
 }

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/rules"
@@ -69,3 +70,43 @@ func TestKubeletConfigAllocatable(t *testing.T) {
 		})
 	}
 }
+
+// TestKubeletConfigWritePath checks the write-path settings a pool's
+// nodes run with: the kubelet's defaults (pkg/kubelet/apis/config/v1beta1
+// defaults.go: eventRecordQPS 50, eventBurst 100, nodeLeaseDurationSeconds
+// 40, nodeStatusReportFrequency 5m, nodeStatusUpdateFrequency 10s) unless
+// the pool sets them.
+func TestKubeletConfigWritePath(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		kubelet *config.KubeletWritePath
+		want    WritePath
+	}{
+		{name: "defaults", want: WritePath{LeaseDurationSeconds: 40, StatusReport: 5 * time.Minute, EventQPS: 50, EventBurst: 100}},
+		{name: "pool sets all", kubelet: &config.KubeletWritePath{
+			EventRecordQPS: ptrTo[int32](5), EventBurst: ptrTo[int32](7),
+			NodeLeaseDurationSeconds:  ptrTo[int32](20),
+			NodeStatusReportFrequency: &metav1.Duration{Duration: time.Minute},
+		}, want: WritePath{LeaseDurationSeconds: 20, StatusReport: time.Minute, EventQPS: 5, EventBurst: 7}},
+		{name: "pool sets eventRecordQPS 0", kubelet: &config.KubeletWritePath{EventRecordQPS: ptrTo[int32](0)},
+			want: WritePath{LeaseDurationSeconds: 40, StatusReport: 5 * time.Minute, EventQPS: 0, EventBurst: 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pool := config.Pool{Name: "w", OS: "windows", Kubelet: tc.kubelet}
+			spec := Spec{ClusterName: "c", Pool: pool, InternalIP: net.ParseIP("172.18.0.2"), DefaultKubeletVersion: "v1.35.4", KubeletPort: 10250}
+			_, info, err := Build(rules.Default(), spec, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := KubeletConfig(spec, info, KubeletSettings{})
+			if got := WritePathOf(c); got != tc.want {
+				t.Errorf("write path %+v, want %+v", got, tc.want)
+			}
+			if c.NodeStatusUpdateFrequency.Duration != 10*time.Second {
+				t.Errorf("nodeStatusUpdateFrequency %s, want the kubelet's 10s", c.NodeStatusUpdateFrequency.Duration)
+			}
+		})
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -183,12 +183,14 @@ func (p *Provider) NotifyPods(ctx context.Context, cb func(*corev1.Pod)) {
 	}()
 	go p.remountLoop(ctx)
 	go func() {
+		sent := statusLog{}
 		for {
 			key, quit := p.queue.Get()
 			if quit {
 				return
 			}
-			if pod := p.current(key); pod != nil {
+			pod := p.current(key)
+			if sent.changed(key, pod) {
 				cb(pod)
 			}
 			p.queue.Done(key)

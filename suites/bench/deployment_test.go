@@ -1,0 +1,183 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// deployNodes is the number of Windows Server 2022 nodes of
+// BenchmarkDeploymentVsKwok (issue 13's measurement).
+const deployNodes = 50
+
+// deployReplicas is the Deployment's size: 3,000, or $WINK_BENCH_REPLICAS
+// for a small run.
+func deployReplicas(b *testing.B) int {
+	b.Helper()
+	if v := os.Getenv("WINK_BENCH_REPLICAS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			b.Fatalf("WINK_BENCH_REPLICAS=%q: want a positive number of replicas, e.g. 300", v)
+		}
+		return n
+	}
+	return 3000
+}
+
+// workload is a Deployment's pod as the benchmark runs it on both sides.
+type workload struct {
+	name      string
+	image     string
+	command   []string
+	describes string
+}
+
+var workloads = []workload{
+	{name: "pause", image: "mcr.microsoft.com/oss/kubernetes/pause:3.9", describes: "pause:3.9"},
+	{name: "ping", image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", command: []string{"cmd", "/c", "ping -t localhost"}, describes: "cmd /c ping -t localhost"},
+}
+
+func deployment(w workload, replicas int) *appsv1.Deployment {
+	labels := map[string]string{"app": "bench-" + w.name}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "bench-" + w.name, Namespace: "default"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptrInt32(int32(replicas)),
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					NodeSelector: map[string]string{"kubernetes.io/os": "windows"},
+					Tolerations:  []corev1.Toleration{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
+					Containers: []corev1.Container{{
+						Name: "c", Image: w.image, Command: w.command,
+						Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("10m")}},
+					}},
+				},
+			},
+		},
+	}
+}
+
+func ptrInt32(v int32) *int32 { return &v }
+
+// rollout creates the Deployment and returns pods per second from its
+// creation until every replica is Ready (status.readyReplicas), or, when
+// they are not all Ready within limit, Ready replicas per second so far
+// and false.
+func rollout(b *testing.B, cs kubernetes.Interface, d *appsv1.Deployment, limit time.Duration) (float64, bool) {
+	b.Helper()
+	ctx := context.Background()
+	want := *d.Spec.Replicas
+	start := time.Now()
+	if _, err := cs.AppsV1().Deployments(d.Namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		got, err := cs.AppsV1().Deployments(d.Namespace).Get(ctx, d.Name, metav1.GetOptions{})
+		if err == nil && got.Status.ReadyReplicas >= want {
+			return float64(want) / time.Since(start).Seconds(), true
+		}
+		if time.Since(start) > limit {
+			ready := int32(0)
+			if err == nil {
+				ready = got.Status.ReadyReplicas
+			}
+			b.Logf("%s: %d of %d replicas Ready after %s", d.Name, ready, want, limit)
+			return float64(ready) / time.Since(start).Seconds(), false
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// rolloutLimit bounds one rollout of the benchmark.
+const rolloutLimit = 10 * time.Minute
+
+// windowsPoolConfig is wink's side of the benchmark: deployNodes Windows
+// Server 2022 nodes shaped as kwokNodes makes them, and the Linux node a
+// cluster's system pods run on.
+func windowsPoolConfig(nodes int) string {
+	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
+kind: Cluster
+images: {resolve: offline}
+nodePools:
+- name: win
+  os: windows
+  windowsBuild: "10.0.20348"
+  count: %d
+  capacity: {cpu: "64", memory: 256Gi, pods: "110"}
+  taints: [{key: os, value: windows, effect: NoSchedule}]
+- name: linux
+  os: linux
+  count: 1
+`, nodes)
+}
+
+// BenchmarkDeploymentVsKwok rolls out the same Deployment (3,000 replicas,
+// WINK_BENCH_REPLICAS for fewer) over 50 Windows Server 2022 nodes on kwok
+// v0.8.0 (kwokctl's binary runtime, the control plane built from the same
+// k8s.io/kubernetes, QPS limits off) and on wink, for a pause workload and
+// a `cmd /c ping -t localhost` one, each on a fresh cluster, and prints
+// pods/s side by side with wink/kwok (issue 13's goal: >= 1.2 on both).
+// It skips when kwok is not installed (`make kwok`).
+func BenchmarkDeploymentVsKwok(b *testing.B) {
+	replicas := deployReplicas(b)
+	type result struct {
+		kwok, wink     float64
+		kwokOK, winkOK bool
+	}
+	results := map[string]*result{}
+	for range b.N {
+		for _, w := range workloads {
+			r := &result{}
+			results[w.name] = r
+			func() {
+				k := kwokUp(b, "wink-bench-"+w.name)
+				cs := clientset(b, k.kubeconfig)
+				kwokNodes(b, cs, deployNodes)
+				waitSA(b, cs, "default")
+				r.kwok, r.kwokOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
+				if _, err := k.run(context.Background(), "delete", "cluster", "--name", k.name, "--kubeconfig", k.kubeconfig); err != nil {
+					b.Logf("kwokctl delete cluster: %v", err)
+				}
+			}()
+			func() {
+				c, opts, _ := up(b, "bench-deploy-"+w.name, windowsPoolConfig(deployNodes), true)
+				cs := clientset(b, c.Kubeconfig)
+				waitSA(b, cs, "default")
+				r.wink, r.winkOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
+				deleteCluster(b, opts)
+			}()
+		}
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "Deployment of %d replicas over %d Windows Server 2022 nodes, created -> all Ready:\n", replicas, deployNodes)
+	fmt.Fprintf(&table, "| workload | kwok %s pods/s | wink pods/s | wink/kwok (goal >= 1.2) |\n|---|---|---|---|\n", kwokVersion)
+	for _, w := range workloads {
+		r := results[w.name]
+		ratio := r.wink / r.kwok
+		fmt.Fprintf(&table, "| %s | %.1f%s | %.1f%s | %.2f |\n", w.describes, r.kwok, partial(r.kwokOK), r.wink, partial(r.winkOK), ratio)
+		b.ReportMetric(r.kwok, "kwok-"+w.name+"-pods/s")
+		b.ReportMetric(r.wink, "wink-"+w.name+"-pods/s")
+		b.ReportMetric(ratio, w.name+"-ratio")
+	}
+	fmt.Print(table.String())
+	fmt.Printf("(* not all Ready within %s: Ready replicas per second until then)\n", rolloutLimit)
+}
+
+func partial(ok bool) string {
+	if ok {
+		return ""
+	}
+	return " *"
+}
