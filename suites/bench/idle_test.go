@@ -53,15 +53,15 @@ func BenchmarkIdleRunningContainers(b *testing.B) {
 	// A first rollout with both images, deleted: each measured rollout
 	// then finds the images on the nodes and follows a deletion of as many
 	// pods.
-	rollout(b, cs, ns, "warm", n, pid, pause, ping)
+	rolloutWithCPU(b, cs, ns, "warm", n, pid, pause, ping)
 	scaleToZero(b, cs, ns, "warm")
 	b.ResetTimer()
 	for range b.N {
-		pingRate, pingCPU := rollout(b, cs, ns, "ping", n, pid, ping)
+		pingRate, pingCPU := rolloutWithCPU(b, cs, ns, "ping", n, pid, ping)
 		pct := idleCPU(b, pid)
 		rss := vmRSS(b, pid)
 		scaleToZero(b, cs, ns, "ping")
-		pauseRate, pauseCPU := rollout(b, cs, ns, "pause", n, pid, pause)
+		pauseRate, pauseCPU := rolloutWithCPU(b, cs, ns, "pause", n, pid, pause)
 		pausePct := idleCPU(b, pid)
 		scaleToZero(b, cs, ns, "pause")
 
@@ -90,10 +90,10 @@ func idleCPU(b *testing.B, pid int) float64 {
 	return 100 * (procCPU(b, pid) - before).Seconds() / idleWindow.Seconds()
 }
 
-// rollout creates a Deployment of n replicas and returns its pods per
+// rolloutWithCPU creates a Deployment of n replicas and returns its pods per
 // second from creation until all are Ready, and the CPU simnode used
 // meanwhile.
-func rollout(b *testing.B, cs kubernetes.Interface, ns, name string, n, pid int, containers ...corev1.Container) (float64, time.Duration) {
+func rolloutWithCPU(b *testing.B, cs kubernetes.Interface, ns, name string, n, pid int, containers ...corev1.Container) (float64, time.Duration) {
 	b.Helper()
 	ctx := context.Background()
 	labels := map[string]string{"app": name}
