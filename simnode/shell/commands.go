@@ -36,7 +36,13 @@ var windowsPrograms = []*command{
 	{name: "test-webserver", help: "agnhost test-webserver (the image's entrypoint argument).", run: progAgnhostSub},
 	{name: "serve-hostname", help: "agnhost serve-hostname (the image's entrypoint argument).", run: progAgnhostSub},
 	{name: "netexec", help: "agnhost netexec (the image's entrypoint argument).", run: progAgnhostSub},
-	// busybox-style tools of the e2e images (C:\bin)
+	// busybox-style tools of the e2e images (C:\bin): busybox-w32 applets
+	// (test/images/busybox/Dockerfile_windows BUSYBOX_EXES, in the agnhost
+	// image too); upstream runs `sh -c env`, `/bin/sh -c "...; sleep N"` in
+	// Windows pods (common/node/configmap.go, pods.go readiness gates).
+	{name: "sh", aliases: []string{"ash", "bash"}, help: "busybox-w32 ash, the POSIX shell of the e2e images.", rows: "E", run: func(p *proc, argv []string) int { return p.runSh(argv) }},
+	{name: "env", aliases: []string{"printenv"}, help: "Prints the environment.", rows: "E", run: progEnv},
+	{name: "printf", help: "Formats and prints.", rows: "E", run: progPrintf},
 	{name: "sleep", help: "Delays for a specified amount of time.", run: progSleep},
 	{name: "cat", help: "Concatenates files.", run: progCat},
 	{name: "echo", help: "Prints its arguments.", run: progEcho},

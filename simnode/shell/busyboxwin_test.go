@@ -1,0 +1,19 @@
+package shell
+
+import "testing"
+
+// TestBusyboxWindows: the e2e busybox and agnhost images for Windows ship
+// busybox-w32 applets in C:\bin (test/images/busybox/Dockerfile_windows);
+// upstream's conformance specs run them in Windows pods as they do on
+// Linux (row E; kubelet versions: all, the image decides).
+func TestBusyboxWindows(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "sh -c env (common/node/configmap.go, secrets.go)", argv: []string{"sh", "-c", "env"},
+			setup:  func(f *fixture) { f.env.Vars["data-1"] = "value-1"; f.env.Vars["1-data-1"] = "value-1" },
+			outHas: []string{"data-1=value-1\r\n", "1-data-1=value-1\r\n"}},
+		{name: "/bin/sh path (pods.go readiness gates)", argv: []string{"/bin/sh", "-c", "echo container is alive"},
+			out: "container is alive\r\n"},
+		{name: "printenv", argv: []string{"printenv"}, setup: func(f *fixture) { f.env.Vars["X"] = "y" }, outHas: []string{"X=y\r\n"}},
+		{name: "unknown applet in sh", argv: []string{"sh", "-c", "frobnicate"}, errHas: []string{"frobnicate"}, code: 127},
+	})
+}
