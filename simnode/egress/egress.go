@@ -27,6 +27,23 @@ import (
 type Routes struct {
 	mu sync.RWMutex
 	m  map[string]string
+	// resolver maps the other simulated addresses (pods, Services) to the
+	// real listeners of simulated servers.
+	resolver Resolver
+}
+
+// Resolver maps a simulated pod or Service address ("ip:port") to the real
+// listener of the simulated server behind it (simnode/network
+// Model.Resolve); ok is false when none listens there for real.
+type Resolver interface {
+	Resolve(addr string) (real string, ok bool)
+}
+
+// SetResolver sets the resolver asked about addresses without a route.
+func (r *Routes) SetResolver(res Resolver) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.resolver = res
 }
 
 // Set routes the simulated address from to the real address to.
@@ -45,6 +62,11 @@ func (r *Routes) Lookup(addr string) string {
 	defer r.mu.RUnlock()
 	if to, ok := r.m[addr]; ok {
 		return to
+	}
+	if r.resolver != nil {
+		if to, ok := r.resolver.Resolve(addr); ok {
+			return to
+		}
 	}
 	return addr
 }

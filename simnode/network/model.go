@@ -146,6 +146,8 @@ type Model struct {
 	mu       sync.Mutex
 	rr       map[string]int           // round-robin position per service port
 	affinity map[string]affinityEntry // service port + client IP -> endpoint
+
+	sockets sockets // real listeners of simulated servers (sockets.go)
 }
 
 type affinityEntry struct {

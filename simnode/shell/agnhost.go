@@ -209,8 +209,10 @@ func progAgnhost(p *proc, argv []string) int {
 		p.logf("Started HTTP server on port %d", port("--http-port", 8080))
 		p.logf("Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter", "webhook", "crd-conversion-webhook":
+	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter", "crd-conversion-webhook":
 		return p.block()
+	case "webhook":
+		return agnhostWebhook(p, flags)
 	case "dns-suffix":
 		p.println(strings.Join(p.env.Interfaces.DNSSuffixes, ","))
 		return 0

@@ -1,0 +1,57 @@
+package shell
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"strconv"
+
+	"wink.dev/wink/simnode/agnhost"
+)
+
+// socketNetwork is a container's Network that lets a simulated server
+// listen on a real socket, for clients outside the simulation (the
+// apiserver calling an admission webhook; simnode/network sockets.go).
+type socketNetwork interface {
+	Listen(ctx context.Context, port int) (net.Listener, error)
+}
+
+// agnhostTLSServer runs one of agnhost's HTTPS servers for the apiserver
+// (`agnhost webhook`: --tls-cert-file, --tls-private-key-file, --port,
+// default 443): it reads the certificate and key from the container's
+// files, serves h on the pod's port until the container stops, and fails
+// as agnhost does (klog.Fatal, exit 255) when the files cannot be read.
+// Row E (the e2e images' programs; kubelet versions: all).
+func agnhostTLSServer(p *proc, flags map[string]string, h http.Handler) int {
+	port := 443
+	if n, err := strconv.Atoi(flags["--port"]); err == nil {
+		port = n
+	}
+	cert, err := p.readFile(flags["--tls-cert-file"])
+	if err == nil {
+		var key []byte
+		if key, err = p.readFile(flags["--tls-private-key-file"]); err == nil {
+			sn, ok := p.env.Net.(socketNetwork)
+			if !ok {
+				// No real socket here (a unit test's network): the
+				// server serves only simulated clients.
+				return p.block()
+			}
+			var l net.Listener
+			if l, err = sn.Listen(p.ctx, port); err == nil {
+				p.klogf('I', "main.go:230", "serving on port %d", port)
+				err = agnhost.ServeTLS(p.ctx, l, cert, key, h)
+				if p.done() {
+					return p.killed()
+				}
+			}
+		}
+	}
+	p.klogf('F', "config.go:33", "%v", err)
+	return 255
+}
+
+// agnhostWebhook is `agnhost webhook` (test/images/agnhost/webhook).
+func agnhostWebhook(p *proc, flags map[string]string) int {
+	return agnhostTLSServer(p, flags, agnhost.WebhookHandler(agnhost.WebhookOptions{SidecarImage: flags["--sidecar-image"]}))
+}
