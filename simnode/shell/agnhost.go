@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"wink.dev/wink/simnode/agnhost"
 )
 
 // This file is the servers containers run: the agnhost subcommands of the
@@ -209,10 +211,12 @@ func progAgnhost(p *proc, argv []string) int {
 		p.logf("Started HTTP server on port %d", port("--http-port", 8080))
 		p.logf("Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter", "crd-conversion-webhook":
+	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter":
 		return p.block()
 	case "webhook":
 		return agnhostWebhook(p, flags)
+	case "crd-conversion-webhook":
+		return agnhostTLSServer(p, flags, agnhost.ConversionHandler())
 	case "dns-suffix":
 		p.println(strings.Join(p.env.Interfaces.DNSSuffixes, ","))
 		return 0
