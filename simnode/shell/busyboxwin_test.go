@@ -14,6 +14,8 @@ func TestBusyboxWindows(t *testing.T) {
 		{name: "/bin/sh path (pods.go readiness gates)", argv: []string{"/bin/sh", "-c", "echo container is alive"},
 			out: "container is alive\r\n"},
 		{name: "printenv", argv: []string{"printenv"}, setup: func(f *fixture) { f.env.Vars["X"] = "y" }, outHas: []string{"X=y\r\n"}},
+		{name: "curl -g -q -s in sh (common/network utils.go dial checks)", argv: []string{"/bin/sh", "-c", "curl -g -q -s 'http://10.244.1.6/'"},
+			out: "hello"},
 		{name: "unknown applet in sh", argv: []string{"sh", "-c", "frobnicate"}, errHas: []string{"frobnicate"}, code: 127},
 	})
 }

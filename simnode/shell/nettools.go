@@ -582,7 +582,7 @@ func progCurl(p *proc, argv []string) int {
 			o.family = 4
 		case a == "--ipv6":
 			o.family = 6
-		case a == "--location" || a == "--compressed" || a == "--http1.1" || a == "--no-keepalive":
+		case a == "--location" || a == "--compressed" || a == "--http1.1" || a == "--no-keepalive" || a == "--globoff" || a == "--disable":
 		case a == "--connect-timeout":
 			o.connectTimeout = seconds(next(&i))
 		case a == "--max-time":
@@ -636,7 +636,7 @@ func progCurl(p *proc, argv []string) int {
 					o.include = true
 				case 'v':
 					o.verbose = true
-				case 'L', 'N', 'g':
+				case 'L', 'N', 'g', 'q': // -q: no .curlrc (networking utils.go `curl -g -q -s`)
 				case 'o':
 					o.output = val()
 				case 'X':
