@@ -83,6 +83,10 @@ type HTTPRequest struct {
 	Port int
 	// From is the client's address.
 	From netip.Addr
+	// Server is the network as the answering pod sees it (nil for
+	// addresses beyond the cluster), for servers that make connections of
+	// their own (agnhost netexec /dial).
+	Server shell.Network
 }
 
 // Options configure a Model. Zero values take the defaults documented on
@@ -129,6 +133,9 @@ type Options struct {
 	// nil for addresses beyond the cluster. A nil handler or a nil response
 	// gives 200 with an empty body.
 	HTTPHandler func(pod *corev1.Pod, port int, req *HTTPRequest) *shell.HTTPResponse
+	// UDPHandler answers a datagram that reached pod on port from a client
+	// (Exchange); ok false: no answer. Nil: nobody answers.
+	UDPHandler func(pod *corev1.Pod, port int, payload string, from netip.Addr) (answer string, ok bool)
 	// KubernetesVersion is what the apiserver's /version reports. Default
 	// v1.35.4.
 	KubernetesVersion string

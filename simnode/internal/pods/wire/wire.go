@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/netip"
 
 	corev1 "k8s.io/api/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
@@ -237,11 +238,20 @@ func NetworkOptions(opts network.Options, providers Providers) network.Options {
 		if req.From.IsValid() {
 			client = req.From.String()
 		}
+		if r := netexecHTTP(p, pod, port, req); r != nil {
+			return r
+		}
 		r := p.HTTP(pod, port, req.Method, req.Path, client)
 		if r == nil {
 			return nil
 		}
 		return &shell.HTTPResponse{Status: r.Status, Headers: r.Headers, Body: r.Body}
+	}
+	opts.UDPHandler = func(pod *corev1.Pod, port int, payload string, from netip.Addr) (string, bool) {
+		if p := providers(pod.Spec.NodeName); p != nil {
+			return netexecUDP(p, pod, port, payload, from)
+		}
+		return "", false
 	}
 	return opts
 }
