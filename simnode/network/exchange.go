@@ -2,8 +2,11 @@ package network
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/netip"
+
+	"wink.dev/wink/simnode/shell"
 )
 
 // Exchange sends one UDP datagram from the view to host:port and returns
@@ -19,12 +22,17 @@ func (v *view) Exchange(ctx context.Context, host string, port int, payload stri
 		}
 		addr = addrs[0]
 	}
+	s := v.m.snapshot()
 	t, err := v.dial(ctx, ProtoUDP, addr, port)
+	if errors.Is(err, shell.ErrRefused) && s.podByIP[addr] != nil {
+		// Listens knows TCP ports only: a pod's UDP server is its
+		// handler's to answer.
+		t, err = &target{kind: "pod", pod: s.podByIP[addr], addr: addr, port: port}, nil
+	}
 	if err != nil {
 		return "", err
 	}
 	if t.pod != nil && v.m.opts.UDPHandler != nil {
-		s := v.m.snapshot()
 		if a, ok := v.m.opts.UDPHandler(t.pod, t.port, payload, v.refresh(s).ip(s)); ok {
 			return a, nil
 		}
