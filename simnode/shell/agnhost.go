@@ -211,8 +211,10 @@ func progAgnhost(p *proc, argv []string) int {
 		p.logf("Started HTTP server on port %d", port("--http-port", 8080))
 		p.logf("Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter":
+	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
 		return p.block()
+	case "porter":
+		return agnhostPorter(p, flags)
 	case "webhook":
 		return agnhostWebhook(p, flags)
 	case "crd-conversion-webhook":

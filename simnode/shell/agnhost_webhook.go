@@ -55,3 +55,35 @@ func agnhostTLSServer(p *proc, flags map[string]string, h http.Handler) int {
 func agnhostWebhook(p *proc, flags map[string]string) int {
 	return agnhostTLSServer(p, flags, agnhost.WebhookHandler(agnhost.WebhookOptions{SidecarImage: flags["--sidecar-image"]}))
 }
+
+// agnhostPorter is `agnhost porter [--json-response]`: every
+// SERVE_PORT_<n> and SERVE_TLS_PORT_<n> of its environment served on a
+// real socket (the apiserver's pods/proxy and services/proxy reach them),
+// TLS with the image's localhost certificate. Without real sockets it
+// serves only simulated clients, as other servers do.
+func agnhostPorter(p *proc, flags map[string]string) int {
+	sn, ok := p.env.Net.(socketNetwork)
+	if !ok {
+		return p.block()
+	}
+	env := map[string]string{}
+	for _, e := range p.vars.sorted() {
+		env[e.name] = e.value
+	}
+	json := flags["--json-response"] == "true"
+	for _, pp := range agnhost.PorterPorts(env) {
+		l, err := sn.Listen(p.ctx, pp.Port)
+		if err != nil {
+			p.logf("server on port %q failed: %v", strconv.Itoa(pp.Port), err)
+			continue
+		}
+		h := agnhost.PorterHandler(pp.Value, json)
+		if pp.TLS {
+			cert, key := agnhost.LocalhostCert()
+			go func() { _ = agnhost.ServeTLS(p.ctx, l, cert, key, h) }()
+		} else {
+			go func() { _ = agnhost.ServeHTTP(p.ctx, l, h) }()
+		}
+	}
+	return p.block()
+}
