@@ -637,6 +637,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 
 	if entrypoint(spec, c.img, argv) {
 		env.Server = argv[0]
+		env.ImageCommand = len(spec.Command) == 0 && len(spec.Args) == 0
 	}
 	c.opaque = m.opaque(spec, c, env, argv)
 	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})

@@ -85,7 +85,7 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 	// know (an image without catalog or registry metadata), as MiniShell has
 	// it: it runs until stopped.
 	os := shell.OS(env.OS)
-	if !env.Exec && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
+	if !env.Exec && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && (!shell.Found(os, argv) && !shell.Tool(os, argv[0]) || imageScript(env, argv))) {
 		return shell.RunUntilStopped(ctx, Env(env))
 	}
 	return shell.Run(ctx, Env(env), argv, stdin, stdout, stderr)
