@@ -39,6 +39,24 @@ type Resolver interface {
 	Resolve(addr string) (real string, ok bool)
 }
 
+// Bridger is a Resolver that also answers for simulated servers without a
+// real socket: Bridge returns a connection served by the simulation
+// (simnode/network Model.Bridge); ok is false when nothing there serves.
+type Bridger interface {
+	Bridge(addr string) (conn net.Conn, ok bool)
+}
+
+// bridge asks the resolver for a simulated connection to addr.
+func (r *Routes) bridge(addr string) (net.Conn, bool) {
+	r.mu.RLock()
+	b, ok := r.resolver.(Bridger)
+	r.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	return b.Bridge(addr)
+}
+
 // SetResolver sets the resolver asked about addresses without a route.
 func (r *Routes) SetResolver(res Resolver) {
 	r.mu.Lock()
@@ -115,8 +133,14 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 		return
 	}
 	target := routes.Lookup(req.Host)
-	d := net.Dialer{Timeout: 10 * time.Second}
-	up, err := d.DialContext(ctx, "tcp", target)
+	var up net.Conn
+	if target == req.Host {
+		up, _ = routes.bridge(req.Host)
+	}
+	if up == nil {
+		d := net.Dialer{Timeout: 10 * time.Second}
+		up, err = d.DialContext(ctx, "tcp", target)
+	}
 	if err != nil {
 		log.Debug("egress dial failed", "addr", req.Host, "target", target, "err", err)
 		fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\n\r\n")
@@ -134,7 +158,11 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 func closeWrite(c net.Conn) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		_ = cw.CloseWrite()
+		return
 	}
+	// A bridged connection (net.Pipe) cannot half-close: the client is
+	// done with it.
+	_ = c.Close()
 }
 
 // Dialer returns a dial function that reaches addresses of the simulated
