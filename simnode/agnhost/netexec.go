@@ -109,10 +109,11 @@ func NetexecDial(ctx context.Context, n NetexecNetwork, rawQuery string) (int, s
 	return http.StatusOK, string(b)
 }
 
-// NetexecUDP is netexec's UDP server's answer to payload; ok is false for
-// a request it ignores.
-func NetexecUDP(payload, hostname, clientIP string) (answer string, ok bool) {
-	payload = strings.TrimSpace(payload)
+// NetexecUDP is netexec's UDP server on port answering payload (lower
+// cased, as upstream reads it: `echo hostName | nc -u` gets the hostname);
+// ok is false for a request it ignores.
+func NetexecUDP(payload, hostname, clientIP string, port int) (answer string, ok bool) {
+	payload = strings.ToLower(strings.TrimSpace(payload))
 	switch {
 	case payload == "hostname":
 		return hostname, true
@@ -120,6 +121,46 @@ func NetexecUDP(payload, hostname, clientIP string) (answer string, ok bool) {
 		return strings.TrimPrefix(payload, "echo "), true
 	case payload == "clientip":
 		return clientIP, true
+	case payload == "serverport":
+		return strconv.Itoa(port), true
 	}
 	return "", false
+}
+
+// BadRequest is what a Go net/http server (every agnhost HTTP server)
+// writes to a connection whose first line is not an HTTP request, such as
+// the `echo hostName | nc -t` of upstream's Service reachability checks.
+const BadRequest = "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request"
+
+// HTTPServer reports whether argv runs an agnhost HTTP server on port
+// (netexec's HTTP port, test-webserver, serve-hostname without --tcp or
+// --udp, porter's SERVE_PORT_ ports are looked up by the caller).
+func HTTPServer(argv []string, port int) bool {
+	if hp, _, ok := NetexecPorts(argv); ok {
+		return hp == port
+	}
+	joined := " " + strings.Join(argv, " ") + " "
+	switch {
+	case strings.Contains(joined, " test-webserver "):
+		return flagPort(argv, "--port", 80) == port
+	case strings.Contains(joined, " serve-hostname "):
+		return !strings.Contains(joined, "--tcp") && !strings.Contains(joined, "--udp") && flagPort(argv, "--port", 9376) == port
+	}
+	return false
+}
+
+func flagPort(argv []string, flag string, def int) int {
+	for i, a := range argv {
+		if v, ok := strings.CutPrefix(a, flag+"="); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				return n
+			}
+		}
+		if a == flag && i+1 < len(argv) {
+			if n, err := strconv.Atoi(argv[i+1]); err == nil {
+				return n
+			}
+		}
+	}
+	return def
 }

@@ -18,7 +18,7 @@ func (f *fakeNet) Get(_ context.Context, url string) (string, error) {
 
 func (f *fakeNet) UDP(_ context.Context, host string, port int, payload string) (string, error) {
 	if host == "10.244.2.3" && port == 8081 {
-		a, _ := NetexecUDP(payload, "netserver-0", "10.244.0.3")
+		a, _ := NetexecUDP(payload, "netserver-0", "10.244.0.3", 8081)
 		return a, nil
 	}
 	return "", errors.New("i/o timeout")
@@ -34,6 +34,7 @@ func TestNetexecDial(t *testing.T) {
 	}{
 		{"http", "request=hostname&protocol=http&host=10.244.2.3&port=8083&tries=2", 200, `{"responses":["netserver-0","netserver-0"]}`},
 		{"udp", "request=hostname&protocol=udp&host=10.244.2.3&port=8081&tries=1", 200, `{"responses":["netserver-0"]}`},
+		{"udp hostName (jig reachability)", "request=hostName&protocol=udp&host=10.244.2.3&port=8081", 200, `{"responses":["netserver-0"]}`},
 		{"udp echo", "request=echo%20hi&protocol=udp&host=10.244.2.3&port=8081", 200, `{"responses":["hi"]}`},
 		{"refused", "request=hostname&host=10.244.2.9&port=8083&tries=1", 200, `{"errors":["connection refused"]}`},
 		{"no request", "host=10.244.2.3&port=8083", 400, "request parameter not specified. <nil>\n"},

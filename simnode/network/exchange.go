@@ -39,3 +39,26 @@ func (v *view) Exchange(ctx context.Context, host string, port int, payload stri
 	}
 	return "", fmt.Errorf("read udp %s:%d: i/o timeout", addr, port)
 }
+
+// Converse opens a connection from the view to addr:port, writes data and
+// returns what the simulated server writes back (nc): UDP as Exchange,
+// TCP through Options.TCPHandler; "" when the server writes nothing.
+func (v *view) Converse(ctx context.Context, proto string, addr netip.Addr, port int, data string) (string, error) {
+	if proto == ProtoUDP {
+		a, err := v.Exchange(ctx, addr.String(), port, data)
+		if err != nil && !errors.Is(err, shell.ErrRefused) && !errors.Is(err, shell.ErrTimeout) && !errors.Is(err, shell.ErrUnreachable) {
+			return "", nil // no answer: nc prints nothing
+		}
+		return a, err
+	}
+	t, err := v.dial(ctx, proto, addr, port)
+	if err != nil {
+		return "", err
+	}
+	if t.pod == nil || v.m.opts.TCPHandler == nil {
+		return "", nil
+	}
+	s := v.m.snapshot()
+	a, _ := v.m.opts.TCPHandler(t.pod, t.port, data, v.refresh(s).ip(s))
+	return a, nil
+}

@@ -136,6 +136,9 @@ type Options struct {
 	// UDPHandler answers a datagram that reached pod on port from a client
 	// (Exchange); ok false: no answer. Nil: nobody answers.
 	UDPHandler func(pod *corev1.Pod, port int, payload string, from netip.Addr) (answer string, ok bool)
+	// TCPHandler answers the bytes a client writes on a TCP connection to
+	// pod's port (Converse, nc); ok false: the server writes nothing back.
+	TCPHandler func(pod *corev1.Pod, port int, data string, from netip.Addr) (answer string, ok bool)
 	// KubernetesVersion is what the apiserver's /version reports. Default
 	// v1.35.4.
 	KubernetesVersion string

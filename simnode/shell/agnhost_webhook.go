@@ -2,8 +2,11 @@ package shell
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 
 	"wink.dev/wink/simnode/agnhost"
@@ -86,4 +89,25 @@ func agnhostPorter(p *proc, flags map[string]string) int {
 		}
 	}
 	return p.block()
+}
+
+// converser is a container's Network that carries bytes to a simulated
+// server and brings its answer back (simnode/network view.Converse).
+type converser interface {
+	Converse(ctx context.Context, proto string, addr netip.Addr, port int, data string) (string, error)
+}
+
+// ncConverse sends nc's stdin to the server at addr:port and prints what
+// the server writes back (upstream's Service reachability check: `echo
+// hostName | nc -v -t -w 2 svc 80` wants a non-empty answer; an agnhost
+// HTTP server answers 400 Bad Request, netexec's UDP server the hostname).
+func (p *proc) ncConverse(proto string, addr netip.Addr, port int) {
+	data, _ := io.ReadAll(p.stdin)
+	c, ok := p.net().(converser)
+	if !ok || len(data) == 0 {
+		return
+	}
+	if answer, err := c.Converse(p.ctx, proto, addr, port, string(data)); err == nil && answer != "" {
+		fmt.Fprint(p.stdout, answer)
+	}
 }

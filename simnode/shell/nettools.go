@@ -1043,13 +1043,9 @@ func progNc(p *proc, argv []string) int {
 				p.eprintln(fmt.Sprintf("Connection to %s %d port [%s/%s] succeeded!", host, port, proto, svc))
 			}
 			if !zero {
-				// no data goes anywhere; read what the client sends
-				buf := make([]byte, 4096)
-				for {
-					if _, err := p.stdin.Read(buf); err != nil {
-						break
-					}
-				}
+				// what the client sends goes to the server; print its
+				// answer (agnhost_webhook.go ncConverse)
+				p.ncConverse(proto, addr, port)
 			}
 		case errors.Is(err, ErrTimeout):
 			if wait == 0 {

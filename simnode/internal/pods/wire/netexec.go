@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net/http"
@@ -79,8 +80,46 @@ func netexecUDP(p *pods.Provider, pod *corev1.Pod, port int, payload string, fro
 			if from.IsValid() {
 				client = from.String()
 			}
-			return agnhost.NetexecUDP(payload, pod.Name, client)
+			return agnhost.NetexecUDP(payload, pod.Name, client, port)
 		}
+	}
+	return "", false
+}
+
+// tcpAnswer is what an agnhost server of pod writes back to data sent to
+// its TCP port (nc): an HTTP server answers a request as HTTP does, and
+// anything else with Go's 400 Bad Request; serve-hostname --tcp writes the
+// hostname. Other programs: nothing wink knows.
+func tcpAnswer(p *pods.Provider, pod *corev1.Pod, port int, data string, from netip.Addr) (string, bool) {
+	for _, argv := range p.Commands(pod) {
+		joined := " " + strings.Join(argv, " ") + " "
+		if strings.Contains(joined, " serve-hostname ") && strings.Contains(joined, "--tcp") {
+			return pod.Name, true
+		}
+		if !agnhost.HTTPServer(argv, port) {
+			continue
+		}
+		req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(data)))
+		if err != nil {
+			return agnhost.BadRequest, true
+		}
+		client := ""
+		if from.IsValid() {
+			client = from.String()
+		}
+		r := p.HTTP(pod, port, req.Method, req.URL.RequestURI(), client)
+		if r == nil {
+			r = &pods.HTTPResponse{Status: 200}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\n", r.Status, http.StatusText(r.Status))
+		for k, v := range r.Headers {
+			if !strings.EqualFold(k, "Content-Length") {
+				fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+			}
+		}
+		fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s", len(r.Body), r.Body)
+		return b.String(), true
 	}
 	return "", false
 }

@@ -247,6 +247,12 @@ func NetworkOptions(opts network.Options, providers Providers) network.Options {
 		}
 		return &shell.HTTPResponse{Status: r.Status, Headers: r.Headers, Body: r.Body}
 	}
+	opts.TCPHandler = func(pod *corev1.Pod, port int, data string, from netip.Addr) (string, bool) {
+		if p := providers(pod.Spec.NodeName); p != nil {
+			return tcpAnswer(p, pod, port, data, from)
+		}
+		return "", false
+	}
 	opts.UDPHandler = func(pod *corev1.Pod, port int, payload string, from netip.Addr) (string, bool) {
 		if p := providers(pod.Spec.NodeName); p != nil {
 			return netexecUDP(p, pod, port, payload, from)
