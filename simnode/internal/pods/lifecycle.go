@@ -878,6 +878,9 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 			m.fx.after(rec, kill, func() { stop(c, true) })
 			continue
 		}
+		if spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil && spec.Lifecycle.PreStop.HTTPGet != nil {
+			m.remoteHook(rec, c, spec.Lifecycle.PreStop.HTTPGet)
+		}
 		m.fx.after(rec, min(stopDelay, grace), func() { stop(c, false) })
 	}
 }
@@ -913,6 +916,7 @@ func (m *machine) postStart(rec *record, c *container, h *corev1.LifecycleHandle
 				fail()
 			}
 		})
+	case h.HTTPGet != nil && m.remoteHook(rec, c, h.HTTPGet):
 	case h.HTTPGet != nil:
 		if !m.listening(c, m.spec(rec, c), h.HTTPGet.Port) {
 			fail()

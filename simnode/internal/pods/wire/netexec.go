@@ -123,3 +123,14 @@ func tcpAnswer(p *pods.Provider, pod *corev1.Pod, port int, data string, from ne
 	}
 	return "", false
 }
+
+// HookGet implements pods.HookNetwork: the kubelet's httpGet hook to
+// another address, through the network as the hooked pod's node reaches
+// it (TLS unverified, as the kubelet's hook client).
+func (n Network) HookGet(ctx context.Context, pod *corev1.Pod, url string) (int, error) {
+	r, err := n.Model.From(pod).HTTP(ctx, http.MethodGet, url, true)
+	if err != nil {
+		return 0, err
+	}
+	return r.Status, nil
+}
