@@ -917,6 +917,9 @@ func (m *machine) postStart(rec *record, c *container, h *corev1.LifecycleHandle
 			}
 		})
 	case h.HTTPGet != nil && m.remoteHook(rec, c, h.HTTPGet):
+		// The hook has returned: the pod sync goes on (a sidecar's
+		// postStart gates the next containers).
+		m.fx.after(rec, 0, nil)
 	case h.HTTPGet != nil:
 		if !m.listening(c, m.spec(rec, c), h.HTTPGet.Port) {
 			fail()
