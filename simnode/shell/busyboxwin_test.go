@@ -16,6 +16,12 @@ func TestBusyboxWindows(t *testing.T) {
 		{name: "printenv", argv: []string{"printenv"}, setup: func(f *fixture) { f.env.Vars["X"] = "y" }, outHas: []string{"X=y\r\n"}},
 		{name: "curl -g -q -s in sh (common/network utils.go dial checks)", argv: []string{"/bin/sh", "-c", "curl -g -q -s 'http://10.244.1.6/'"},
 			out: "hello"},
+		{name: "expr in sh (job fixtures failOddSucceedEven)", argv: []string{"sh", "-c", "if [ $(expr ${I} % 2) -ne 0 ]; then exit 1; else exit 0; fi"},
+			setup: func(f *fixture) { f.env.Vars["I"] = "3" }, code: 1},
+		{name: "expr even", argv: []string{"sh", "-c", "if [ $(expr ${I} % 2) -ne 0 ]; then exit 1; else exit 0; fi"},
+			setup: func(f *fixture) { f.env.Vars["I"] = "4" }},
+		{name: "expr compare", argv: []string{"expr", "2", "<", "10"}, out: "1\r\n"},
+		{name: "expr zero", argv: []string{"expr", "4", "%", "2"}, out: "0\r\n", code: 1},
 		{name: "unknown applet in sh", argv: []string{"sh", "-c", "frobnicate"}, errHas: []string{"frobnicate"}, code: 127},
 	})
 }
