@@ -180,6 +180,13 @@ func (p podVolumes) SetPodIPs(ips []string)                 { p.p.SetPodIPs(ips)
 func (p podVolumes) SetContainerID(c, id string)            { p.p.SetContainerID(c, id) }
 func (p podVolumes) SetEnv(c string, env map[string]string) { p.p.SetEnv(c, env) }
 func (p podVolumes) SandboxMountPoint(c string) string      { return p.p.SandboxMountPoint(c) }
+
+// Refresh brings the pod's volumes up to date (the provider's periodic
+// remount, pods/remount.go: ConfigMap, Secret and downward API updates,
+// B12); without it the remount loop skipped every production pod.
+func (p podVolumes) Refresh(ctx context.Context, pod *corev1.Pod) error {
+	return p.p.Refresh(ctx, pod)
+}
 func (p podVolumes) ContainerError(c string) error {
 	err := p.p.ContainerError(c)
 	if err == nil {
