@@ -239,6 +239,8 @@ func progAgnhost(p *proc, argv []string) int {
 		return agnhostInClusterClient(p, port("--poll-interval", 30))
 	case "mounttest":
 		return agnhostMounttest(p, flags)
+	case "logs-generator":
+		return agnhostLogsGenerator(p, flags)
 	}
 	p.eprintln(fmt.Sprintf("Error: unknown command %q for \"agnhost\"", sub))
 	p.eprintln("Run 'agnhost --help' for usage.")

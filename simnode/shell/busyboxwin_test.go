@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestBusyboxWindows: the e2e busybox and agnhost images for Windows ship
 // busybox-w32 applets in C:\bin (test/images/busybox/Dockerfile_windows);
@@ -22,6 +25,13 @@ func TestBusyboxWindows(t *testing.T) {
 			setup: func(f *fixture) { f.env.Vars["I"] = "4" }},
 		{name: "expr compare", argv: []string{"expr", "2", "<", "10"}, out: "1\r\n"},
 		{name: "expr zero", argv: []string{"expr", "4", "%", "2"}, out: "0\r\n", code: 1},
+		{name: "agnhost logs-generator (kubectl.go Kubectl logs)", argv: []string{"/agnhost", "logs-generator", "--log-lines-total", "3", "--run-duration", "3s"},
+			check: func(t *testing.T, f *fixture, r result) {
+				if n := strings.Count(r.stderr, "logs_generator.go:76] "); n != 3 || !strings.Contains(r.stderr, "] 2 ") {
+					t.Errorf("want 3 lines numbered 0-2, got %q", r.stderr)
+				}
+			}},
+		{name: "logs-generator without lines", argv: []string{"/agnhost", "logs-generator", "--run-duration", "3s"}, errHas: []string{"Invalid total number of lines: 0"}, code: 255},
 		{name: "unknown applet in sh", argv: []string{"sh", "-c", "frobnicate"}, errHas: []string{"frobnicate"}, code: 127},
 	})
 }
