@@ -34,6 +34,8 @@ func TestBusyboxWindows(t *testing.T) {
 		{name: "logs-generator without lines", argv: []string{"/agnhost", "logs-generator", "--run-duration", "3s"}, errHas: []string{"Invalid total number of lines: 0"}, code: 255},
 		{name: "tail -f /dev/null runs until stopped (expansion.go)", argv: []string{"sh", "-c", "tail -f /dev/null"}, code: 143, errOut: "-"},
 		{name: "tail -n", argv: []string{"tail", "-n", "1", `C:\data\hello.txt`}, setup: func(f *fixture) { f.fs.add(`C:\data\hello.txt`, "a\nb\n") }, out: "b\n"},
+		{name: "touch then test -f (expansion.go subpaths)", argv: []string{"sh", "-c", "touch /rw/test.log && test -f /rw/test.log && /bin/echo -n DONE; /bin/false"},
+			out: "DONE", code: 1},
 		{name: "unknown applet in sh", argv: []string{"sh", "-c", "frobnicate"}, errHas: []string{"frobnicate"}, code: 127},
 	})
 }
