@@ -241,6 +241,11 @@ func progAgnhost(p *proc, argv []string) int {
 		return agnhostMounttest(p, flags)
 	case "logs-generator":
 		return agnhostLogsGenerator(p, flags)
+	case "entrypoint-tester":
+		// test/images/agnhost/entrypoint-tester: prints os.Args
+		// (containers.go checks "[/agnhost-2 entrypoint-tester ...]").
+		p.println("[" + strings.Join(argv, " ") + "]")
+		return 0
 	}
 	p.eprintln(fmt.Sprintf("Error: unknown command %q for \"agnhost\"", sub))
 	p.eprintln("Run 'agnhost --help' for usage.")

@@ -36,6 +36,8 @@ func TestBusyboxWindows(t *testing.T) {
 		{name: "tail -n", argv: []string{"tail", "-n", "1", `C:\data\hello.txt`}, setup: func(f *fixture) { f.fs.add(`C:\data\hello.txt`, "a\nb\n") }, out: "b\n"},
 		{name: "touch then test -f (expansion.go subpaths)", argv: []string{"sh", "-c", "touch /rw/test.log && test -f /rw/test.log && /bin/echo -n DONE; /bin/false"},
 			out: "DONE", code: 1},
+		{name: "agnhost-2 entrypoint-tester (containers.go)", argv: []string{"/agnhost-2", "entrypoint-tester", "override", "arguments"},
+			out: "[/agnhost-2 entrypoint-tester override arguments]\r\n"},
 		{name: "unknown applet in sh", argv: []string{"sh", "-c", "frobnicate"}, errHas: []string{"frobnicate"}, code: 127},
 	})
 }
