@@ -310,6 +310,9 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	g, gctx := errgroup.WithContext(ctx)
 	if cfg.EgressSocket != "" {
 		s.routes = &egress.Routes{}
+		// The apiserver's calls to simulated servers at their pod or
+		// Service address (admission webhooks, simnode/agnhost).
+		s.routes.SetResolver(s.network)
 		g.Go(func() error { return egress.Serve(gctx, cfg.EgressSocket, s.routes, log.With("part", "egress")) })
 	}
 	for _, spec := range specs {

@@ -135,13 +135,24 @@ func TestProgress(t *testing.T) {
 		"\x1b[38;5;243m------------------------------\x1b[0m",
 		"\x1b[1m[sig-node] Pods should be updated [NodeConformance] [Conformance] [sig-node, NodeConformance, Conformance]\x1b[0m",
 		"\x1b[38;5;10m• [4.100 seconds]\x1b[0m",
+		// the ginkgo CLI (parallel): skipped specs, then the end line
+		// before the text
+		"------------------------------",
+		"SSSSSSSSSSSSSSSSSSSS",
+		"------------------------------",
+		"• [FAILED] [5.369 seconds]",
+		"[sig-storage] Projected downwardAPI [It] should provide container's cpu limit [NodeConformance] [Conformance] [sig-storage, NodeConformance, Conformance]",
+		"/go/projected_downwardapi.go:195",
+		"------------------------------",
+		"SSSS",
 	}, "\n")
 	var w bytes.Buffer
-	progress(strings.NewReader(out), 4, &w)
-	want := "[1/4] passed   125.1s [sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes\n" +
-		"[2/4] failed    30.0s [sig-windows] HostProcess containers should run as localgroup accounts\n" +
-		"[3/4] skipped    0.0s [sig-windows] Eviction should evict\n" +
-		"[4/4] passed     4.1s [sig-node] Pods should be updated [NodeConformance] [Conformance]\n"
+	progress(strings.NewReader(out), 5, &w)
+	want := "[1/5] passed   125.1s [sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes\n" +
+		"[2/5] failed    30.0s [sig-windows] HostProcess containers should run as localgroup accounts\n" +
+		"[3/5] skipped    0.0s [sig-windows] Eviction should evict\n" +
+		"[4/5] passed     4.1s [sig-node] Pods should be updated [NodeConformance] [Conformance]\n" +
+		"[5/5] failed     5.4s [sig-storage] Projected downwardAPI [It] should provide container's cpu limit [NodeConformance] [Conformance]\n"
 	if w.String() != want {
 		t.Errorf("progress:\n%s\nwant:\n%s", w.String(), want)
 	}

@@ -183,30 +183,20 @@ var (
 	ansiRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
 	// labelsRe is the list of labels ginkgo prints after the text.
 	labelsRe = regexp.MustCompile(` \[[^\]]*\]$`)
+	// skipsRe is ginkgo's line of skipped specs.
+	skipsRe = regexp.MustCompile(`^S+$`)
 )
 
 // progress reads e2e's output and writes one [n/N] line per finished spec.
+// e2e.test itself prints a spec's text before its end line; the ginkgo CLI
+// of a parallel run prints it after (with the timeline that follows). Lines
+// of only S are skipped specs ginkgo does not name.
 func progress(r io.Reader, planned int, w io.Writer) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	n, afterDashes, current := 0, false, ""
-	for sc.Scan() {
-		line := ansiRe.ReplaceAllString(strings.TrimRight(sc.Text(), "\r"), "")
-		switch {
-		case strings.HasPrefix(line, dashes):
-			afterDashes = true
-			continue
-		case afterDashes && strings.TrimSpace(line) != "" && !specEndRe.MatchString(line):
-			current = strings.TrimSpace(line)
-			if m := labelsRe.FindString(current); strings.Contains(m, ", ") {
-				current = strings.TrimSuffix(current, m)
-			}
-		}
-		afterDashes = false
-		m := specEndRe.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
+	var pending []string // the end line's submatches, waiting for a text after it
+	report := func(m []string, text string) {
 		n++
 		state := "passed"
 		switch {
@@ -216,7 +206,40 @@ func progress(r io.Reader, planned int, w io.Writer) {
 			state = "skipped"
 		}
 		secs, _ := strconv.ParseFloat(m[4], 64)
-		fmt.Fprintf(w, "[%d/%d] %-7s %6.1fs %s\n", n, planned, state, secs, current)
+		fmt.Fprintf(w, "[%d/%d] %-7s %6.1fs %s\n", n, planned, state, secs, text)
+	}
+	specText := func(line string) string {
+		t := strings.TrimSpace(line)
+		if m := labelsRe.FindString(t); strings.Contains(m, ", ") {
+			t = strings.TrimSuffix(t, m)
+		}
+		return t
+	}
+	for sc.Scan() {
+		line := ansiRe.ReplaceAllString(strings.TrimRight(sc.Text(), "\r"), "")
+		isText := strings.TrimSpace(line) != "" && !strings.HasPrefix(line, dashes) && !skipsRe.MatchString(line) && !specEndRe.MatchString(line)
+		if pending != nil {
+			text := current
+			if isText && strings.HasPrefix(line, "[") {
+				text = specText(line)
+			}
+			report(pending, text)
+			pending, current = nil, ""
+		}
+		switch {
+		case strings.HasPrefix(line, dashes):
+			afterDashes = true
+			continue
+		case afterDashes && isText:
+			current = specText(line)
+		}
+		afterDashes = false
+		if m := specEndRe.FindStringSubmatch(line); m != nil {
+			pending = m
+		}
+	}
+	if pending != nil {
+		report(pending, current)
 	}
 }
 

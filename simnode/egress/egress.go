@@ -28,6 +28,9 @@ type Routes struct {
 	mu        sync.RWMutex
 	m         map[string]string
 	listeners map[string]*ConnListener
+	// resolver maps the other simulated addresses (pods, Services) to the
+	// real listeners of simulated servers.
+	resolver Resolver
 }
 
 // SetListener routes the simulated address from to l: its connections are
@@ -47,6 +50,38 @@ func (r *Routes) listener(addr string) *ConnListener {
 	return r.listeners[addr]
 }
 
+// Resolver maps a simulated pod or Service address ("ip:port") to the real
+// listener of the simulated server behind it (simnode/network
+// Model.Resolve); ok is false when none listens there for real.
+type Resolver interface {
+	Resolve(addr string) (real string, ok bool)
+}
+
+// Bridger is a Resolver that also answers for simulated servers without a
+// real socket: Bridge returns a connection served by the simulation
+// (simnode/network Model.Bridge); ok is false when nothing there serves.
+type Bridger interface {
+	Bridge(addr string) (conn net.Conn, ok bool)
+}
+
+// bridge asks the resolver for a simulated connection to addr.
+func (r *Routes) bridge(addr string) (net.Conn, bool) {
+	r.mu.RLock()
+	b, ok := r.resolver.(Bridger)
+	r.mu.RUnlock()
+	if !ok {
+		return nil, false
+	}
+	return b.Bridge(addr)
+}
+
+// SetResolver sets the resolver asked about addresses without a route.
+func (r *Routes) SetResolver(res Resolver) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.resolver = res
+}
+
 // Set routes the simulated address from to the real address to.
 func (r *Routes) Set(from, to string) {
 	r.mu.Lock()
@@ -63,6 +98,11 @@ func (r *Routes) Lookup(addr string) string {
 	defer r.mu.RUnlock()
 	if to, ok := r.m[addr]; ok {
 		return to
+	}
+	if r.resolver != nil {
+		if to, ok := r.resolver.Resolve(addr); ok {
+			return to
+		}
 	}
 	return addr
 }
@@ -121,8 +161,14 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 		return
 	}
 	target := routes.Lookup(req.Host)
-	d := net.Dialer{Timeout: 10 * time.Second}
-	up, err := d.DialContext(ctx, "tcp", target)
+	var up net.Conn
+	if target == req.Host {
+		up, _ = routes.bridge(req.Host)
+	}
+	if up == nil {
+		d := net.Dialer{Timeout: 10 * time.Second}
+		up, err = d.DialContext(ctx, "tcp", target)
+	}
 	if err != nil {
 		log.Debug("egress dial failed", "addr", req.Host, "target", target, "err", err)
 		fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\n\r\n")
@@ -140,7 +186,11 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 func closeWrite(c net.Conn) {
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		_ = cw.CloseWrite()
+		return
 	}
+	// A bridged connection (net.Pipe) cannot half-close: the client is
+	// done with it.
+	_ = c.Close()
 }
 
 // Dialer returns a dial function that reaches addresses of the simulated

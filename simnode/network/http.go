@@ -83,6 +83,9 @@ func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (
 	case "kubelet":
 		return &shell.HTTPResponse{Status: 401, Headers: map[string]string{"Content-Type": "text/plain; charset=utf-8"}, Body: []byte("Unauthorized")}, nil
 	}
+	if t.pod != nil {
+		req.Server = v.m.viewOf(s, t.pod)
+	}
 	var resp *shell.HTTPResponse
 	if v.m.opts.HTTPHandler != nil {
 		resp = v.m.opts.HTTPHandler(t.pod, t.port, req) // t.pod is nil for "external"

@@ -83,6 +83,10 @@ type HTTPRequest struct {
 	Port int
 	// From is the client's address.
 	From netip.Addr
+	// Server is the network as the answering pod sees it (nil for
+	// addresses beyond the cluster), for servers that make connections of
+	// their own (agnhost netexec /dial).
+	Server shell.Network
 }
 
 // Options configure a Model. Zero values take the defaults documented on
@@ -129,6 +133,12 @@ type Options struct {
 	// nil for addresses beyond the cluster. A nil handler or a nil response
 	// gives 200 with an empty body.
 	HTTPHandler func(pod *corev1.Pod, port int, req *HTTPRequest) *shell.HTTPResponse
+	// UDPHandler answers a datagram that reached pod on port from a client
+	// (Exchange); ok false: no answer. Nil: nobody answers.
+	UDPHandler func(pod *corev1.Pod, port int, payload string, from netip.Addr) (answer string, ok bool)
+	// TCPHandler answers the bytes a client writes on a TCP connection to
+	// pod's port (Converse, nc); ok false: the server writes nothing back.
+	TCPHandler func(pod *corev1.Pod, port int, data string, from netip.Addr) (answer string, ok bool)
 	// KubernetesVersion is what the apiserver's /version reports. Default
 	// v1.35.4.
 	KubernetesVersion string
@@ -146,6 +156,8 @@ type Model struct {
 	mu       sync.Mutex
 	rr       map[string]int           // round-robin position per service port
 	affinity map[string]affinityEntry // service port + client IP -> endpoint
+
+	sockets sockets // real listeners of simulated servers (sockets.go)
 }
 
 type affinityEntry struct {

@@ -9,25 +9,74 @@ import (
 // admissionChecks are the predicates admission.yaml rules name. Each returns
 // true when the pod must be rejected. They mirror pkg/kubelet/lifecycle/
 // predicate.go with runtime.GOOS replaced by the simulated node's OS.
-var admissionChecks = map[string]func(pod *corev1.Pod, node *corev1.Node, nodeOS string) bool{
+var admissionChecks = map[string]func(pod *corev1.Pod, node *corev1.Node, nodeOS string, active []*corev1.Pod) bool{
 	// B2: rejectPodAdmissionBasedOnOSSelector. The kubelet compares the
 	// pod's kubernetes.io/os label with its own OS (it overrides a missing or
 	// wrong node label with runtime.GOOS).
-	"osLabel": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string) bool {
+	"osLabel": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string, _ []*corev1.Pod) bool {
 		v, ok := pod.Labels[corev1.LabelOSStable]
 		return ok && v != nodeOS
 	},
 	// B1: rejectPodAdmissionBasedOnOSField.
-	"osField": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string) bool {
+	"osField": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string, _ []*corev1.Pod) bool {
 		return pod.Spec.OS != nil && string(pod.Spec.OS.Name) != nodeOS
 	},
 	// B3: scheduler.AdmissionCheck's node affinity part:
 	// nodeaffinity.GetRequiredNodeAffinity(pod).Match(node) covers both
 	// spec.nodeSelector and requiredDuringSchedulingIgnoredDuringExecution.
-	"nodeAffinity": func(pod *corev1.Pod, node *corev1.Node, _ string) bool {
+	"nodeAffinity": func(pod *corev1.Pod, node *corev1.Node, _ string, _ []*corev1.Pod) bool {
 		match, err := nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)
 		return err != nil || !match
 	},
+	// B3: scheduler.AdmissionCheck's nodeports part: a host port (protocol,
+	// port, host IP; 0.0.0.0 or "" overlaps every IP) already used by an
+	// admitted, active pod of the node.
+	"nodePorts": func(pod *corev1.Pod, _ *corev1.Node, _ string, active []*corev1.Pod) bool {
+		used := map[hostPort]bool{}
+		for _, o := range active {
+			for _, hp := range hostPorts(o) {
+				used[hp] = true
+			}
+		}
+		for _, hp := range hostPorts(pod) {
+			for u := range used {
+				if u.proto == hp.proto && u.port == hp.port && (u.ip == hp.ip || u.ip == "0.0.0.0" || hp.ip == "0.0.0.0") {
+					return true
+				}
+			}
+		}
+		return false
+	},
+}
+
+type hostPort struct {
+	proto, ip string
+	port      int32
+}
+
+// hostPorts are the host ports of pod's containers and init containers
+// (schedutil.GetContainerPorts), the host IP defaulting to 0.0.0.0 and the
+// protocol to TCP.
+func hostPorts(pod *corev1.Pod) []hostPort {
+	var out []hostPort
+	for _, cs := range [][]corev1.Container{pod.Spec.InitContainers, pod.Spec.Containers} {
+		for _, c := range cs {
+			for _, p := range c.Ports {
+				if p.HostPort <= 0 {
+					continue
+				}
+				hp := hostPort{proto: string(p.Protocol), ip: p.HostIP, port: p.HostPort}
+				if hp.proto == "" {
+					hp.proto = string(corev1.ProtocolTCP)
+				}
+				if hp.ip == "" {
+					hp.ip = "0.0.0.0"
+				}
+				out = append(out, hp)
+			}
+		}
+	}
+	return out
 }
 
 // Rejection is the outcome of a failed kubelet admission.
@@ -43,14 +92,15 @@ type Rejection struct {
 }
 
 // Admit evaluates the admission rules in table order for a node of os nodeOS
-// running kubelet version v. It returns nil when the pod is admitted.
-func (r *Rules) Admit(pod *corev1.Pod, node *corev1.Node, nodeOS string, v *version.Version) *Rejection {
+// running kubelet version v, whose admitted, active pods are active. It
+// returns nil when the pod is admitted.
+func (r *Rules) Admit(pod *corev1.Pod, node *corev1.Node, nodeOS string, v *version.Version, active []*corev1.Pod) *Rejection {
 	for i := range r.Admission {
 		a := &r.Admission[i]
 		if !a.KubeletVersions.Contains(v) {
 			continue
 		}
-		if admissionChecks[a.Check](pod, node, nodeOS) {
+		if admissionChecks[a.Check](pod, node, nodeOS, active) {
 			return &Rejection{
 				Rule:          a,
 				Reason:        a.Reason,

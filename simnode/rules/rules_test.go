@@ -131,11 +131,20 @@ func TestAdmit(t *testing.T) {
 		corev1.LabelOSStable: "windows", "node.kubernetes.io/windows-build": "10.0.20348",
 	}}}
 	linuxOS := &corev1.PodOS{Name: corev1.Linux}
+	withHostPort := func(port int32, proto corev1.Protocol, ip string) corev1.Pod {
+		return corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Ports: []corev1.ContainerPort{{ContainerPort: 80, HostPort: port, Protocol: proto, HostIP: ip}}}}}}
+	}
+	holder := withHostPort(21017, "", "")
+	active := []*corev1.Pod{&holder}
 	for _, tc := range []struct {
 		name       string
 		pod        corev1.Pod
 		wantReason string
 	}{
+		{"B3 host port in use (statefulset.go evicted pod)", withHostPort(21017, corev1.ProtocolTCP, ""), "NodePorts"},
+		{"B3 host port in use on one host IP", withHostPort(21017, "", "10.0.0.1"), "NodePorts"},
+		{"B3 free host port", withHostPort(21018, "", ""), ""},
+		{"B3 same port, other protocol", withHostPort(21017, corev1.ProtocolUDP, ""), ""},
 		{"plain", corev1.Pod{}, ""},
 		{"B1 os field", corev1.Pod{Spec: corev1.PodSpec{OS: linuxOS}}, "PodOSNotSupported"},
 		{"B1 matching os field", corev1.Pod{Spec: corev1.PodSpec{OS: &corev1.PodOS{Name: corev1.Windows}}}, ""},
@@ -150,7 +159,7 @@ func TestAdmit(t *testing.T) {
 		}}}}, "NodeAffinity"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rej := r.Admit(&tc.pod, winNode, "windows", v("v1.35.4"))
+			rej := r.Admit(&tc.pod, winNode, "windows", v("v1.35.4"), active)
 			got := ""
 			if rej != nil {
 				got = rej.Reason

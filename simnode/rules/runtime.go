@@ -213,15 +213,42 @@ type HTTPResponse struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	Body    string            `json:"body"`
 	Log     []string          `json:"log,omitempty"`
+	// Unhealthy: once the container has run longer than After, the server
+	// answers Status and Body of Unhealthy instead (agnhost liveness:
+	// /healthz fails after 10 s).
+	Unhealthy *HTTPUnhealthy `json:"unhealthy,omitempty"`
 
 	body *template.Template
 	log  []*template.Template
+}
+
+// HTTPUnhealthy is a response's answer after a while (HTTPResponse).
+type HTTPUnhealthy struct {
+	After  Duration `json:"after"`
+	Status int      `json:"status"`
+	Body   string   `json:"body"`
+
+	body *template.Template
 }
 
 // HTTPData is what http.yaml templates see.
 type HTTPData struct {
 	PodName, PodIP, Namespace, Container, Path, URL, ClientIP, Now string
 	Count                                                          int
+	// Uptime is how long the container has been running, in seconds.
+	Uptime float64
+}
+
+// Answer is h's status and body for d: Unhealthy's once the container has
+// run longer than its After.
+func (h *HTTPResponse) Answer(d HTTPData) (status int, body string, logLines []string) {
+	body, logLines = h.Render(d)
+	if u := h.Unhealthy; u != nil && d.Uptime > u.After.Seconds() {
+		var b bytes.Buffer
+		_ = u.body.Execute(&b, d)
+		return u.Status, b.String(), logLines
+	}
+	return h.Status, body, logLines
 }
 
 var validHTTPID = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -251,6 +278,14 @@ func compileHTTP(list []HTTPResponse) error {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		h.body = t
+		if u := h.Unhealthy; u != nil {
+			if u.After.Duration <= 0 || u.Status == 0 {
+				return fmt.Errorf("%s: unhealthy: want after > 0 and a status", what)
+			}
+			if u.body, err = template.New(h.ID + ".unhealthy").Option("missingkey=error").Parse(u.Body); err != nil {
+				return fmt.Errorf("%s: unhealthy.body: %w", what, err)
+			}
+		}
 		h.log = nil
 		for j, l := range h.Log {
 			lt, err := template.New(fmt.Sprintf("%s.log%d", h.ID, j)).Option("missingkey=error").Parse(l)

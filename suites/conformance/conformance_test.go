@@ -1,16 +1,22 @@
 // Package conformance runs a deterministic few-minute subset of SIG
 // Windows' own e2e specs (upstream e2e.test, harness/conformance) against a
 // wink cluster of the sig-windows profile: the kubelet API (/configz,
-// /metrics, /stats/summary), HostProcess containers and their local
-// groups. It needs a prebuilt e2e.test of the control plane's version in
-// $WINK_E2E_BINARY (`wink conformance` builds one under
-// $WINK_HOME/cache/e2e) and skips without it.
+// /metrics, /stats/summary, websocket logs), HostProcess containers and
+// their local groups, a Service, volumes (ConfigMap, emptyDir shared
+// between containers) and an admission webhook served from a pod. It uses
+// $WINK_E2E_BINARY when set; otherwise it builds e2e.test of the control
+// plane's version from the Go module cache as `wink conformance` does,
+// once, into $WINK_E2E_CACHE (default: the user cache directory's
+// wink/e2e, which CI keeps between runs), and skips only without a Go
+// toolchain.
 package conformance
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,15 +37,47 @@ var subset = []string{
 	`[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers metrics should report count of started and failed to start HostProcess containers`,
 	// B14: /stats/summary of HostProcess containers.
 	`[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers container stats validation`,
+	// B16: the kubelet API's logs over websockets.
+	`[sig-node] Pods should support retrieving logs from the container over websockets [NodeConformance] [Conformance]`,
+	// H1: a Service load-balances to its endpoints.
+	`[sig-network] Services should serve a basic endpoint from pods [Conformance]`,
+	// B11: ConfigMap volumes; emptyDir shared by two containers of a pod.
+	`[sig-storage] ConfigMap should be consumable from pods in volume [NodeConformance] [Conformance]`,
+	`[sig-storage] EmptyDir volumes pod should support shared volumes between containers [Conformance]`,
+	// E: agnhost webhook in a Windows pod serves the apiserver over TLS.
+	`[sig-api-machinery] AdmissionWebhook [Privileged:ClusterAdmin] should be able to deny pod and configmap creation [Conformance]`,
+}
+
+// e2eBinary is $WINK_E2E_BINARY, or e2e.test built (once) into the cache.
+func e2eBinary(ctx context.Context, t *testing.T) string {
+	if e2e := os.Getenv("WINK_E2E_BINARY"); e2e != "" {
+		return e2e
+	}
+	dir := os.Getenv("WINK_E2E_CACHE")
+	if dir == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			t.Skipf("no WINK_E2E_BINARY, no WINK_E2E_CACHE and no user cache directory (%v) to build e2e.test in", err)
+		}
+		dir = filepath.Join(c, "wink", "e2e")
+	}
+	var log strings.Builder
+	start := time.Now()
+	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{Version: harness.KubernetesVersion, Dir: dir, Log: &log})
+	if errors.Is(err, conformance.ErrNoGo) {
+		t.Skipf("WINK_E2E_BINARY is not set and %v", err)
+	}
+	if err != nil {
+		t.Fatalf("building e2e.test %s into %s: %v\n%s", harness.KubernetesVersion, dir, err, log.String())
+	}
+	t.Logf("e2e.test %s: %s (%s)", harness.KubernetesVersion, bins.E2E, time.Since(start).Round(time.Second))
+	return bins.E2E
 }
 
 func TestSIGWindowsSubset(t *testing.T) {
-	e2e := os.Getenv("WINK_E2E_BINARY")
-	if e2e == "" {
-		t.Skip("WINK_E2E_BINARY is not set: give a prebuilt e2e.test of " + harness.KubernetesVersion + " (wink conformance builds one under $WINK_HOME/cache/e2e)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
+	e2e := e2eBinary(ctx, t)
 	bin, err := suite.Binary()
 	if err != nil {
 		t.Fatal(err)

@@ -56,10 +56,11 @@ func (m *machine) respond(rec *record, c *container, port int, method, path, cli
 		host += ":" + strconv.Itoa(port)
 	}
 	now := m.now()
-	body, lines := h.Render(rules.HTTPData{
+	status, body, lines := h.Answer(rules.HTTPData{
 		PodName: rec.pod.Name, PodIP: rec.podIP, Namespace: rec.pod.Namespace, Container: c.name,
 		Path: path, URL: "http://" + host + path, ClientIP: client, Count: count,
-		Now: now.Format("2006-01-02 15:04:05.999999999 -0700 MST"),
+		Now:    now.Format("2006-01-02 15:04:05.999999999 -0700 MST"),
+		Uptime: now.Sub(c.state.Running.StartedAt.Time).Seconds(),
 	})
 	if log && len(lines) > 0 {
 		if b, err := m.logs.Get(logKey(rec, c, c.restartCount)); err == nil {
@@ -74,7 +75,7 @@ func (m *machine) respond(rec *record, c *container, port int, method, path, cli
 	}
 	headers["Content-Length"] = strconv.Itoa(len(body))
 	headers["Date"] = now.UTC().Format(time.RFC1123)
-	return &HTTPResponse{Status: h.Status, Headers: headers, Body: []byte(body)}
+	return &HTTPResponse{Status: status, Headers: headers, Body: []byte(body)}
 }
 
 // statusText is what an HTTP/1.1 status line says.

@@ -640,6 +640,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 
 	if entrypoint(spec, c.img, argv) {
 		env.Server = argv[0]
+		env.ImageCommand = len(spec.Command) == 0 && len(spec.Args) == 0
 	}
 	c.opaque = m.opaque(spec, c, env, argv)
 	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})
@@ -889,6 +890,9 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 			m.fx.after(rec, kill, func() { stop(c, true) })
 			continue
 		}
+		if spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil && spec.Lifecycle.PreStop.HTTPGet != nil {
+			m.remoteHook(rec, c, spec.Lifecycle.PreStop.HTTPGet)
+		}
 		m.fx.after(rec, min(stopDelay, grace), func() { stop(c, false) })
 	}
 }
@@ -924,6 +928,10 @@ func (m *machine) postStart(rec *record, c *container, h *corev1.LifecycleHandle
 				fail()
 			}
 		})
+	case h.HTTPGet != nil && m.remoteHook(rec, c, h.HTTPGet):
+		// The hook has returned: the pod sync goes on (a sidecar's
+		// postStart gates the next containers).
+		m.fx.after(rec, 0, nil)
 	case h.HTTPGet != nil:
 		if !m.listening(c, m.spec(rec, c), h.HTTPGet.Port) {
 			fail()

@@ -208,8 +208,8 @@ func (m *machine) event(pod *corev1.Pod, c *container, id string, d rules.EventD
 // rule's reason and "Pod was rejected: <message>", and gets a Warning event
 // on the pod (kubelet.go rejectPod). Like the kubelet's status manager, the
 // rejected status has a startTime and no conditions.
-func (m *machine) admit(rec *record, node *corev1.Node, now time.Time) bool {
-	rej := m.rules.Admit(rec.pod, node, m.node.OS, m.node.KubeletVersion)
+func (m *machine) admit(rec *record, node *corev1.Node, active []*corev1.Pod, now time.Time) bool {
+	rej := m.rules.Admit(rec.pod, node, m.node.OS, m.node.KubeletVersion, active)
 	if rej == nil {
 		if m.shuttingDown != nil && m.shuttingDown() {
 			return m.shutdownRejection(rec, now)

@@ -293,9 +293,17 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		}
 		return nil
 	}
+	// The node's admitted pods that still hold their resources (host
+	// ports: admission's NodePorts check).
+	var active []*corev1.Pod
+	for _, o := range p.pods {
+		if o.stage != stageRejected && o.phase != corev1.PodSucceeded && o.phase != corev1.PodFailed {
+			active = append(active, o.pod)
+		}
+	}
 	rec := newRecord(pod)
 	p.pods[key] = rec
-	if !p.m.admit(rec, p.nodeObject(), now) {
+	if !p.m.admit(rec, p.nodeObject(), active, now) {
 		p.cfg.Log.Info("pod rejected at admission", "node", p.cfg.Node.Name, "pod", key, "reason", rec.reason)
 		p.enqueue(key)
 		return nil

@@ -37,6 +37,9 @@ type Env struct {
 	// /coredns or ServiceMonitor.exe) when the shell does not simulate it:
 	// run as that program, it serves until the container stops.
 	Server string
+	// ImageCommand: the process is the image's own ENTRYPOINT and CMD (the
+	// container gives neither command nor args).
+	ImageCommand bool
 	// Image is the container's image reference and HostProcess whether it
 	// is a HostProcess container: what the shell needs to know which
 	// programs the container has (shell.ImageOf).

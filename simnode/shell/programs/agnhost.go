@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"wink.dev/wink/simnode/agnhost"
 	"wink.dev/wink/simnode/shell/process"
 )
 
@@ -213,8 +214,14 @@ func Agnhost(p *process.Proc, argv []string) int {
 		logf(p, "Started HTTP server on port %d", port("--http-port", 8080))
 		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.Block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause", "porter", "webhook", "crd-conversion-webhook":
+	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
 		return p.Block()
+	case "porter":
+		return agnhostPorter(p, flags)
+	case "webhook":
+		return agnhostWebhook(p, flags)
+	case "crd-conversion-webhook":
+		return agnhostTLSServer(p, flags, agnhost.ConversionHandler())
 	case "dns-suffix":
 		p.Println(strings.Join(p.Env.Interfaces.DNSSuffixes, ","))
 		return 0
@@ -235,6 +242,13 @@ func Agnhost(p *process.Proc, argv []string) int {
 		return agnhostInClusterClient(p, port("--poll-interval", 30))
 	case "mounttest":
 		return agnhostMounttest(p, flags)
+	case "logs-generator":
+		return agnhostLogsGenerator(p, flags)
+	case "entrypoint-tester":
+		// test/images/agnhost/entrypoint-tester: prints os.Args
+		// (containers.go checks "[/agnhost-2 entrypoint-tester ...]").
+		p.Println("[" + strings.Join(argv, " ") + "]")
+		return 0
 	}
 	p.Eprintln(fmt.Sprintf("Error: unknown command %q for \"agnhost\"", sub))
 	p.Eprintln("Run 'agnhost --help' for usage.")

@@ -452,7 +452,7 @@ func Curl(p *process.Proc, argv []string) int {
 			o.family = 4
 		case a == "--ipv6":
 			o.family = 6
-		case a == "--location" || a == "--compressed" || a == "--http1.1" || a == "--no-keepalive":
+		case a == "--location" || a == "--compressed" || a == "--http1.1" || a == "--no-keepalive" || a == "--globoff" || a == "--disable":
 		case a == "--connect-timeout":
 			o.connectTimeout = seconds(next(&i))
 		case a == "--max-time":
@@ -506,7 +506,7 @@ func Curl(p *process.Proc, argv []string) int {
 					o.include = true
 				case 'v':
 					o.verbose = true
-				case 'L', 'N', 'g':
+				case 'L', 'N', 'g', 'q': // -q: no .curlrc (networking utils.go `curl -g -q -s`)
 				case 'o':
 					o.output = val()
 				case 'X':
@@ -894,13 +894,9 @@ func Nc(p *process.Proc, argv []string) int {
 				p.Eprintln(fmt.Sprintf("Connection to %s %d port [%s/%s] succeeded!", host, port, proto, svc))
 			}
 			if !zero {
-				// no data goes anywhere; read what the client sends
-				buf := make([]byte, 4096)
-				for {
-					if _, err := p.Stdin.Read(buf); err != nil {
-						break
-					}
-				}
+				// what the client sends goes to the server; print its
+				// answer (agnhost_webhook.go ncConverse)
+				ncConverse(p, proto, addr, port)
 			}
 		case errors.Is(err, process.ErrTimeout):
 			if wait == 0 {

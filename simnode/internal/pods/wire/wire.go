@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/netip"
 
 	corev1 "k8s.io/api/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
@@ -37,7 +38,7 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 	if env.Completes && len(argv) == 0 {
 		return 0 // the image's own program, run to completion
 	}
-	if !env.Exec && !env.Completes && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && !shell.Found(os, argv) && !shell.Tool(os, argv[0])) {
+	if !env.Exec && !env.Completes && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && (!shell.Found(os, argv) && !shell.Tool(os, argv[0]) || imageScript(env, argv))) {
 		return shell.RunUntilStopped(ctx, env.Process())
 	}
 	return shell.Run(ctx, env.Process(), argv, stdin, stdout, stderr)
@@ -132,6 +133,13 @@ func (p podVolumes) SetPodIPs(ips []string)                 { p.p.SetPodIPs(ips)
 func (p podVolumes) SetContainerID(c, id string)            { p.p.SetContainerID(c, id) }
 func (p podVolumes) SetEnv(c string, env map[string]string) { p.p.SetEnv(c, env) }
 func (p podVolumes) SandboxMountPoint(c string) string      { return p.p.SandboxMountPoint(c) }
+
+// Refresh brings the pod's volumes up to date (the provider's periodic
+// remount, pods/remount.go: ConfigMap, Secret and downward API updates,
+// B12); without it the remount loop skipped every production pod.
+func (p podVolumes) Refresh(ctx context.Context, pod *corev1.Pod) error {
+	return p.p.Refresh(ctx, pod)
+}
 func (p podVolumes) ContainerError(c string) error {
 	err := p.p.ContainerError(c)
 	if err == nil {
@@ -190,11 +198,26 @@ func NetworkOptions(opts network.Options, providers Providers) network.Options {
 		if req.From.IsValid() {
 			client = req.From.String()
 		}
+		if r := netexecHTTP(p, pod, port, req); r != nil {
+			return r
+		}
 		r := p.HTTP(pod, port, req.Method, req.Path, client)
 		if r == nil {
 			return nil
 		}
 		return &shell.HTTPResponse{Status: r.Status, Headers: r.Headers, Body: r.Body}
+	}
+	opts.TCPHandler = func(pod *corev1.Pod, port int, data string, from netip.Addr) (string, bool) {
+		if p := providers(pod.Spec.NodeName); p != nil {
+			return tcpAnswer(p, pod, port, data, from)
+		}
+		return "", false
+	}
+	opts.UDPHandler = func(pod *corev1.Pod, port int, payload string, from netip.Addr) (string, bool) {
+		if p := providers(pod.Spec.NodeName); p != nil {
+			return netexecUDP(p, pod, port, payload, from)
+		}
+		return "", false
 	}
 	return opts
 }
