@@ -2,7 +2,9 @@ package pods
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
+	"net"
 	"net/netip"
 	"sync"
 	"time"
@@ -110,4 +112,42 @@ func (s settledNet) HTTP(ctx context.Context, method, url string, insecure bool)
 		return nil, err
 	}
 	return s.Network.HTTP(ctx, method, url, insecure)
+}
+
+// The optional parts of a container's network that programs ask for by
+// type (simnode/shell/programs: agnhost's servers listen on a real socket,
+// nc converses with a simulated server); settledNet passes them through,
+// so a process that may run ahead keeps them.
+type (
+	socketNetwork interface {
+		Listen(ctx context.Context, port int) (net.Listener, error)
+	}
+	converser interface {
+		Converse(ctx context.Context, proto string, addr netip.Addr, port int, data string) (string, error)
+	}
+)
+
+// Listen opens a real socket once the process has settled.
+func (s settledNet) Listen(ctx context.Context, port int) (net.Listener, error) {
+	sn, ok := s.Network.(socketNetwork)
+	if !ok {
+		return nil, fmt.Errorf("listen tcp :%d: this network has no real sockets", port)
+	}
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return sn.Listen(ctx, port)
+}
+
+// Converse sends data to a simulated server once the process has settled;
+// a network that cannot converse answers nothing.
+func (s settledNet) Converse(ctx context.Context, proto string, addr netip.Addr, port int, data string) (string, error) {
+	c, ok := s.Network.(converser)
+	if !ok {
+		return "", nil
+	}
+	if err := s.settle(); err != nil {
+		return "", err
+	}
+	return c.Converse(ctx, proto, addr, port, data)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net"
 	"net/netip"
 	"strings"
 	"testing"
@@ -79,3 +80,34 @@ func (m *settleFS) ReadFile(p string) ([]byte, error) {
 }
 func (m *settleFS) WriteFile(p string, d []byte) error    { m.files[p] = string(d); return nil }
 func (m *settleFS) ReadDir(string) ([]fs.DirEntry, error) { return nil, nil }
+
+// listeningNet is a network with real sockets and conversations.
+type listeningNet struct{ countingNet }
+
+func (listeningNet) Listen(context.Context, int) (net.Listener, error) { return nil, errListened }
+func (listeningNet) Converse(context.Context, string, netip.Addr, int, string) (string, error) {
+	return "answer", nil
+}
+
+var errListened = errors.New("listened")
+
+// A process that may run ahead keeps its network's real sockets and
+// conversations (agnhost webhook's Listen, nc's Converse): the apiserver's
+// admission webhook specs timed out when the wrapper hid them.
+func TestSettleKeepsSocketsAndConversations(t *testing.T) {
+	env := (&Env{OS: "windows", Net: &listeningNet{}, Vars: map[string]string{}, Settle: func() error { return nil }}).Process()
+	sn, ok := env.Net.(socketNetwork)
+	if !ok {
+		t.Fatal("the settled network hides Listen")
+	}
+	if _, err := sn.Listen(context.Background(), 443); !errors.Is(err, errListened) {
+		t.Fatalf("Listen: %v, want the network's own", err)
+	}
+	c, ok := env.Net.(converser)
+	if !ok {
+		t.Fatal("the settled network hides Converse")
+	}
+	if got, _ := c.Converse(context.Background(), "tcp", netip.MustParseAddr("10.0.0.1"), 80, "x"); got != "answer" {
+		t.Fatalf("Converse: %q", got)
+	}
+}
