@@ -326,7 +326,8 @@ func TestConcurrentPullsWarnOnce(t *testing.T) {
 // An answer pulled with a credential is not served to a pull without it,
 // from memory or from the disk another cluster shares: the registry is
 // asked again and refuses, as it does a kubelet with no (or a wrong) pull
-// secret. An answer pulled anonymously is served to everyone.
+// secret. An answer pulled anonymously is served to everyone. Row B4 (the
+// pull); every kubelet version.
 func TestCachedAnswersKeepTheirCredential(t *testing.T) {
 	host := testRegistry(t)
 	dir := t.TempDir()

@@ -123,7 +123,8 @@ func TestOpenWorld(t *testing.T) {
 // once with 0 (an install script shipped in a CNI image, a migration tool)
 // instead of running until stopped, which would hold the pod in Init or a
 // Job unfinished forever. A catalog image's server (pause) in such a pod
-// still runs until stopped.
+// still runs until stopped. Row E (what a container's programs do); every
+// kubelet version.
 func TestOpenWorldRunToCompletion(t *testing.T) {
 	hostProcess := &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{
 		HostProcess: ptr.To(true), RunAsUserName: ptr.To(`NT AUTHORITY\SYSTEM`)}}

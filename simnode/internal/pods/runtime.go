@@ -68,8 +68,9 @@ type Env struct {
 	// Completes: the command is the process of an init container or of a
 	// pod whose restartPolicy is not Always (a Job's), of an image the
 	// catalog does not know: real images run such programs to completion,
-	// so a program wink does not know ends at once with 0 too. A catalog
-	// image's server (pause, coredns) still runs until stopped.
+	// so a program wink does not know ends at once with 0 too (row E, all
+	// kubelet versions). A catalog image's server (pause, coredns) still
+	// runs until stopped.
 	Completes bool
 	// CPU, Memory, Accounts, Power and BootTime are the node machine's
 	// parts a container sees (host.go; Accounts and Power: HostProcess
