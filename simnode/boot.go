@@ -11,7 +11,6 @@ import (
 	"time"
 
 	vklog "github.com/virtual-kubelet/virtual-kubelet/log"
-	vkslog "github.com/virtual-kubelet/virtual-kubelet/log/slog"
 	"github.com/virtual-kubelet/virtual-kubelet/node"
 	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
@@ -76,7 +75,7 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	b := &nodeBoot{name: name, spec: spec, log: s.log.With("node", name), stateDir: filepath.Join(s.cfg.StateDir, "nodes", name)}
 	ctx, endBoot := context.WithCancel(ctx)
 	defer endBoot()
-	ctx = vklog.WithLogger(ctx, vkslog.FromSlog(s.vkLog.With("node", name)))
+	ctx = vklog.WithLogger(ctx, newVKLogger(s.vkLog.With("node", name)))
 
 	bootID, err := nodes.LoadBootID(b.stateDir)
 	if err != nil {

@@ -59,6 +59,13 @@ func TestRestartsAKilledChild(t *testing.T) {
 	if list[0].Restarts != 1 {
 		t.Errorf("restarts = %d, want 1", list[0].Restarts)
 	}
+	// The restarted child prints before it sleeps; stopping it first (a
+	// busy machine) would leave one "started".
+	starts := func() int {
+		log, _ := os.ReadFile(filepath.Join(s.LogDir, "sleeper.log"))
+		return strings.Count(string(log), "started")
+	}
+	waitFor(t, "the restarted child's output", func() bool { return starts() >= 2 })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
