@@ -31,6 +31,9 @@ type BuildOptions struct {
 	Dir string
 	// Ginkgo builds the ginkgo CLI too (parallel jobs).
 	Ginkgo bool
+	// Have are binaries the caller already has (--e2e-binary,
+	// --ginkgo-binary): they are returned as given, never built.
+	Have Binaries
 	// Log gets the go commands and their output.
 	Log io.Writer
 }
@@ -39,17 +42,24 @@ type BuildOptions struct {
 var ErrNoGo = errors.New("no Go toolchain (go) on PATH to build e2e.test: install Go, or give --e2e-binary (and --ginkgo-binary for parallel jobs)")
 
 // BuildE2E builds e2e.test (and ginkgo) of opts.Version from the Go module
-// cache, or reuses an earlier build in opts.Dir. The build is a module of
+// cache, or reuses an earlier build in opts.Dir; it builds only what
+// opts.Have and the cache lack. The build is a module of
 // its own that requires k8s.io/kubernetes at the version and replaces its
 // staging modules (k8s.io/api, ...) by their published v0.<minor>.<patch>
 // versions, as k8s.io/kubernetes' own go.mod maps them to ./staging.
 func BuildE2E(ctx context.Context, opts BuildOptions) (Binaries, error) {
 	dir := filepath.Join(opts.Dir, opts.Version)
-	bins := Binaries{E2E: filepath.Join(dir, "e2e.test")}
-	if opts.Ginkgo {
-		bins.Ginkgo = filepath.Join(dir, "ginkgo")
+	bins := opts.Have
+	needE2E, needGinkgo := false, false
+	if bins.E2E == "" {
+		bins.E2E = filepath.Join(dir, "e2e.test")
+		needE2E = !exists(bins.E2E)
 	}
-	if exists(bins.E2E) && (bins.Ginkgo == "" || exists(bins.Ginkgo)) {
+	if opts.Ginkgo && bins.Ginkgo == "" {
+		bins.Ginkgo = filepath.Join(dir, "ginkgo")
+		needGinkgo = !exists(bins.Ginkgo)
+	}
+	if !needE2E && !needGinkgo {
 		return bins, nil
 	}
 	goBin, err := exec.LookPath("go")
@@ -85,16 +95,19 @@ func BuildE2E(ctx context.Context, opts BuildOptions) (Binaries, error) {
 		}
 		return nil
 	}
+	fmt.Fprintf(log, "building the upstream test programs of %s (once; several minutes)...\n", opts.Version)
 	if err := run("mod", "tidy"); err != nil {
 		return Binaries{}, err
 	}
-	if err := run("test", "-c", "-o", bins.E2E+".tmp", "k8s.io/kubernetes/test/e2e"); err != nil {
-		return Binaries{}, err
+	if needE2E {
+		if err := run("test", "-c", "-o", bins.E2E+".tmp", "k8s.io/kubernetes/test/e2e"); err != nil {
+			return Binaries{}, err
+		}
+		if err := os.Rename(bins.E2E+".tmp", bins.E2E); err != nil {
+			return Binaries{}, err
+		}
 	}
-	if err := os.Rename(bins.E2E+".tmp", bins.E2E); err != nil {
-		return Binaries{}, err
-	}
-	if bins.Ginkgo != "" {
+	if needGinkgo {
 		if err := run("build", "-o", bins.Ginkgo, "github.com/onsi/ginkgo/v2/ginkgo"); err != nil {
 			return Binaries{}, err
 		}

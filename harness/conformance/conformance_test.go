@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -49,6 +51,39 @@ func TestCatalog(t *testing.T) {
 		if _, err := LoadCatalog([]byte(bad)); err == nil {
 			t.Errorf("LoadCatalog(%q) accepted", bad)
 		}
+	}
+}
+
+// TestBuildOnlyWhatIsMissing: a given or cached binary is never rebuilt
+// (with no go on PATH, any build would fail with ErrNoGo).
+func TestBuildOnlyWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	cached := filepath.Join(dir, "v1.35.4", "e2e.test")
+	if err := os.MkdirAll(filepath.Dir(cached), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cached, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", "")
+	for _, tt := range []struct {
+		name    string
+		opts    BuildOptions
+		want    Binaries
+		wantErr error
+	}{
+		{"both given", BuildOptions{Ginkgo: true, Have: Binaries{E2E: "/x/e2e.test", Ginkgo: "/x/ginkgo"}}, Binaries{E2E: "/x/e2e.test", Ginkgo: "/x/ginkgo"}, nil},
+		{"e2e cached, ginkgo given", BuildOptions{Ginkgo: true, Have: Binaries{Ginkgo: "/x/ginkgo"}}, Binaries{E2E: cached, Ginkgo: "/x/ginkgo"}, nil},
+		{"e2e cached, serial job", BuildOptions{}, Binaries{E2E: cached}, nil},
+		{"e2e given, ginkgo missing", BuildOptions{Ginkgo: true, Have: Binaries{E2E: "/x/e2e.test"}}, Binaries{}, ErrNoGo},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Version, tt.opts.Dir = "v1.35.4", dir
+			got, err := BuildE2E(context.Background(), tt.opts)
+			if !errors.Is(err, tt.wantErr) || got != tt.want {
+				t.Errorf("BuildE2E = %+v, %v; want %+v, %v", got, err, tt.want, tt.wantErr)
+			}
+		})
 	}
 }
 

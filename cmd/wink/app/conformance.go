@@ -132,30 +132,21 @@ func runConformance(ctx context.Context, f conformanceFlags, stdout, stderr io.W
 		return err
 	}
 
-	bins := conformance.Binaries{E2E: f.e2eBinary, Ginkgo: f.ginkgoBinary}
-	if bins.E2E == "" || (job.Nodes > 1 && bins.Ginkgo == "") {
-		home := f.home
-		if home == "" {
-			home = os.Getenv("WINK_HOME")
+	home := f.home
+	if home == "" {
+		home = os.Getenv("WINK_HOME")
+	}
+	if home == "" {
+		if h, err := os.UserHomeDir(); err == nil {
+			home = filepath.Join(h, ".wink")
 		}
-		if home == "" {
-			if h, err := os.UserHomeDir(); err == nil {
-				home = filepath.Join(h, ".wink")
-			}
-		}
-		fmt.Fprintf(stderr, "building e2e.test %s (once; several minutes)...\n", harness.KubernetesVersion)
-		built, err := conformance.BuildE2E(ctx, conformance.BuildOptions{
-			Version: harness.KubernetesVersion, Dir: filepath.Join(home, "cache", "e2e"), Ginkgo: job.Nodes > 1, Log: stderr,
-		})
-		if err != nil {
-			return err
-		}
-		if bins.E2E == "" {
-			bins.E2E = built.E2E
-		}
-		if bins.Ginkgo == "" {
-			bins.Ginkgo = built.Ginkgo
-		}
+	}
+	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{
+		Version: harness.KubernetesVersion, Dir: filepath.Join(home, "cache", "e2e"), Ginkgo: job.Nodes > 1, Log: stderr,
+		Have: conformance.Binaries{E2E: f.e2eBinary, Ginkgo: f.ginkgoBinary},
+	})
+	if err != nil {
+		return err
 	}
 
 	out, err := cat.Run(ctx, conformance.Options{
