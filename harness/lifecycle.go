@@ -72,7 +72,28 @@ type Cluster struct {
 // then finds it. A component that exits by itself while Up waits ends the
 // wait at once with its last log lines; a supervisor this Up started is
 // stopped again when the cluster does not come up.
+//
+// A new cluster whose component finds its port taken (free when Up chose
+// it, taken before the component listened: clusters made side by side
+// choose ports at the same time) is made again on new ports, once.
 func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
+	var made bool
+	c, err := upOnce(ctx, opts, &made)
+	if err != nil && made && ctx.Err() == nil && addrInUse.MatchString(err.Error()) {
+		progress := opts.Progress
+		if progress == nil {
+			progress = io.Discard
+		}
+		fmt.Fprintf(progress, "A port of the new cluster was taken meanwhile (%s); making it again on new ports\n", addrInUse.FindString(err.Error()))
+		opts.Fresh = true
+		c, err = upOnce(ctx, opts, &made)
+	}
+	return c, err
+}
+
+// upOnce is Up without the second try; *made is set once it has chosen
+// the new cluster's ports.
+func upOnce(ctx context.Context, opts UpOptions, made *bool) (*Cluster, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -142,6 +163,7 @@ func Up(ctx context.Context, opts UpOptions) (*Cluster, error) {
 		if st, err = newState(dir, cfg, o.Binary); err != nil {
 			return nil, err
 		}
+		*made = true
 	}
 	if st.Config.Backend == v1alpha1.BackendEmbedded {
 		if err := embedded.CheckStateDir(dir); err != nil {

@@ -233,6 +233,30 @@ supervise`
 	}
 }
 
+// TestUpRetriesANewClustersTakenPort: a new cluster whose component finds
+// its port taken is made again on new ports, once, saying so.
+func TestUpRetriesANewClustersTakenPort(t *testing.T) {
+	home := t.TempDir()
+	runs := filepath.Join(t.TempDir(), "runs")
+	line := fmt.Sprintf(addrInUseLog, 20001, 20001)
+	body := `echo run >> '` + runs + `'
+if [ "$(wc -l < '` + runs + `')" -gt 1 ]; then echo 'second run: boom' >&2; exit 3; fi
+mkdir -p "$dir/run" "$dir/logs"
+printf '%s\n' '` + line + `' > "$dir/logs/kube-apiserver.log"
+echo '[{"name":"kube-apiserver","state":"back-off","restarts":1,"lastExit":"exit status 1"}]' > "$dir/run/status.json"
+supervise`
+	_, err, progress := upWithin(t, UpOptions{Options: Options{Name: "new", Home: home, Binary: fakeSupervisor(t, body)}})
+	if err == nil || !strings.Contains(err.Error(), "exited (exit status 3)") {
+		t.Fatalf("Up = %v; want the second try's failure (exit status 3)\nprogress:\n%s", err, progress)
+	}
+	if !strings.Contains(progress, "making it again on new ports") {
+		t.Errorf("progress does not say the cluster is made again:\n%s", progress)
+	}
+	if data, _ := os.ReadFile(runs); strings.Count(string(data), "run") != 2 {
+		t.Errorf("the supervisor ran %d times, want 2 (one try again, no more)", strings.Count(string(data), "run"))
+	}
+}
+
 // TestUpWaitsForTheLock: a second Up of a cluster another process is
 // creating waits for it and says whom it waits for; it makes neither ports
 // nor certificates of its own, and finds the first one's state.

@@ -342,16 +342,7 @@ func runPlatform(ctx context.Context, o Options, p *plan, prof Profile, pr *prin
 				pr.say("[%s] could not delete cluster %s: %v (delete it with `wink delete --name %s`)", prof.Name, name, derr, name)
 			}
 		}()
-		uo := harness.UpOptions{Options: hopts, Config: p.configs[prof.Name], Fresh: true, Wait: 2 * time.Minute, Schedulable: true}
-		up, err := harness.Up(ctx, uo)
-		if err != nil && strings.Contains(err.Error(), "address already in use") && ctx.Err() == nil {
-			// A port chosen free was taken before its component listened
-			// (clusters of a matrix, and other programs, choose ports at
-			// the same time): the cluster is new, so make it again on new
-			// ports, once.
-			pr.say("[%s] a port of cluster %s was taken meanwhile; making it again on new ports", prof.Name, name)
-			up, err = harness.Up(ctx, uo)
-		}
+		up, err := harness.Up(ctx, harness.UpOptions{Options: hopts, Config: p.configs[prof.Name], Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
 		if err != nil {
 			return nil, "", fmt.Errorf("cluster %s did not come up: %w", name, err)
 		}
