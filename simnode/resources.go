@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
@@ -92,7 +93,7 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 	})
 	evictionHard := spec.Pool.EvictionHard
 	if evictionHard == nil {
-		evictionHard = info.Conditions.EvictionHardDefault
+		evictionHard = facts.OS(info.OS).EvictionHardDefault(info.KubeletVersion)
 	}
 	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
 	mgr := resources.NewManager(resources.ManagerConfig{

@@ -117,8 +117,8 @@ type Pool struct {
 	// profile's.
 	ContainerRuntimeVersion string `json:"containerRuntimeVersion,omitempty"`
 	// ShutdownGracePeriod and ShutdownGracePeriodCriticalPods are the
-	// kubelet's graceful node shutdown settings (B15); nil: the rules'
-	// defaults, zero: no shutdown manager.
+	// kubelet's graceful node shutdown settings (B15); nil: simnode/facts'
+	// defaults (ShutdownGracePeriods), zero: no shutdown manager.
 	ShutdownGracePeriod             *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
 	ShutdownGracePeriodCriticalPods *metav1.Duration `json:"shutdownGracePeriodCriticalPods,omitempty"`
 	// Kubelet is how often and how fast the nodes write to the API (nil

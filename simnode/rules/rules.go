@@ -86,14 +86,14 @@ type Profile struct {
 }
 
 // ConditionSet is the set of node conditions a kubelet reports (N6, N7) and
-// the eviction defaults that go with it (N5, B6).
+// whether its eviction manager evicts (B6); the evictionHard defaults that
+// go with it are facts.OS.EvictionHardDefault (N5).
 type ConditionSet struct {
 	ID                    string                 `json:"id"`
 	Cites                 []string               `json:"cites"`
 	OS                    string                 `json:"os"`
 	KubeletVersions       Range                  `json:"kubeletVersions"`
 	PressureCanBecomeTrue bool                   `json:"pressureCanBecomeTrue"`
-	EvictionHardDefault   map[string]string      `json:"evictionHardDefault"`
 	Evicts                bool                   `json:"evicts"`
 	Conditions            []corev1.NodeCondition `json:"conditions"`
 }
@@ -417,12 +417,6 @@ func (r *Rules) validateConditions() []error {
 		for _, cond := range c.Conditions {
 			if cond.Type == "" || cond.Status == "" || cond.Reason == "" || cond.Message == "" {
 				errs = append(errs, fmt.Errorf("%s: condition %q needs type, status, reason and message", what, cond.Type))
-				continue
-			}
-		}
-		for k, v := range c.EvictionHardDefault {
-			if _, err := ParseThreshold(v, resource.MustParse("1Gi")); err != nil {
-				errs = append(errs, fmt.Errorf("%s: evictionHardDefault[%s]: %w", what, k, err))
 				continue
 			}
 		}

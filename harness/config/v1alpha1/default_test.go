@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"wink.dev/wink/simnode/rules"
 )
 
 // quantities compares resource quantities by value.
@@ -302,18 +301,9 @@ func TestDefaultClusterIsValid(t *testing.T) {
 	assert.NilError(t, Validate(c))
 }
 
-// TestShutdownDefaultsAreSimnodes: a pool's graceful node shutdown defaults
-// (B15) are simnode's own (simnode/rules/shutdown.yaml), so a pool defaulted
-// here behaves as simnode would default it, for every way of setting the
-// two fields.
-func TestShutdownDefaultsAreSimnodes(t *testing.T) {
-	s := &rules.Default().NodeShutdown
-	if s.ShutdownGracePeriod.Duration != DefaultShutdownGracePeriod ||
-		s.ShutdownGracePeriodCriticalPods.Duration != DefaultShutdownGracePeriodCriticalPods {
-		t.Fatalf("[B15] simnode rules %s/%s, v1alpha1 defaults %s/%s: keep shutdown.yaml and default.go alike",
-			s.ShutdownGracePeriod, s.ShutdownGracePeriodCriticalPods,
-			DefaultShutdownGracePeriod, DefaultShutdownGracePeriodCriticalPods)
-	}
+// TestShutdownDefaults: a pool's graceful node shutdown (B15, all kubelet
+// versions) for every way of setting the two fields.
+func TestShutdownDefaults(t *testing.T) {
 	for _, tc := range []struct {
 		name            string
 		total, critical *metav1.Duration

@@ -154,8 +154,8 @@ type NodePool struct {
 	// duration such as "30s", zero or at least 1s. "0s" turns the node
 	// shutdown manager off, as the kubelet's own default does: the machine
 	// goes down and the pods are left as they are. Default 30s (with
-	// shutdownGracePeriodCriticalPods 10s, the Kubernetes docs' example and
-	// simnode/rules/shutdown.yaml's) when neither field is set.
+	// shutdownGracePeriodCriticalPods 10s, the Kubernetes docs' example,
+	// simnode/facts') when neither field is set.
 	ShutdownGracePeriod *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
 	// ShutdownGracePeriodCriticalPods is the kubelet's
 	// shutdownGracePeriodCriticalPods (B15): the last part of

@@ -107,7 +107,7 @@ func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 	}
 	evictionHard := s.Pool.EvictionHard
 	if evictionHard == nil {
-		evictionHard = condSet.EvictionHardDefault
+		evictionHard = s.Pool.OS.EvictionHardDefault(v)
 	}
 	allocatable, err := Allocatable(capacity, s.Pool.KubeReserved, s.Pool.SystemReserved, evictionHard)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -192,7 +193,7 @@ func TestManager(t *testing.T) {
 			cs := conditionSet(t, tc.os, tc.kubelet)
 			hard := tc.evictionHard
 			if hard == nil {
-				hard = cs.EvictionHardDefault
+				hard = facts.OS(tc.os).EvictionHardDefault(version.MustParseGeneric(tc.kubelet))
 			}
 			ev, rec := &recordedEvictor{}, &recorder{}
 			var pressure []bool
