@@ -109,6 +109,12 @@ func (e *Env) Process() *process.Env {
 	return out
 }
 
+// Start is how e's process is started, what the shell's run-or-block rule
+// reads (shell.RunProcess).
+func (e *Env) Start() process.Start {
+	return process.Start{Exec: e.Exec, Completes: e.Completes, Server: e.Server, ImageCommand: e.ImageCommand}
+}
+
 // gatedFS is a container process's file system when the runtime records
 // its writes (WriteGate): a write the gate refuses is one the process made
 // before a simnode restart, already on disk, and is skipped.
