@@ -29,7 +29,7 @@ func (i *introspection) MetricsHandler() http.Handler { return i.metrics.Handler
 func (s *shared) newIntrospection(spec nodes.Spec, info *nodes.Info, runningPods func() int) *introspection {
 	evictionHard := spec.Pool.EvictionHard
 	if evictionHard == nil {
-		evictionHard = facts.OS(info.OS).EvictionHardDefault(info.KubeletVersion)
+		evictionHard = info.OS.EvictionHardDefault(info.KubeletVersion)
 	}
 	total, critical := facts.ShutdownGracePeriods(spec.Pool.ShutdownGracePeriod, spec.Pool.ShutdownGracePeriodCriticalPods)
 	return &introspection{

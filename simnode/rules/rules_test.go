@@ -108,7 +108,7 @@ func TestConditionSets(t *testing.T) {
 		{"linux", "v1.29.0", "linux", true, "100Mi"},
 	} {
 		t.Run(tc.os+"-"+tc.kubelet, func(t *testing.T) {
-			c, err := r.ConditionSet(tc.os, v(tc.kubelet))
+			c, err := r.ConditionSet(facts.OS(tc.os), v(tc.kubelet))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +224,7 @@ func TestNodeEvents(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s-%v", tc.os, tc.registered), func(t *testing.T) {
 			var reasons []string
-			for _, e := range Default().NodeEventsFor(tc.os, "n1", tc.registered) {
+			for _, e := range Default().NodeEventsFor(facts.OS(tc.os), "n1", tc.registered) {
 				reasons = append(reasons, e.Reason)
 				if e.Reason == "NodeReady" && e.Message != "Node n1 status is now: NodeReady" {
 					t.Errorf("message %q", e.Message)
@@ -255,7 +255,7 @@ func TestShutdownManagers(t *testing.T) {
 	} {
 		t.Run(tc.os+"-"+tc.kubelet, func(t *testing.T) {
 			got := ""
-			if m := r.NodeShutdown.Manager(tc.os, v(tc.kubelet)); m != nil {
+			if m := r.NodeShutdown.Manager(facts.OS(tc.os), v(tc.kubelet)); m != nil {
 				got = m.Event
 			}
 			if got != tc.want {

@@ -42,8 +42,8 @@ type NodeShutdown struct {
 
 // ShutdownManager is the node shutdown manager of kubelets of one OS.
 type ShutdownManager struct {
-	OS              string `json:"os"`
-	KubeletVersions Range  `json:"kubeletVersions"`
+	OS              facts.OS `json:"os"`
+	KubeletVersions Range    `json:"kubeletVersions"`
 	// Event is the message of the Node event when the shutdown starts.
 	Event string `json:"event"`
 }
@@ -80,7 +80,7 @@ type Reboot struct {
 
 // Manager returns the node shutdown manager of a kubelet of os at version
 // v, or nil when it has none (the kubelet's managerStub).
-func (s *NodeShutdown) Manager(os string, v *version.Version) *ShutdownManager {
+func (s *NodeShutdown) Manager(os facts.OS, v *version.Version) *ShutdownManager {
 	for i := range s.Managers {
 		if m := &s.Managers[i]; m.OS == os && m.KubeletVersions.Contains(v) {
 			return m
@@ -196,7 +196,7 @@ func (s *NodeShutdown) compile() error {
 	for i := range s.Managers {
 		m := &s.Managers[i]
 		what := fmt.Sprintf("nodeShutdown.managers[%d]", i)
-		if !knownOS[m.OS] {
+		if !m.OS.Valid() {
 			return fmt.Errorf("%s: unknown os %q", what, m.OS)
 		}
 		if err := m.KubeletVersions.compile(); err != nil {

@@ -157,10 +157,8 @@ func SetDefaults_NodePool(p *NodePool) {
 }
 
 // WindowsTaint is the taint that windows pools register by default (N4):
-// os=windows:NoSchedule.
-func WindowsTaint() corev1.Taint {
-	return corev1.Taint{Key: "os", Value: string(OSWindows), Effect: corev1.TaintEffectNoSchedule}
-}
+// os=windows:NoSchedule (facts.WindowsTaint).
+func WindowsTaint() corev1.Taint { return facts.WindowsTaint() }
 
 // defaultNodePools are the pools of a config that names none.
 func defaultNodePools() []NodePool {

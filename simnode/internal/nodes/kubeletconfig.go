@@ -73,7 +73,7 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		ImageGCLowThresholdPercent:       ptr.To[int32](80),
 		EvictionPressureTransitionPeriod: metav1.Duration{Duration: 5 * time.Minute},
 		CgroupDriver:                     "cgroupfs",
-		CgroupsPerQOS:                    ptr.To(info.OS != "windows"),
+		CgroupsPerQOS:                    ptr.To(!info.OS.IsWindows()),
 		HairpinMode:                      kubeletconfigv1beta1.PromiscuousBridge,
 		MaxPods:                          int32(quantity(s.Pool.Capacity, corev1.ResourcePods)),
 		PodPidsLimit:                     ptr.To[int64](-1),
@@ -89,7 +89,7 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		RegisterNode:                     ptr.To(true),
 		FailSwapOn:                       ptr.To(true),
 	}
-	if info.OS == "windows" {
+	if info.OS.IsWindows() {
 		c.ContainerRuntimeEndpoint = "npipe://./pipe/containerd-containerd"
 		c.ResolverConfig = ptr.To("")
 		c.EnforceNodeAllocatable = []string{}

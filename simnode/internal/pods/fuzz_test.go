@@ -1066,7 +1066,7 @@ func fuzzExecContainer(t *testing.T, which int) *fuzzExecTarget {
 		t.Fatal(err)
 	}
 	rig.step(5*time.Second, nil)
-	tg := &fuzzExecTarget{rig: rig, pod: pod, os: info.OS, stop: make(chan struct{})}
+	tg := &fuzzExecTarget{rig: rig, pod: pod, os: string(info.OS), stop: make(chan struct{})}
 	if !tg.running() {
 		cur, _ := rig.p.GetPod(context.Background(), "fuzz", "exec")
 		t.Fatalf("the exec target does not run: %+v", cur.Status)

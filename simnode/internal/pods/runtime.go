@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell/process"
 )
 
@@ -23,7 +24,7 @@ import (
 
 // Env is everything a command of a container can observe (shell.Env).
 type Env struct {
-	OS       string // "windows" or "linux"
+	OS       facts.OS
 	Hostname string
 	User     string
 	Vars     map[string]string
@@ -152,7 +153,7 @@ type Shell interface {
 
 // ImageHost is what an image pull depends on (images.Host).
 type ImageHost struct {
-	OS      string
+	OS      facts.OS
 	Build   string // node.kubernetes.io/windows-build, e.g. 10.0.20348
 	Handler string // RuntimeClass handler, "" for the default
 }

@@ -13,7 +13,6 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	nodev1listers "k8s.io/client-go/listers/node/v1"
 
-	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/images/registry"
 	"wink.dev/wink/simnode/internal/pods"
@@ -36,7 +35,7 @@ func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Rea
 // Found implements pods.Shell: present as far as wink knows (the open
 // world of shell.Present), and simulated by the shell.
 func (Shell) Found(e *pods.Env, argv []string) (found, simulated bool) {
-	return shell.Lookup(facts.OS(e.OS), e.Image, e.HostProcess, argv)
+	return shell.Lookup(e.OS, e.Image, e.HostProcess, argv)
 }
 
 // Listens implements pods.Shell.
