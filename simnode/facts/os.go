@@ -43,13 +43,23 @@ func (o OS) String() string { return string(o) }
 // PodOS is the spec.os of a pod for o (S1).
 func (o OS) PodOS() *corev1.PodOS { return &corev1.PodOS{Name: corev1.OSName(o)} }
 
-// ParseOS reads an OS that a file or flag names: "windows" or "linux", in
-// any case; anything else is an error that says what is supported.
-func ParseOS(s string) (OS, error) {
-	if o := OS(strings.ToLower(s)); o.Valid() {
-		return o, nil
+// Check returns nil for an OS wink simulates and otherwise an error that
+// names the value and what is supported (`unknown os "plan9": supported
+// values: "windows", "linux"`), for the tables and files that name an OS.
+func (o OS) Check() error {
+	if o.Valid() {
+		return nil
 	}
-	return "", fmt.Errorf("unknown os %q: supported values: %q, %q", s, Windows, Linux)
+	return fmt.Errorf("unknown os %q: supported values: %q, %q", string(o), Windows, Linux)
+}
+
+// ParseOS reads an OS that a file, flag or annotation names: "windows" or
+// "linux"; anything else is Check's error.
+func ParseOS(s string) (OS, error) {
+	if err := OS(s).Check(); err != nil {
+		return "", err
+	}
+	return OS(s), nil
 }
 
 // NodeOS is the OS of a node object (N1): its nodeInfo.operatingSystem,

@@ -301,8 +301,8 @@ func (r *Rules) validateLabels() []error {
 			continue
 		}
 		for _, o := range s.OS {
-			if !o.Valid() {
-				errs = append(errs, fmt.Errorf("%s: unknown os %q", what, o))
+			if err := o.Check(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", what, err))
 				continue
 			}
 		}
@@ -340,8 +340,8 @@ func (r *Rules) validateProfiles() []error {
 			continue
 		}
 		ids[p.ID] = true
-		if !p.OS.Valid() {
-			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, p.OS))
+		if err := p.OS.Check(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			continue
 		}
 		if p.ContainerRuntimeVersion == "" {
@@ -401,8 +401,8 @@ func (r *Rules) validateConditions() []error {
 			errs = append(errs, err)
 			continue
 		}
-		if !c.OS.Valid() {
-			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, c.OS))
+		if err := c.OS.Check(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			continue
 		}
 		if err := c.KubeletVersions.compile(); err != nil {
@@ -535,8 +535,8 @@ func (r *Rules) validateEvents() []error {
 			continue
 		}
 		for _, o := range e.OS {
-			if !o.Valid() {
-				errs = append(errs, fmt.Errorf("%s: unknown os %q", what, o))
+			if err := o.Check(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", what, err))
 				continue
 			}
 		}

@@ -196,8 +196,8 @@ func (s *NodeShutdown) compile() error {
 	for i := range s.Managers {
 		m := &s.Managers[i]
 		what := fmt.Sprintf("nodeShutdown.managers[%d]", i)
-		if !m.OS.Valid() {
-			return fmt.Errorf("%s: unknown os %q", what, m.OS)
+		if err := m.OS.Check(); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if err := m.KubeletVersions.compile(); err != nil {
 			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
