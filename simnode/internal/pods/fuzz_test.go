@@ -58,7 +58,7 @@ func (testShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader
 	return shell.RunProcess(ctx, e.Process(), e.Start(), argv, stdin, stdout, stderr)
 }
 func (testShell) Found(e *Env, argv []string) (bool, bool) {
-	return shell.Lookup(shell.OS(e.OS), e.Image, e.HostProcess, argv)
+	return shell.Lookup(e.OS, e.Image, e.HostProcess, argv)
 }
 func (testShell) Listens(argv []string) []int { return shell.Listens(argv) }
 

@@ -87,7 +87,7 @@ type Env struct {
 // its programs are those wink knows of the image (process.ImageOf), and
 // with a WriteGate its file writes are asked for first.
 func (e *Env) Process() *process.Env {
-	os := process.OS(e.OS)
+	os := e.OS
 	out := &process.Env{
 		OS: os, Completes: e.Exec || e.Completes, Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		Files: e.Files, Net: e.Net, Interfaces: e.Interfaces, GMSADomain: e.GMSADomain,
