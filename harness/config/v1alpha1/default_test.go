@@ -300,27 +300,3 @@ func TestDefaultClusterIsValid(t *testing.T) {
 	Default(c)
 	assert.NilError(t, Validate(c))
 }
-
-// TestShutdownDefaults: a pool's graceful node shutdown (B15, all kubelet
-// versions) for every way of setting the two fields.
-func TestShutdownDefaults(t *testing.T) {
-	for _, tc := range []struct {
-		name            string
-		total, critical *metav1.Duration
-		want            string
-	}{
-		{"unset", nil, nil, "30s/10s"},
-		{"both set", duration("20s"), duration("5s"), "20s/5s"},
-		{"total only", duration("1m"), nil, "1m0s/0s"},
-		{"off", duration("0s"), nil, "0s/0s"},
-		{"critical only", nil, duration("15s"), "30s/15s"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := NodePool{ShutdownGracePeriod: tc.total, ShutdownGracePeriodCriticalPods: tc.critical}
-			SetDefaults_NodePool(&p)
-			if got := p.ShutdownGracePeriod.Duration.String() + "/" + p.ShutdownGracePeriodCriticalPods.Duration.String(); got != tc.want {
-				t.Fatalf("[B15] v1alpha1 defaults %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
