@@ -475,12 +475,10 @@ func nodeGroup(n *corev1.Node) string {
 	return string(facts.Linux)
 }
 
-var buildYears = map[string]string{"10.0.17763": "2019", "10.0.20348": "2022", "10.0.26100": "2025"}
-
 // placementKey is a node group as reports show it: "windows/2022", "linux".
 func placementKey(group string) string {
 	if b, ok := strings.CutPrefix(group, windowsGroup); ok {
-		if y, ok := buildYears[b]; ok {
+		if y, ok := facts.WindowsServerYear(b); ok {
 			return windowsGroup + y
 		}
 	}
@@ -489,10 +487,8 @@ func placementKey(group string) string {
 
 func groupOfKey(k string) string {
 	if y, ok := strings.CutPrefix(k, windowsGroup); ok {
-		for b, yy := range buildYears {
-			if yy == y {
-				return windowsGroup + b
-			}
+		if b, ok := facts.WindowsServerBuild(y); ok {
+			return windowsGroup + b
 		}
 	}
 	return k
@@ -502,7 +498,7 @@ func buildYear(n *corev1.Node) string {
 	if n == nil {
 		return "?"
 	}
-	if y, ok := buildYears[n.Labels[labelBuild]]; ok {
+	if y, ok := facts.WindowsServerYear(n.Labels[labelBuild]); ok {
 		return y
 	}
 	return n.Labels[labelBuild]

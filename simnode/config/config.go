@@ -145,7 +145,7 @@ func ImageCacheDir(home string) string { return filepath.Join(home, "cache", "im
 
 // DefaultWindowsBuild is the build of a windows pool that names none:
 // Windows Server 2022 (N2). wink.yaml's defaulting uses it too.
-const DefaultWindowsBuild = "10.0.20348"
+const DefaultWindowsBuild = facts.DefaultWindowsBuild
 
 // Load reads a simnode configuration file (YAML or JSON); a field it does
 // not know is an error.

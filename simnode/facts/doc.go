@@ -5,7 +5,8 @@
 // read (evidence.go), the OS type every layer uses and the functions that
 // read an OS from the API's objects, with the os=windows taint (os.go),
 // what makes a pod a HostProcess pod (pod.go), each OS's default containerd
-// (runtime.go), and a node's default graceful shutdown and the kubelet's
+// (runtime.go), the Windows Server builds wink simulates and their years
+// (windows.go), and a node's default graceful shutdown and the kubelet's
 // evictionHard defaults (node.go). It imports nothing of wink, so simnode,
 // the harness, the suites and the reports can all depend on it.
 package facts

@@ -13,8 +13,8 @@ import (
 
 // Builds of the default cluster's Windows nodes (row N2).
 const (
-	Build2019 = "10.0.17763"
-	Build2022 = "10.0.20348"
+	Build2019 = facts.WindowsServer2019
+	Build2022 = facts.WindowsServer2022
 )
 
 // WindowsPod is a pod that the docs' practice puts on a Windows node of

@@ -94,11 +94,12 @@ const (
 	OSLinux   = facts.Linux
 )
 
-// Windows Server builds that simulated Windows nodes can run (row N2).
+// Windows Server builds that simulated Windows nodes can run (row N2,
+// simnode/facts).
 const (
-	WindowsServer2019 = "10.0.17763"
-	WindowsServer2022 = "10.0.20348"
-	WindowsServer2025 = "10.0.26100"
+	WindowsServer2019 = facts.WindowsServer2019
+	WindowsServer2022 = facts.WindowsServer2022
+	WindowsServer2025 = facts.WindowsServer2025
 )
 
 // NodePool is a group of identical simulated nodes.
