@@ -11,7 +11,8 @@ import (
 
 // KubeletSettings are the resolved settings of a pool's kubelet that are
 // not in the Spec itself: the effective evictionHard (the pool's or the
-// rules' default, N5/B6) and shutdown grace periods (B15).
+// kubelet's default, facts.OS.EvictionHardDefault, N5/B6) and shutdown
+// grace periods (B15).
 type KubeletSettings struct {
 	EvictionHard                    map[string]string
 	ShutdownGracePeriod             time.Duration
