@@ -419,17 +419,12 @@ func (s *snapshot) clusterDNS() []netip.Addr {
 
 // ---- operating systems and builds ----
 
-func nodeOS(n *corev1.Node) string {
-	if n == nil {
-		return osLinux
+// nodeOS is n's OS (facts.NodeOS), Linux for a node that says none.
+func nodeOS(n *corev1.Node) facts.OS {
+	if os := facts.NodeOS(n); os != "" {
+		return os
 	}
-	if os := n.Status.NodeInfo.OperatingSystem; os != "" {
-		return strings.ToLower(os)
-	}
-	if os := n.Labels[corev1.LabelOSStable]; os != "" {
-		return strings.ToLower(os)
-	}
-	return osLinux
+	return facts.Linux
 }
 
 // windowsBuild is the build number of a Windows node (20348 for
@@ -449,19 +444,18 @@ func windowsBuild(n *corev1.Node) int {
 	return 0
 }
 
-func podOS(p *corev1.Pod, n *corev1.Node) string {
+// podOS is the OS p runs on: its node's, else what it selects
+// (facts.SelectedOS), else Linux.
+func podOS(p *corev1.Pod, n *corev1.Node) facts.OS {
 	if n != nil {
 		// The node decides what actually runs (a mismatching pod is
 		// rejected at admission, B1).
 		return nodeOS(n)
 	}
-	if p.Spec.OS != nil && p.Spec.OS.Name != "" {
-		return strings.ToLower(string(p.Spec.OS.Name))
+	if os := facts.SelectedOS(&p.Spec); os != "" {
+		return facts.OS(strings.ToLower(string(os)))
 	}
-	if os := p.Spec.NodeSelector[corev1.LabelOSStable]; os != "" {
-		return strings.ToLower(os)
-	}
-	return osLinux
+	return facts.Linux
 }
 
 func nodeIP(n *corev1.Node) netip.Addr {
@@ -485,7 +479,7 @@ func nodeIP(n *corev1.Node) netip.Addr {
 // view is the network as seen from one container or one node.
 type view struct {
 	m        *Model
-	os       string
+	os       facts.OS
 	kind     Decision // source kind and the rule that decided it
 	pod      *corev1.Pod
 	nodeName string
