@@ -435,7 +435,9 @@ func TestUpdateReportsObservedGeneration(t *testing.T) {
 	pod := simplePod("gen", "cmd", "/c", "ping -t localhost")
 	pod.Generation = 1
 	f.start(pod)
-	f.waitFor("gen", func(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodRunning && p.Status.ObservedGeneration == 1 })
+	f.waitFor("gen", func(p *corev1.Pod) bool {
+		return p.Status.Phase == corev1.PodRunning && p.Status.ObservedGeneration == 1
+	})
 
 	updated := f.get("gen").DeepCopy()
 	updated.Status = corev1.PodStatus{}
