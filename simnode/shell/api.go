@@ -25,6 +25,10 @@ type (
 	NetConfig = process.NetConfig
 	// HTTPResponse is a simulated HTTP response.
 	HTTPResponse = process.HTTPResponse
+	// HTTPClient is a Network that carries a Go program's HTTP requests.
+	HTTPClient = process.HTTPClient
+	// HTTPRequest is a request of an HTTPClient.
+	HTTPRequest = process.HTTPRequest
 	// DNSClient is a Network that carries DNS messages (dig).
 	DNSClient = process.DNSClient
 	// DNSReply is a DNS server's answer to one question.
