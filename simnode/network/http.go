@@ -208,4 +208,5 @@ func forbiddenMessage(method, path string) string {
 	}
 	return msg
 }
+
 var _ shell.HTTPClient = (*view)(nil)

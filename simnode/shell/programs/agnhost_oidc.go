@@ -165,9 +165,10 @@ func agnhostOIDC(p *process.Proc, flags map[string]string) int {
 	}
 	token := strings.TrimSpace(string(raw))
 	inCluster := &oidcClient{p: p, bearer: strings.TrimSpace(string(saToken)), rootCAs: ca}
-	err, fatalMsg := oidcValidate(p, inCluster, token, audience)
-	if fatalMsg != "" {
-		return fatal(fatalMsg)
+	err = oidcValidate(p, inCluster, token, audience)
+	var fe *fatalError
+	if errors.As(err, &fe) {
+		return fatal(fe.msg)
 	}
 	if err == nil {
 		return 0
@@ -177,9 +178,9 @@ func agnhostOIDC(p *process.Proc, flags map[string]string) int {
 	}
 	logf(p, "failed to validate with in-cluster discovery: %v", err)
 	logf(p, "falling back to validating with external discovery")
-	err, fatalMsg = oidcValidate(p, &oidcClient{p: p}, token, audience)
-	if fatalMsg != "" {
-		return fatal(fatalMsg)
+	err = oidcValidate(p, &oidcClient{p: p}, token, audience)
+	if errors.As(err, &fe) {
+		return fatal(fe.msg)
 	}
 	if err != nil {
 		if p.Done() {
@@ -190,19 +191,27 @@ func agnhostOIDC(p *process.Proc, flags map[string]string) int {
 	return 0
 }
 
-func b64(s string) ([]byte, error) { return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "=")) }
+func b64(s string) ([]byte, error) {
+	return base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+}
 
-// oidcValidate is openidmetadata.validate: err is a failed attempt,
-// fatalMsg what log.Fatal ends the program with.
-func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) (err error, fatalMsg string) {
+// fatalError is what openidmetadata ends with log.Fatal rather than
+// return (the attempt cannot go on, nor a second one).
+type fatalError struct{ msg string }
+
+func (e *fatalError) Error() string { return e.msg }
+
+// oidcValidate is openidmetadata.validate: nil, a failed attempt, or a
+// *fatalError.
+func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) error {
 	parts := strings.Split(raw, ".")
 	if len(parts) != 3 {
-		return nil, "go-jose/go-jose: compact JWS format must have three parts"
+		return &fatalError{"go-jose/go-jose: compact JWS format must have three parts"}
 	}
 	payload, perr := b64(parts[1])
 	var claims jwtClaims
 	if perr != nil || json.Unmarshal(payload, &claims) != nil {
-		return nil, "go-jose/go-jose/jwt: error in cryptographic primitive"
+		return &fatalError{"go-jose/go-jose/jwt: error in cryptographic primitive"}
 	}
 	logf(p, "OK: got issuer %s", claims.Issuer)
 	logf(p, "Full, not-validated claims: \n%s", claims.goSyntax(false))
@@ -212,13 +221,13 @@ func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) (err err
 		logf(p, "Ensuring Windows DNS availability")
 		u, uerr := url.Parse(claims.Issuer)
 		if uerr != nil {
-			return nil, uerr.Error()
+			return &fatalError{uerr.Error()}
 		}
 		resolved := false
 		for i := 0; i < 5; i++ {
 			addrs, rerr := p.Resolve(u.Host)
 			if p.Done() {
-				return errors.New("context canceled"), ""
+				return errors.New("context canceled")
 			}
 			if rerr == nil {
 				var ips []string
@@ -231,11 +240,11 @@ func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) (err err
 			}
 			logf(p, "lookup %s: no such host", u.Host)
 			if i < 4 && !p.Sleep(5*time.Second) {
-				return errors.New("context canceled"), ""
+				return errors.New("context canceled")
 			}
 		}
 		if !resolved {
-			return nil, "timed out waiting for the condition"
+			return &fatalError{"timed out waiting for the condition"}
 		}
 	}
 
@@ -243,20 +252,20 @@ func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) (err err
 	wellKnown := strings.TrimSuffix(claims.Issuer, "/") + "/.well-known/openid-configuration"
 	status, body, gerr := c.get(wellKnown)
 	if gerr != nil {
-		return gerr, ""
+		return gerr
 	}
 	if !strings.HasPrefix(status, "200 ") {
-		return fmt.Errorf("%s: %s", status, body), ""
+		return fmt.Errorf("%s: %s", status, body)
 	}
 	var disc struct {
 		Issuer  string `json:"issuer"`
 		JWKSURI string `json:"jwks_uri"`
 	}
 	if jerr := json.Unmarshal(body, &disc); jerr != nil {
-		return fmt.Errorf("oidc: failed to decode provider discovery object: %v", jerr), ""
+		return fmt.Errorf("oidc: failed to decode provider discovery object: %v", jerr)
 	}
 	if disc.Issuer != claims.Issuer {
-		return fmt.Errorf("oidc: issuer did not match the issuer returned by provider, expected %q got %q", claims.Issuer, disc.Issuer), ""
+		return fmt.Errorf("oidc: issuer did not match the issuer returned by provider, expected %q got %q", claims.Issuer, disc.Issuer)
 	}
 	logf(p, "OK: Constructed OIDC provider for issuer %v", claims.Issuer)
 
@@ -267,13 +276,13 @@ func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) (err err
 		found = found || a == audience
 	}
 	if audience == "" {
-		return errors.New("oidc: invalid configuration, clientID must be provided or SkipClientIDCheck must be set"), ""
+		return errors.New("oidc: invalid configuration, clientID must be provided or SkipClientIDCheck must be set")
 	}
 	if !found {
-		return fmt.Errorf("oidc: expected audience %q got %q", audience, aud), ""
+		return fmt.Errorf("oidc: expected audience %q got %q", audience, aud)
 	}
 	if claims.Expiry != nil && time.Unix(*claims.Expiry, 0).Before(p.Now()) {
-		return fmt.Errorf("oidc: token is expired (Token Expiry: %v)", time.Unix(*claims.Expiry, 0)), ""
+		return fmt.Errorf("oidc: token is expired (Token Expiry: %v)", time.Unix(*claims.Expiry, 0))
 	}
 	hdrJSON, herr := b64(parts[0])
 	var hdr struct {
@@ -281,25 +290,25 @@ func oidcValidate(p *process.Proc, c *oidcClient, raw, audience string) (err err
 		Kid string `json:"kid"`
 	}
 	if herr != nil || json.Unmarshal(hdrJSON, &hdr) != nil {
-		return errors.New("oidc: malformed jwt: illegal base64 data"), ""
+		return errors.New("oidc: malformed jwt: illegal base64 data")
 	}
 	if hdr.Alg != "RS256" && hdr.Alg != "ES256" {
-		return fmt.Errorf("oidc: id token signed with unsupported algorithm, expected [\"RS256\" \"ES256\"] got %q", hdr.Alg), ""
+		return fmt.Errorf("oidc: id token signed with unsupported algorithm, expected [\"RS256\" \"ES256\"] got %q", hdr.Alg)
 	}
 	status, body, gerr = c.get(disc.JWKSURI)
 	if gerr != nil {
-		return fmt.Errorf("failed to verify signature: fetching keys oidc: get keys failed: %v", gerr), ""
+		return fmt.Errorf("failed to verify signature: fetching keys oidc: get keys failed: %v", gerr)
 	}
 	if !strings.HasPrefix(status, "200 ") {
-		return fmt.Errorf("failed to verify signature: fetching keys oidc: get keys failed: %s %s", status, body), ""
+		return fmt.Errorf("failed to verify signature: fetching keys oidc: get keys failed: %s %s", status, body)
 	}
 	if verr := verifyJWS(parts, hdr.Alg, hdr.Kid, body); verr != nil {
-		return fmt.Errorf("failed to verify signature: %v", verr), ""
+		return fmt.Errorf("failed to verify signature: %v", verr)
 	}
 	logf(p, "OK: Validated signature on JWT")
 	logf(p, "OK: Got valid claims from token!")
 	logf(p, "Full, validated claims: \n%s", claims.goSyntax(true))
-	return nil, ""
+	return nil
 }
 
 // verifyJWS checks the compact JWS parts against the JWKS document's keys
