@@ -99,6 +99,10 @@ func TestWebserver(files Files, windows bool, method, requestURI, modTime string
 		return serve(name, data)
 	}
 	entries, derr := files.ReadDir(local)
+	if derr != nil && name == "/" {
+		// The root always exists, whatever wink knows of the image's files.
+		entries, derr = nil, nil
+	}
 	if derr != nil {
 		if errors.Is(ferr, fs.ErrPermission) || errors.Is(derr, fs.ErrPermission) {
 			return text(http.StatusForbidden, "403 Forbidden\n")
