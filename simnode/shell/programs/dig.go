@@ -22,8 +22,9 @@ import (
 // the answers are the cluster DNS's records (simnode/network dnsmsg.go).
 
 // digVersion is the BIND release of each OS's dig: Windows 9.14.10
-// (Dockerfile_windows's BIND9.14.10.x64.zip), Linux alpine 3.21's
-// bind-tools.
+// (Dockerfile_windows's BIND9.14.10.x64.zip); Linux: agnhost's alpine 3.21
+// bind-tools are the 9.18 series (the patch level here is not checked
+// against the image). Only dig's first output line shows it.
 var digVersion = map[bool]string{true: "9.14.10", false: "9.18.41"}
 
 // digTypes are the record types dig takes as the type operand.
