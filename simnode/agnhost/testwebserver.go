@@ -19,7 +19,8 @@ import (
 // http.StripPrefix("/", http.FileServer(http.Dir("/"))), with CORS and
 // Cache-Control headers. Upstream's DNS specs read their probes' result
 // files through it (dns_common.go assertFilesContain: pods/<pod>/proxy/
-// results/<file>), so it serves exactly the files the container has.
+// results/<file>), so it serves exactly the files the container has (row
+// E, H1: every kubelet version).
 
 // Files is the part of a container's file system the server reads; paths
 // are as the container sees them (C:\dir\file on Windows, /dir/file on

@@ -28,7 +28,8 @@ import (
 // and exits 0; failing that it tries again without in-cluster credentials
 // (external discovery) and exits 1 when that fails too. Every request goes
 // through the container's network to the real apiserver
-// (process.HTTPClient, rows H1, H6): nothing here decides the outcome.
+// (process.HTTPClient; rows E, H1, every kubelet version): nothing here
+// decides the outcome.
 
 // inClusterDir is rest.InClusterConfig's service account directory.
 const inClusterDir = "/var/run/secrets/kubernetes.io/serviceaccount/"

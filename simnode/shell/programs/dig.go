@@ -18,8 +18,10 @@ import (
 // specs run it in loops (test/e2e/network/dns_common.go createProbeCommand:
 // `dig +notcp +noall +answer +search NAME A`, `+tcp`, SRV and PTR forms;
 // createTargetedProbeCommand: `dig +short NAME CNAME`). The questions go
-// through the container's network path to its DNS servers (rows H1, H2):
-// the answers are the cluster DNS's records (simnode/network dnsmsg.go).
+// through the container's network path to its DNS servers (rows H1, H2,
+// every kubelet version: the image's program does not depend on the
+// node's): the answers are the cluster DNS's records (simnode/network
+// dnsmsg.go).
 
 // digVersion is the BIND release of each OS's dig: Windows 9.14.10
 // (Dockerfile_windows's BIND9.14.10.x64.zip); Linux: agnhost's alpine 3.21
