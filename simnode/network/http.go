@@ -20,6 +20,17 @@ import (
 // shell.ErrUntrustedCert (cluster certificates are signed by the cluster CA,
 // which containers do not trust).
 func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (*shell.HTTPResponse, error) {
+	return v.request(ctx, method, rawURL, nil, nil, insecure)
+}
+
+// Do implements shell.HTTPClient: HTTP with the request's headers, trusting
+// its RootCAs. A request that reaches the apiserver goes to the real one
+// (Options.APIServer), with the container's own credentials.
+func (v *view) Do(ctx context.Context, req *shell.HTTPRequest) (*shell.HTTPResponse, error) {
+	return v.request(ctx, req.Method, req.URL, req.Header, req.RootCAs, false)
+}
+
+func (v *view) request(ctx context.Context, method, rawURL string, header map[string]string, rootCAs []byte, insecure bool) (*shell.HTTPResponse, error) {
 	if method == "" {
 		method = "GET"
 	}
@@ -64,6 +75,16 @@ func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (
 	t, err := v.dial(ctx, ProtoTCP, addr, port)
 	if err != nil {
 		return nil, err
+	}
+	if t.kind == "apiserver" && v.m.opts.APIServer != nil {
+		path := u.EscapedPath()
+		if u.RawQuery != "" {
+			path += "?" + u.RawQuery
+		}
+		return v.m.opts.APIServer(ctx, &APIServerRequest{
+			Method: strings.ToUpper(method), Scheme: scheme, ServerName: host, Path: path,
+			Header: header, RootCAs: rootCAs, Insecure: insecure,
+		})
 	}
 	if scheme == "https" && !insecure && t.kind != "external" {
 		return nil, fmt.Errorf("%w: %s:%d presents a certificate of the cluster CA", shell.ErrUntrustedCert, host, port)
@@ -187,3 +208,5 @@ func forbiddenMessage(method, path string) string {
 	}
 	return msg
 }
+
+var _ shell.HTTPClient = (*view)(nil)

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -89,6 +90,24 @@ type HTTPRequest struct {
 	Server shell.Network
 }
 
+// APIServerRequest is a container's request to the apiserver, for
+// Options.APIServer.
+type APIServerRequest struct {
+	Method string
+	// Scheme is "https" (or "http", which the apiserver does not serve).
+	Scheme string
+	// ServerName is the host the client named (a name or an address): what
+	// its TLS client verifies the certificate against.
+	ServerName string
+	// Path includes the query string.
+	Path   string
+	Header map[string]string
+	// RootCAs are the PEM certificates the client trusts; empty: the
+	// system's roots. Insecure: it verifies nothing (curl -k).
+	RootCAs  []byte
+	Insecure bool
+}
+
 // Options configure a Model. Zero values take the defaults documented on
 // each field.
 type Options struct {
@@ -139,6 +158,10 @@ type Options struct {
 	// TCPHandler answers the bytes a client writes on a TCP connection to
 	// pod's port (Converse, nc); ok false: the server writes nothing back.
 	TCPHandler func(pod *corev1.Pod, port int, data string, from netip.Addr) (answer string, ok bool)
+	// APIServer sends a request that reached the apiserver (the kubernetes
+	// Service or its endpoint) to the real one: the control plane is
+	// never faked. Nil: the anonymous answers of apiserverResponse.
+	APIServer func(ctx context.Context, req *APIServerRequest) (*shell.HTTPResponse, error)
 	// KubernetesVersion is what the apiserver's /version reports. Default
 	// v1.35.4.
 	KubernetesVersion string

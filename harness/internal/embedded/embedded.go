@@ -104,6 +104,10 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 	if err != nil {
 		return "", err
 	}
+	// The advertise address is the kubernetes Service's endpoint and the
+	// host of the OIDC discovery's jwks_uri: clients in pods verify the
+	// certificate for it (kubeadm puts it in the SANs too).
+	opts.APIServerIPs = append(opts.APIServerIPs, advertiseIP(st))
 	p := layout(st)
 	files, err := pki.Ensure(p.pki.Dir, opts)
 	if err != nil {
@@ -359,6 +363,9 @@ func (Backend) Delete(context.Context, *cluster.State) error { return nil }
 // advertiseAddress is the address published in the `kubernetes` Service's
 // endpoints. EndpointSlices may not hold loopback addresses, so it is the
 // address just below the first node's: the simulated control-plane host.
+// advertiseIP is advertiseAddress as an IP.
+func advertiseIP(st *cluster.State) net.IP { return net.ParseIP(advertiseAddress(st)) }
+
 func advertiseAddress(st *cluster.State) string {
 	ip := net.ParseIP(st.Ports.NodeAddressBase).To4()
 	if ip == nil || ip[3] < 2 {
