@@ -155,7 +155,9 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 				c, opts, _ := up(b, "bench-deploy-"+w.name, windowsPoolConfig(deployNodes), true)
 				cs := clientset(b, c.Kubeconfig)
 				waitSA(b, cs, "default")
+				stop := profilePhase(b, "deploy-"+w.name, opts)
 				r.wink, r.winkOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
+				stop(replicas, "pod")
 				deleteCluster(b, opts)
 			}()
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -197,5 +198,41 @@ func TestSchedulerConfig(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestProfiling: the apiserver and etcd serve /debug/pprof only when
+// WINK_PROFILING says so (the benchmarks' profiles), never by default.
+func TestProfiling(t *testing.T) {
+	for _, tt := range []struct {
+		env  string
+		want bool
+	}{{"", false}, {"false", false}, {"true", true}, {"1", true}} {
+		t.Run("env="+tt.env, func(t *testing.T) {
+			t.Setenv(ProfilingEnv, tt.env)
+			st := state(t)
+			if _, err := (Backend{}).Prepare(context.Background(), st, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			comps, err := Backend{}.Components(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags := map[string]string{"kube-apiserver": "--profiling=", "etcd": "--enable-pprof="}
+			for _, c := range comps {
+				flag, ok := flags[c.Name]
+				if !ok {
+					continue
+				}
+				delete(flags, c.Name)
+				want := flag + strconv.FormatBool(tt.want)
+				if !slices.Contains(c.Args, want) {
+					t.Errorf("%s args lack %s", c.Name, want)
+				}
+			}
+			for name := range flags {
+				t.Errorf("no component %s", name)
+			}
+		})
 	}
 }

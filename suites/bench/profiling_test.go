@@ -1,0 +1,111 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"testing"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"wink.dev/wink/harness"
+	"wink.dev/wink/simnode"
+	"wink.dev/wink/suites/bench/profile"
+)
+
+// profileDir is $WINK_BENCH_PROFILE, the directory the benchmarks write
+// their measured phases' profiles to, or "" for none.
+func profileDir() string { return os.Getenv(profile.Env) }
+
+// profileEnv, when the benchmarks profile, makes the next cluster serve its
+// profiles: the apiserver's and etcd's (harness.ProfilingEnv) and simnode's
+// on a free loopback port ($WINK_SIMNODE_PPROF, for the benchmark's
+// duration).
+func profileEnv(b *testing.B) {
+	b.Helper()
+	if profileDir() == "" {
+		return
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	b.Setenv(harness.ProfilingEnv, "true")
+	b.Setenv(simnode.PprofEnv, addr)
+}
+
+// profilePhase starts profiling a measured phase of a wink cluster when
+// $WINK_BENCH_PROFILE is set; the function it returns ends it and prints
+// the report (CPU by component, the load, the apiserver's requests, and
+// those per unit of work, e.g. per pod, when units > 0; pprof summaries in
+// the directory).
+func profilePhase(b *testing.B, name string, opts harness.Options) func(units int, unit string) {
+	b.Helper()
+	dir := profileDir()
+	if dir == "" {
+		return func(int, string) {}
+	}
+	ctx := context.Background()
+	kubeconfig, err := harness.KubeconfigPath(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	apiserver := profile.HTTP{Base: cfg.Host, Client: hc}
+	pid := func(component string) int {
+		p, err := harness.ComponentPID(opts, component)
+		if err != nil {
+			b.Logf("profile %s: %v", name, err)
+		}
+		return p
+	}
+	comps := []profile.Component{{Name: "kube-apiserver", PID: pid("kube-apiserver"), Pprof: apiserver}}
+	if url, c, err := harness.EtcdClient(opts); err != nil {
+		b.Logf("profile %s: etcd: %v", name, err)
+		comps = append(comps, profile.Component{Name: "etcd", PID: pid("etcd")})
+	} else {
+		comps = append(comps, profile.Component{Name: "etcd", PID: pid("etcd"), Pprof: profile.HTTP{Base: url, Client: c}})
+	}
+	sim := profile.Component{Name: "simnode", PID: pid("simnode")}
+	if addr := os.Getenv(simnode.PprofEnv); addr != "" {
+		sim.Pprof = profile.HTTP{Base: "http://" + addr}
+	}
+	comps = append(comps, sim,
+		profile.Component{Name: "kube-scheduler", PID: pid("kube-scheduler")},
+		profile.Component{Name: "kube-controller-manager", PID: pid("kube-controller-manager")},
+		profile.Component{Name: "metrics-server", PID: pid("metrics-server")},
+	)
+	p, err := profile.Start(ctx, dir, name, comps, apiserver)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func(units int, unit string) {
+		r, err := p.Stop(ctx)
+		if err != nil {
+			b.Logf("profile %s: %v", name, err)
+		}
+		if r == nil {
+			return
+		}
+		fmt.Print(r.Summary)
+		if units > 0 && len(r.Requests) > 0 {
+			fmt.Printf("  writes per %s: %.2f (%d %ss)\n", unit, r.Requests.Writes()/float64(units), units, unit)
+			for _, k := range r.Requests.Keys() {
+				if k.Write() {
+					fmt.Printf("    %-8s %-40s %6.2f per %s\n", k.Verb, k.Path(), r.Requests[k]/float64(units), unit)
+				}
+			}
+		}
+	}
+}
