@@ -35,6 +35,13 @@ func up(b *testing.B, name, cfgYAML string, schedulable bool) (*harness.Cluster,
 // upWithin is up, waiting at most wait for the nodes.
 func upWithin(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration) (*harness.Cluster, harness.Options, time.Duration) {
 	b.Helper()
+	return upWatched(b, name, cfgYAML, schedulable, wait, nil)
+}
+
+// upWatched is upWithin; watch, when set, is called as the cluster starts
+// coming up, and the function it returns once it is up (e.g. profileUp).
+func upWatched(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration, watch func(harness.Options) func()) (*harness.Cluster, harness.Options, time.Duration) {
+	b.Helper()
 	bin, err := suite.Binary()
 	if err != nil {
 		b.Fatal(err)
@@ -52,11 +59,16 @@ func upWithin(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Du
 	opts := harness.Options{Name: name, Home: home, Binary: bin}
 	profileEnv(b)
 	start := time.Now()
+	done := func() {}
+	if watch != nil {
+		done = watch(opts)
+	}
 	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: wait, Schedulable: schedulable})
+	took := time.Since(start)
+	done()
 	if err != nil {
 		b.Fatal(err)
 	}
-	took := time.Since(start)
 	b.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
 	return c, opts, took
 }

@@ -55,7 +55,10 @@ nodePools:
 func BenchmarkNodes5000(b *testing.B) {
 	n := manyNodes(b)
 	for range b.N {
-		c, opts, took := upWithin(b, "bench-nodes", manyNodesConfig(n), false, 15*time.Minute)
+		c, opts, took := upWatched(b, "bench-nodes", manyNodesConfig(n), false, 15*time.Minute, func(o harness.Options) func() {
+			stop := profileUp(b, "nodes-up", o)
+			return func() { stop(n, "node") }
+		})
 		cs := clientset(b, c.Kubeconfig)
 		// Leases: every node's renewTime moves within a renew interval
 		// (plus its jitter-free slack of 5 s).

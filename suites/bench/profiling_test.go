@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -38,41 +39,84 @@ func profileEnv(b *testing.B) {
 	b.Setenv(simnode.PprofEnv, addr)
 }
 
+// stopFunc ends a profiled phase and prints its report, with the
+// apiserver's writes per unit of work (e.g. per pod) when units > 0.
+type stopFunc func(units int, unit string)
+
 // profilePhase starts profiling a measured phase of a wink cluster when
-// $WINK_BENCH_PROFILE is set; the function it returns ends it and prints
-// the report (CPU by component, the load, the apiserver's requests, and
-// those per unit of work, e.g. per pod, when units > 0; pprof summaries in
-// the directory).
-func profilePhase(b *testing.B, name string, opts harness.Options) func(units int, unit string) {
+// $WINK_BENCH_PROFILE is set (CPU profiles, CPU by component, the load,
+// the apiserver's requests; pprof summaries in the directory).
+func profilePhase(b *testing.B, name string, opts harness.Options) stopFunc {
 	b.Helper()
-	dir := profileDir()
-	if dir == "" {
+	if profileDir() == "" {
 		return func(int, string) {}
 	}
+	stop, err := startPhase(name, opts, b.Logf)
+	if err != nil {
+		b.Fatalf("profile %s: %v", name, err)
+	}
+	return stop
+}
+
+// profileUp profiles `wink up` of the cluster opts names, from its
+// apiserver's first answer until the returned function is called (after
+// up returned), when $WINK_BENCH_PROFILE is set.
+func profileUp(b *testing.B, name string, opts harness.Options) stopFunc {
+	b.Helper()
+	if profileDir() == "" {
+		return func(int, string) {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan stopFunc, 1)
+	go func() {
+		defer close(started)
+		for ctx.Err() == nil {
+			if stop, err := startPhase(name, opts, b.Logf); err == nil {
+				started <- stop
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}()
+	return func(units int, unit string) {
+		cancel()
+		if stop, ok := <-started; ok {
+			stop(units, unit)
+		} else {
+			b.Logf("profile %s: the apiserver never answered", name)
+		}
+	}
+}
+
+// startPhase starts profiling the cluster's components; it fails until the
+// cluster's apiserver answers.
+func startPhase(name string, opts harness.Options, logf func(string, ...any)) (stopFunc, error) {
 	ctx := context.Background()
 	kubeconfig, err := harness.KubeconfigPath(opts)
 	if err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
 	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
 	apiserver := profile.HTTP{Base: cfg.Host, Client: hc}
-	pid := func(component string) int {
-		p, err := harness.ComponentPID(opts, component)
-		if err != nil {
-			b.Logf("profile %s: %v", name, err)
+	if _, err := apiserver.Get(ctx, "/readyz"); err != nil {
+		return nil, err
+	}
+	pid := func(component string) func() int {
+		return func() int {
+			p, _ := harness.ComponentPID(opts, component) // 0: not running
+			return p
 		}
-		return p
 	}
 	comps := []profile.Component{{Name: "kube-apiserver", PID: pid("kube-apiserver"), Pprof: apiserver}}
 	if url, c, err := harness.EtcdClient(opts); err != nil {
-		b.Logf("profile %s: etcd: %v", name, err)
+		logf("profile %s: etcd: %v", name, err)
 		comps = append(comps, profile.Component{Name: "etcd", PID: pid("etcd")})
 	} else {
 		comps = append(comps, profile.Component{Name: "etcd", PID: pid("etcd"), Pprof: profile.HTTP{Base: url, Client: c}})
@@ -86,14 +130,14 @@ func profilePhase(b *testing.B, name string, opts harness.Options) func(units in
 		profile.Component{Name: "kube-controller-manager", PID: pid("kube-controller-manager")},
 		profile.Component{Name: "metrics-server", PID: pid("metrics-server")},
 	)
-	p, err := profile.Start(ctx, dir, name, comps, apiserver)
+	p, err := profile.Start(ctx, profileDir(), name, comps, apiserver)
 	if err != nil {
-		b.Fatal(err)
+		return nil, err
 	}
 	return func(units int, unit string) {
 		r, err := p.Stop(ctx)
 		if err != nil {
-			b.Logf("profile %s: %v", name, err)
+			logf("profile %s: %v", name, err)
 		}
 		if r == nil {
 			return
@@ -107,5 +151,5 @@ func profilePhase(b *testing.B, name string, opts harness.Options) func(units in
 				}
 			}
 		}
-	}
+	}, nil
 }

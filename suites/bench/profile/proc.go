@@ -15,10 +15,14 @@ const userHZ = 100
 func (p *Phase) cpuSeconds() map[string]float64 {
 	out := map[string]float64{}
 	for _, c := range p.components {
-		if c.PID == 0 {
+		if c.PID == nil {
 			continue
 		}
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.PID))
+		pid := c.PID()
+		if pid == 0 {
+			continue
+		}
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
 			continue
 		}

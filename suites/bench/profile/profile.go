@@ -22,7 +22,7 @@ const Env = "WINK_BENCH_PROFILE"
 
 // window is the length of one CPU profile request: a phase is covered by
 // consecutive windows, merged when it ends.
-const window = 10 * time.Second
+const window = 5 * time.Second
 
 // Getter fetches a path (e.g. /debug/pprof/profile?seconds=10) from a
 // component.
@@ -61,11 +61,12 @@ func (h HTTP) Get(ctx context.Context, path string) ([]byte, error) {
 	return body, nil
 }
 
-// Component is one process of the cluster: its name, its pid (0: none
-// known), and where its profiles are served (nil: none).
+// Component is one process of the cluster: its name, its pid (nil or 0:
+// none known; asked at Start and at Stop, so a process that starts during
+// the phase counts from 0), and where its profiles are served (nil: none).
 type Component struct {
 	Name  string
-	PID   int
+	PID   func() int
 	Pprof Getter
 }
 
@@ -119,13 +120,20 @@ func Start(ctx context.Context, dir, name string, components []Component, metric
 
 // capture requests consecutive CPU profile windows of c until ctx ends; the
 // window in flight then completes (a cancelled request returns no profile).
+// A component that does not serve yet (it starts during the phase) is
+// asked again each second.
 func (p *Phase) capture(ctx context.Context, c Component) {
 	defer p.wg.Done()
-	for i := 0; ctx.Err() == nil; i++ {
+	var last error
+	for i := 0; ctx.Err() == nil; {
 		data, err := c.Pprof.Get(context.WithoutCancel(ctx), fmt.Sprintf("/debug/pprof/profile?seconds=%d", int(window.Seconds())))
 		if err != nil {
-			p.fail(fmt.Errorf("%s CPU profile: %w", c.Name, err))
-			return
+			last = err
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+			continue
 		}
 		f := filepath.Join(p.dir, fmt.Sprintf("%s-%s-%02d.pprof", p.name, c.Name, i))
 		if err := os.WriteFile(f, data, 0o644); err != nil {
@@ -135,7 +143,17 @@ func (p *Phase) capture(ctx context.Context, c Component) {
 		p.mu.Lock()
 		p.pfs[c.Name] = append(p.pfs[c.Name], f)
 		p.mu.Unlock()
+		i++
 	}
+	if i := len(p.files(c.Name)); i == 0 && last != nil {
+		p.fail(fmt.Errorf("%s CPU profile: %w", c.Name, last))
+	}
+}
+
+func (p *Phase) files(name string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pfs[name]
 }
 
 func (p *Phase) fail(err error) {
@@ -181,10 +199,11 @@ func (p *Phase) Stop(ctx context.Context) (*Report, error) {
 	r := &Report{Phase: p.name, Wall: wall, LoadStart: p.load0, LoadEnd: loadavg(), Tops: map[string]string{}}
 	r.MachineBusy = machine1.busySince(p.machine0)
 	for _, c := range p.components {
-		if c.PID == 0 {
+		end, ok := cpu1[c.Name]
+		if !ok {
 			continue
 		}
-		s := cpu1[c.Name] - p.cpu0[c.Name]
+		s := end - p.cpu0[c.Name]
 		r.Components = append(r.Components, Usage{Name: c.Name, CPUSeconds: s, Share: s / wall.Seconds()})
 	}
 	var errs []error
@@ -203,7 +222,7 @@ func (p *Phase) Stop(ctx context.Context) (*Report, error) {
 	p.wg.Wait()
 	errs = append(errs, p.errs...)
 	for _, c := range p.components {
-		files := p.pfs[c.Name]
+		files := p.files(c.Name)
 		if len(files) == 0 {
 			continue
 		}
