@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,8 +137,13 @@ func startPhase(name string, opts harness.Options, logf func(string, ...any)) (s
 	if err != nil {
 		return nil, err
 	}
+	return reporter(name, p, logf), nil
+}
+
+// reporter is the stopFunc of a profiled phase.
+func reporter(name string, p *profile.Phase, logf func(string, ...any)) stopFunc {
 	return func(units int, unit string) {
-		r, err := p.Stop(ctx)
+		r, err := p.Stop(context.Background())
 		if err != nil {
 			logf("profile %s: %v", name, err)
 		}
@@ -151,5 +159,60 @@ func startPhase(name string, opts harness.Options, logf func(string, ...any)) (s
 				}
 			}
 		}
-	}, nil
+	}
+}
+
+// profileKwok profiles a measured phase of a kwok cluster when
+// $WINK_BENCH_PROFILE is set: the CPU of kwokctl's processes (found by
+// their working directory in their command lines), its apiserver's
+// requests, and its apiserver's CPU profile when it serves one.
+func profileKwok(b *testing.B, name string, k *kwokCluster) stopFunc {
+	b.Helper()
+	if profileDir() == "" {
+		return func(int, string) {}
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", k.kubeconfig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	apiserver := profile.HTTP{Base: cfg.Host, Client: hc}
+	var comps []profile.Component
+	for _, c := range []string{"kube-apiserver", "etcd", "kwok", "kube-scheduler", "kube-controller-manager"} {
+		pid := kwokPID(k.workdir, filepath.Join(k.tools, c))
+		comp := profile.Component{Name: "kwok-" + c, PID: func() int { return pid }}
+		if c == "kube-apiserver" {
+			comp.Pprof = apiserver
+		}
+		comps = append(comps, comp)
+	}
+	p, err := profile.Start(context.Background(), profileDir(), name, comps, apiserver)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return reporter(name, p, b.Logf)
+}
+
+// kwokPID is the process running program with workdir in its command
+// line, or 0.
+func kwokPID(workdir, program string) int {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range procs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(data), "\x00")
+		if len(args) == 0 || args[0] != program || !strings.Contains(string(data), workdir) {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		if err == nil {
+			return pid
+		}
+	}
+	return 0
 }
