@@ -182,7 +182,7 @@ func profileKwok(b *testing.B, name string, k *kwokCluster) stopFunc {
 	apiserver := profile.HTTP{Base: cfg.Host, Client: hc}
 	var comps []profile.Component
 	for _, c := range []string{"kube-apiserver", "etcd", "kwok", "kube-scheduler", "kube-controller-manager"} {
-		pid := kwokPID(k.workdir, filepath.Join(k.tools, c))
+		pid := kwokPID(k.workdir, c)
 		comp := profile.Component{Name: "kwok-" + c, PID: func() int { return pid }}
 		if c == "kube-apiserver" {
 			comp.Pprof = apiserver
@@ -196,8 +196,8 @@ func profileKwok(b *testing.B, name string, k *kwokCluster) stopFunc {
 	return reporter(name, p, b.Logf)
 }
 
-// kwokPID is the process running program with workdir in its command
-// line, or 0.
+// kwokPID is the process running program (by its file name: kwokctl may
+// run a copy) with workdir in its command line, or 0.
 func kwokPID(workdir, program string) int {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range procs {
@@ -206,7 +206,7 @@ func kwokPID(workdir, program string) int {
 			continue
 		}
 		args := strings.Split(string(data), "\x00")
-		if len(args) == 0 || args[0] != program || !strings.Contains(string(data), workdir) {
+		if len(args) == 0 || filepath.Base(args[0]) != program || !strings.Contains(string(data), workdir) {
 			continue
 		}
 		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(f)))
