@@ -181,7 +181,7 @@ func profileKwok(b *testing.B, name string, k *kwokCluster) stopFunc {
 	}
 	apiserver := profile.HTTP{Base: cfg.Host, Client: hc}
 	var comps []profile.Component
-	for _, c := range []string{"kube-apiserver", "etcd", "kwok", "kube-scheduler", "kube-controller-manager"} {
+	for _, c := range []string{"kube-apiserver", "etcd", "kwok-controller", "kube-scheduler", "kube-controller-manager"} {
 		pid := kwokPID(k.workdir, c)
 		comp := profile.Component{Name: "kwok-" + c, PID: func() int { return pid }}
 		if c == "kube-apiserver" {
