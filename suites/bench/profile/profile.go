@@ -145,7 +145,7 @@ func (p *Phase) capture(ctx context.Context, c Component) {
 		p.mu.Unlock()
 		i++
 	}
-	if i := len(p.files(c.Name)); i == 0 && last != nil {
+	if len(p.files(c.Name)) == 0 && last != nil {
 		p.fail(fmt.Errorf("%s CPU profile: %w", c.Name, last))
 	}
 }
