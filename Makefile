@@ -16,7 +16,7 @@ build:
 ## suites: the e2e suites as test binaries, bin/suites/<area>.test, for `wink test`
 ## without a Go toolchain (go test -c -o DIR/ names each binary after its package)
 suites:
-	$(GO) test -c -o bin/suites/ ./suites/...
+	$(GO) test -c -ldflags="-s -w" -o bin/suites/ ./suites/...
 
 ## tools: chart-testing (ct) and helm, built into bin/tools at the versions of
 ## .ci/tools/go.mod (a module of its own: their dependencies stay out of wink's),
