@@ -3,7 +3,6 @@ package programs
 import (
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -215,12 +214,7 @@ func Agnhost(p *process.Proc, argv []string) int {
 		logf(p, "Started HTTP server on port %d", port("--http-port", 8080))
 		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.Block()
-	case "pause":
-		// agnhost pause (test/images/agnhost/pause): the image's default
-		// CMD; e2e's "should use the image defaults" reads "Paused".
-		io.WriteString(p.Stdout, "Paused\nSignals registered\n")
-		return p.Block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking":
+	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
 		return p.Block()
 	case "porter":
 		return agnhostPorter(p, flags)
