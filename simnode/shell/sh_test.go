@@ -32,10 +32,6 @@ var shCases = []tcase{
 	{name: "command substitution", argv: sh(`echo "host=$(hostname) user=` + "`whoami`" + `"`), out: "host=linux-pod-1 user=root\n"},
 	{name: "arithmetic", argv: sh(`echo $((2 + 3 * 4))`), out: "14\n"},
 	{name: "if", argv: sh(`if [ -f /data/hello.txt ]; then echo yes; else echo no; fi`), out: "yes\n"},
-	// [[ ]] of busybox ash (upstream job fixtures failOnce: a marker
-	// file made by the first run of the container, found by the next).
-	{name: "[[ -r ]]", argv: sh("if [[ -r /tmp/foo ]]\n then\n exit 0\n else\n touch /tmp/foo\n echo made\n fi\n [[ -r /tmp/foo ]] && echo found"), out: "made\nfound\n"},
-	{name: "[[ without ]]", argv: sh(`[[ -r /tmp/foo`), errOut: "sh: missing ]]\n", code: 2},
 	{name: "hexdump -C", argv: sh(`echo -n 'hi!' > /tmp/b; hexdump -C /tmp/b; hd /nope`), out: "00000000  68 69 21                                          |hi!|\n00000003\n", errOut: "hexdump: /nope: No such file or directory\n", code: 1},
 	{name: "if elif", argv: sh(`x=2; if [ $x -eq 1 ]; then echo one; elif [ $x -eq 2 ]; then echo two; fi`), out: "two\n"},
 	{name: "while counter", argv: sh(`i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done`), out: "0\n1\n2\n"},

@@ -302,13 +302,6 @@ func (p *Pod) seedImage(s *store, ctr *corev1.Container) {
 		for _, d := range [][]string{{"Users", "ContainerUser"}, {"Users", "ContainerAdministrator"}} {
 			_ = s.mkdirAll(d)
 		}
-		if e2eBusyboxWindows(ctr.Image) {
-			// test/images/busybox/Dockerfile_windows: COPY /tmp-dir /tmp
-			// (busybox-w32 resolves /tmp to C:\tmp); agnhost's Windows
-			// image is built FROM it. Upstream's probe specs run
-			// `echo ok >/tmp/health` in them (row E, kubelet versions: all).
-			_ = s.mkdirAll([]string{"tmp"})
-		}
 		_ = s.put([]string{"License.txt"}, kindFile, []byte("MICROSOFT SOFTWARE SUPPLEMENTAL LICENSE TERMS\r\n"), 0o644)
 		return
 	}
@@ -327,13 +320,6 @@ func (p *Pod) seedImage(s *store, ctr *corev1.Container) {
 		_ = s.mkdirAll(clean(strings.Split(d, "/")))
 	}
 	_ = s.put([]string{"dev", "null"}, kindCharDev, nil, 0o666)
-}
-
-// e2eBusyboxWindows: the image is the e2e busybox image or one built FROM
-// it (agnhost's BASEIMAGE on Windows).
-func e2eBusyboxWindows(image string) bool {
-	image = strings.ToLower(image)
-	return strings.Contains(image, "e2e-test-images/busybox") || strings.Contains(image, "e2e-test-images/agnhost")
 }
 
 // seedHostProcessImage: HostProcess images are usually built FROM the

@@ -712,33 +712,3 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
-
-// The e2e busybox image and agnhost (built FROM it) have C:\tmp on
-// Windows (test/images/busybox/Dockerfile_windows); a servercore image
-// has none. Row E: upstream's probe specs write /tmp/health there.
-func TestWindowsE2EImageTmp(t *testing.T) {
-	for _, tt := range []struct {
-		image string
-		tmp   bool
-	}{
-		{"registry.k8s.io/e2e-test-images/busybox:1.37.0-1", true},
-		{"registry.k8s.io/e2e-test-images/agnhost:2.59", true},
-		{"mcr.microsoft.com/windows/servercore:ltsc2022", false},
-	} {
-		t.Run(tt.image, func(t *testing.T) {
-			c := ctr("c")
-			c.Image = tt.image
-			f := mustPod(t, winPod(nil, c), NewNode("windows"), newSource()).FS("c")
-			err := f.WriteFile("/tmp/health", []byte("ok\n"))
-			if tt.tmp && err != nil {
-				t.Fatalf("write /tmp/health: %v", err)
-			}
-			if !tt.tmp && !errors.Is(err, fs.ErrNotExist) {
-				t.Fatalf("write /tmp/health in %s: %v, want not exist", tt.image, err)
-			}
-			if tt.tmp && read(t, f, `C:\tmp\health`) != "ok\n" {
-				t.Fatal(`C:\tmp\health differs`)
-			}
-		})
-	}
-}

@@ -63,16 +63,6 @@ func init() {
 			}
 			return shTest(p, a[1:len(a)-1])
 		}},
-		// busybox ash's bash compatibility (ENABLE_ASH_BASH_COMPAT, on in
-		// the e2e images' busybox): [[ ... ]] evaluates as test does
-		// (upstream's job fixtures run `if [[ -r /data/foo ]]`).
-		{"[[", "Evaluates a condition (bash compatibility).", func(s *shell, p *process.Proc, a []string) int {
-			if a[len(a)-1] != "]]" {
-				p.Eprintln("sh: missing ]]")
-				return 2
-			}
-			return shTest(p, a[1:len(a)-1])
-		}},
 		{"trap", "Sets signal handlers.", (*shell).trap},
 		{"set", "Sets shell options (-e, -x).", (*shell).set},
 		{"shift", "Shifts positional parameters.", func(s *shell, p *process.Proc, a []string) int {
