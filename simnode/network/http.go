@@ -20,6 +20,14 @@ import (
 // shell.ErrUntrustedCert (cluster certificates are signed by the cluster CA,
 // which containers do not trust).
 func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (*shell.HTTPResponse, error) {
+	return v.HTTPBody(ctx, method, rawURL, nil, insecure)
+}
+
+// HTTPBody implements shell.BodySender: HTTP with a request body (wget
+// --post-data). A pod whose server listens on a real socket (Listen:
+// agnhost nettest, porter, webhook) gets the request itself, body and
+// all, as a server on a real node does (row H1).
+func (v *view) HTTPBody(ctx context.Context, method, rawURL string, body []byte, insecure bool) (*shell.HTTPResponse, error) {
 	if method == "" {
 		method = "GET"
 	}
@@ -76,7 +84,7 @@ func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (
 		path += "?" + u.RawQuery
 	}
 	s := v.m.snapshot()
-	req := &HTTPRequest{Method: strings.ToUpper(method), Scheme: scheme, Host: host, Path: path, Addr: t.addr, Port: t.port, From: v.refresh(s).ip(s)}
+	req := &HTTPRequest{Method: strings.ToUpper(method), Scheme: scheme, Host: host, Path: path, Addr: t.addr, Port: t.port, From: v.refresh(s).ip(s), Body: body}
 	switch t.kind {
 	case "apiserver":
 		return v.m.apiserverResponse(req), nil
@@ -84,6 +92,9 @@ func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (
 		return &shell.HTTPResponse{Status: 401, Headers: map[string]string{"Content-Type": "text/plain; charset=utf-8"}, Body: []byte("Unauthorized")}, nil
 	}
 	if t.pod != nil {
+		if real, ok := v.m.socketOf(t.pod, t.port); ok {
+			return realHTTP(ctx, real, req)
+		}
 		req.Server = v.m.viewOf(s, t.pod)
 	}
 	var resp *shell.HTTPResponse
