@@ -63,4 +63,5 @@ func realHTTP(ctx context.Context, addr string, req *HTTPRequest) (*shell.HTTPRe
 	headers["Content-Length"] = strconv.Itoa(len(b))
 	return &shell.HTTPResponse{Status: resp.StatusCode, Headers: headers, Body: b}, nil
 }
+
 var _ shell.BodySender = (*view)(nil)
