@@ -213,17 +213,13 @@ type HTTPResponse struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	Body    string            `json:"body"`
 	Log     []string          `json:"log,omitempty"`
-	// Location is the Location header of a redirect (a template, like
-	// Body): agnhost liveness /redirect?loc=L answers 302 to L.
-	Location string `json:"location,omitempty"`
 	// Unhealthy: once the container has run longer than After, the server
 	// answers Status and Body of Unhealthy instead (agnhost liveness:
 	// /healthz fails after 10 s).
 	Unhealthy *HTTPUnhealthy `json:"unhealthy,omitempty"`
 
-	body     *template.Template
-	log      []*template.Template
-	location *template.Template
+	body *template.Template
+	log  []*template.Template
 }
 
 // HTTPUnhealthy is a response's answer after a while (HTTPResponse).
@@ -282,12 +278,6 @@ func compileHTTP(list []HTTPResponse) error {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		h.body = t
-		h.location = nil
-		if h.Location != "" {
-			if h.location, err = template.New(h.ID + ".location").Option("missingkey=error").Parse(h.Location); err != nil {
-				return fmt.Errorf("%s: location: %w", what, err)
-			}
-		}
 		if u := h.Unhealthy; u != nil {
 			if u.After.Duration <= 0 || u.Status == 0 {
 				return fmt.Errorf("%s: unhealthy: want after > 0 and a status", what)
@@ -329,17 +319,6 @@ func (r *Rules) FindHTTP(image, argv string, port int, path string) *HTTPRespons
 		return h
 	}
 	return nil
-}
-
-// RenderLocation is h's Location header for d ("" when h redirects
-// nowhere).
-func (h *HTTPResponse) RenderLocation(d HTTPData) string {
-	if h.location == nil {
-		return ""
-	}
-	var b bytes.Buffer
-	_ = h.location.Execute(&b, d)
-	return b.String()
 }
 
 // Render returns the body and the log lines of h for d.

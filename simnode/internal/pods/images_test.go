@@ -2,7 +2,6 @@ package pods
 
 import (
 	"errors"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -179,39 +178,5 @@ func TestProbes(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("events %+v", f.eventsOf("Unhealthy"))
-	}
-}
-
-// B13 (probe/http, kubelet versions all): an httpGet probe follows a
-// redirect to the same host (agnhost liveness /redirect?loc=/healthz: the
-// liveness server's /healthz, failing after 10 s, restarts the
-// container); a redirect to another host ends the probe as a Warning:
-// success, and a ProbeWarning event with the redirect's body.
-func TestHTTPProbeRedirects(t *testing.T) {
-	f := newFixtureWith(t, "windows", func(c *Config) { c.Images = fakeImages{} })
-	liveness := func(name, loc string) *corev1.Pod {
-		pod := simplePod(name, "cmd", "/c", "ping -t localhost & rem liveness")
-		pod.Spec.Containers[0].Ports = []corev1.ContainerPort{{ContainerPort: 8080}}
-		pod.Spec.Containers[0].LivenessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
-			Path: "/redirect?loc=" + url.QueryEscape(loc), Port: intstr.FromInt32(8080)}}, InitialDelaySeconds: 15, PeriodSeconds: 10, FailureThreshold: 1}
-		return pod
-	}
-	f.start(liveness("local", "/healthz"))
-	f.start(liveness("nonlocal", "http://0.0.0.0/"))
-	f.run(40 * time.Second)
-	if cs := f.get("local").Status.ContainerStatuses[0]; cs.RestartCount < 1 {
-		t.Errorf("local redirect to a failing /healthz: restarts %d, want >= 1", cs.RestartCount)
-	}
-	if cs := f.get("nonlocal").Status.ContainerStatuses[0]; cs.RestartCount != 0 {
-		t.Errorf("non-local redirect: restarts %d, want 0", cs.RestartCount)
-	}
-	warn := f.eventsOf("ProbeWarning")
-	if len(warn) == 0 || warn[0].Message != "Liveness probe warning: Probe terminated redirects, Response body: <a href=\"http://0.0.0.0/\">Found</a>.\n\n" {
-		t.Fatalf("ProbeWarning events %+v", warn)
-	}
-	for _, e := range warn {
-		if !strings.Contains(e.FieldPath, "containers{c}") || e.Type != "Warning" {
-			t.Errorf("event %+v", e)
-		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	neturl "net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -87,7 +86,7 @@ func (m *machine) runProbe(rec *record, c *container, ps *probeState) {
 		m.fx.spawn(rec, j)
 		return
 	case p.HTTPGet != nil:
-		ok, msg := m.httpProbe(rec, c, spec, p.HTTPGet, ps.kind)
+		ok, msg := m.httpProbe(rec, c, spec, p.HTTPGet)
 		m.probeResult(rec, c, ps, ok, msg)
 	case p.TCPSocket != nil:
 		ok, msg := true, ""
@@ -224,7 +223,7 @@ func (m *machine) refused(rec *record, c *container, spec *corev1.Container, hos
 	return m.rules.Runtime.Message(name, rules.MessageData{Message: addr})
 }
 
-func (m *machine) httpProbe(rec *record, c *container, spec *corev1.Container, h *corev1.HTTPGetAction, kind string) (bool, string) {
+func (m *machine) httpProbe(rec *record, c *container, spec *corev1.Container, h *corev1.HTTPGetAction) (bool, string) {
 	scheme := strings.ToLower(string(h.Scheme))
 	if scheme == "" {
 		scheme = "http"
@@ -242,34 +241,8 @@ func (m *machine) httpProbe(rec *record, c *container, spec *corev1.Container, h
 		return false, m.rules.Runtime.Message("httpProbeError", rules.MessageData{Image: url, Message: m.refused(rec, c, spec, h.Host, h.Port)})
 	}
 	resp := m.respond(rec, c, n, "GET", path, rec.hostIP, false)
-	// probe/http (B13): the prober's client follows a redirect to the same
-	// host (at most 10); one to another host ends the probe with the
-	// redirect itself, a Warning: it counts as a success and the kubelet
-	// records a ProbeWarning event with the redirect's body.
-	base, _ := neturl.Parse(url)
-	for hops := 0; resp != nil && resp.Status >= 300 && resp.Status < 400 && resp.Headers["Location"] != "" && base != nil; hops++ {
-		next, err := base.Parse(resp.Headers["Location"])
-		if err != nil || next.Hostname() != base.Hostname() {
-			break
-		}
-		if hops == 10 {
-			return false, fmt.Sprintf("Get %q: stopped after 10 redirects", next.String())
-		}
-		np := n
-		if p, err := strconv.Atoi(next.Port()); err == nil {
-			np = p
-		}
-		if !m.listening(c, spec, intstr.FromInt32(int32(np))) {
-			return false, m.rules.Runtime.Message("httpProbeError", rules.MessageData{Image: next.String(), Message: m.refused(rec, c, spec, h.Host, intstr.FromInt32(int32(np)))})
-		}
-		base, n = next, np
-		resp = m.respond(rec, c, n, "GET", next.RequestURI(), rec.hostIP, false)
-	}
 	if resp != nil && (resp.Status < 200 || resp.Status >= 400) {
 		return false, m.rules.Runtime.Message("httpProbeStatus", rules.MessageData{Message: strconv.Itoa(resp.Status)})
-	}
-	if resp != nil && resp.Status >= 300 {
-		m.event(rec.pod, c, rules.EventProbeWarning, rules.EventData{Container: c.name, Probe: kind, Message: "Probe terminated redirects, Response body: " + string(resp.Body)})
 	}
 	return true, ""
 }
