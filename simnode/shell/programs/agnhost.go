@@ -216,14 +216,7 @@ func Agnhost(p *process.Proc, argv []string) int {
 		return p.Block()
 	case "nettest":
 		return agnhostNettest(p, port("--port", 8080), port("--peers", 8))
-	case "pause":
-		// test/images/agnhost/pause: prints, then waits for a signal
-		// (containers.go "should use the image defaults" looks for
-		// "Paused" in the log of agnhost's default command).
-		p.Println("Paused")
-		p.Println("Signals registered")
-		return p.Block()
-	case "test-webserver", "liveness", "fake-gitserver", "grpc-health-checking":
+	case "test-webserver", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
 		return p.Block()
 	case "porter":
 		return agnhostPorter(p, flags)
