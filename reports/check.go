@@ -1,6 +1,10 @@
 package reports
 
-import "time"
+import (
+	"time"
+
+	"wink.dev/wink/simnode/facts"
+)
 
 // The results of `wink check` (harness/check): charts installed on clusters
 // shaped like managed platforms, each workload judged from what the cluster
@@ -46,7 +50,7 @@ type CheckWorkload struct {
 	Platform  string `json:"platform"`
 	// OS the workload targets as judged ("windows", "linux", or "" when it
 	// has no OS selector).
-	OS string `json:"os,omitempty"`
+	OS facts.OS `json:"os,omitempty"`
 	// Expected is the placement the --expect file declares, if any.
 	Expected string `json:"expected,omitempty"`
 	// Pods by node OS and build where they landed, e.g. {"windows/2022": 2}.

@@ -249,7 +249,7 @@ func WriteCheckJUnit(w io.Writer, r *CheckReport) error {
 			}
 			total += wl.Duration
 			c := junitCase{Classname: wl.Chart, Name: wl.Title() + " on " + p, Time: seconds(wl.Duration)}
-			for _, prop := range [][2]string{{"platform", p}, {"release", wl.Release}, {"os", wl.OS}, {"expected", wl.Expected}} {
+			for _, prop := range [][2]string{{"platform", p}, {"release", wl.Release}, {"os", string(wl.OS)}, {"expected", wl.Expected}} {
 				if prop[1] != "" {
 					c.Properties = append(c.Properties, junitProperty{prop[0], prop[1]})
 				}

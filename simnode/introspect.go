@@ -5,9 +5,9 @@ import (
 
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/kubeletmetrics"
 	"wink.dev/wink/simnode/internal/nodes"
-	"wink.dev/wink/simnode/internal/shutdown"
 )
 
 // introspection is a node's /configz and /metrics
@@ -29,9 +29,9 @@ func (i *introspection) MetricsHandler() http.Handler { return i.metrics.Handler
 func (s *shared) newIntrospection(spec nodes.Spec, info *nodes.Info, runningPods func() int) *introspection {
 	evictionHard := spec.Pool.EvictionHard
 	if evictionHard == nil {
-		evictionHard = info.Conditions.EvictionHardDefault
+		evictionHard = info.OS.EvictionHardDefault(info.KubeletVersion)
 	}
-	total, critical := shutdown.GracePeriods(&s.rules.NodeShutdown, spec.Pool.ShutdownGracePeriod, spec.Pool.ShutdownGracePeriodCriticalPods)
+	total, critical := facts.ShutdownGracePeriods(spec.Pool.ShutdownGracePeriod, spec.Pool.ShutdownGracePeriodCriticalPods)
 	return &introspection{
 		config: nodes.KubeletConfig(spec, info, nodes.KubeletSettings{
 			EvictionHard:                    evictionHard,

@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
@@ -53,7 +54,7 @@ func (s *shared) nodePods(name string) []*corev1.Pod {
 type nodeResources struct {
 	res      *resources.Resources
 	eviction *resources.Manager
-	os       string
+	os       facts.OS
 	oom      resources.OOMHandler
 	log      *slog.Logger
 }
@@ -92,7 +93,7 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 	})
 	evictionHard := spec.Pool.EvictionHard
 	if evictionHard == nil {
-		evictionHard = info.Conditions.EvictionHardDefault
+		evictionHard = info.OS.EvictionHardDefault(info.KubeletVersion)
 	}
 	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
 	mgr := resources.NewManager(resources.ManagerConfig{
@@ -133,7 +134,7 @@ func (r *nodeResources) handler(next http.Handler) http.Handler {
 // run samples for OOM kills (Linux) and runs the eviction manager until
 // ctx is done.
 func (r *nodeResources) run(ctx context.Context) error {
-	if r.os != "windows" {
+	if !r.os.IsWindows() {
 		go r.res.Run(ctx, oomSampleInterval)
 		go func() {
 			for {

@@ -294,12 +294,24 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 
 	s.images = images.Default()
 	s.registry = imageResolver(cfg)
+	var netOpts network.Options
+	if cfg.Kubeconfig != "" {
+		// Containers' requests to the kubernetes Service reach the real
+		// apiserver (agnhost inclusterclient, OIDC discovery).
+		rc, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
+		if err != nil {
+			return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
+		}
+		if netOpts.APIServer, err = wire.APIServer(rc.Host); err != nil {
+			return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
+		}
+	}
 	s.network = network.New(&network.Listers{
 		PodLister:           s.pods.Core().V1().Pods().Lister(),
 		ServiceLister:       s.others.Core().V1().Services().Lister(),
 		EndpointSliceLister: s.others.Discovery().V1().EndpointSlices().Lister(),
 		NodeLister:          s.others.Core().V1().Nodes().Lister(),
-	}, wire.NetworkOptions(network.Options{}, func(node string) *pods.Provider {
+	}, wire.NetworkOptions(netOpts, func(node string) *pods.Provider {
 		if p, ok := s.providers.Load(node); ok {
 			return p.(*pods.Provider)
 		}

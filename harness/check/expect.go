@@ -9,6 +9,7 @@ import (
 
 	"wink.dev/wink/harness/config"
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/facts"
 )
 
 // ExpectKind is the kind of an --expect file.
@@ -36,10 +37,10 @@ type Expectation struct {
 	Kind      string `json:"kind"`
 	Name      string `json:"name"`
 	Namespace string `json:"namespace,omitempty"`
-	// OS the workload is meant for: linux, windows, or any (runs on
-	// both). A linux workload with no pod on Windows nodes, or a windows
-	// one with none on Linux nodes, is as intended.
-	OS string `json:"os,omitempty"`
+	// OS the workload is meant for: linux, windows, or any (osAny: runs
+	// on both). A linux workload with no pod on Windows nodes, or a
+	// windows one with none on Linux nodes, is as intended.
+	OS facts.OS `json:"os,omitempty"`
 	// NotOn are node groups where the workload is meant not to run:
 	// windows, linux, windows-2019, windows-2022, windows-2025. No pod
 	// there is as intended.
@@ -49,12 +50,15 @@ type Expectation struct {
 	Allow []string `json:"allow,omitempty"`
 }
 
+// osAny is an expectation's OS for a workload meant for both.
+const osAny facts.OS = "any"
+
 // Groups of nodes an expectation names.
 var nodeGroups = map[string]string{
-	"windows": "windows", "linux": "linux",
-	"windows-2019": "windows/" + v1alpha1.WindowsServer2019,
-	"windows-2022": "windows/" + v1alpha1.WindowsServer2022,
-	"windows-2025": "windows/" + v1alpha1.WindowsServer2025,
+	string(facts.Windows): string(facts.Windows), string(facts.Linux): string(facts.Linux),
+	"windows-2019": windowsGroup + v1alpha1.WindowsServer2019,
+	"windows-2022": windowsGroup + v1alpha1.WindowsServer2022,
+	"windows-2025": windowsGroup + v1alpha1.WindowsServer2025,
 }
 
 var workloadKinds = []string{"Deployment", "DaemonSet", "StatefulSet", "Job", "CronJob", "Pod", "ReplicaSet"}
@@ -132,7 +136,7 @@ func ParseExpectations(data []byte, source string) (*Expectations, error) {
 		if w.Name == "" {
 			add(p+".name", v1alpha1.ErrorTypeRequired, nil, "", "write the workload's metadata.name as the chart renders it")
 		}
-		if w.OS != "" && !slices.Contains([]string{"linux", "windows", "any"}, w.OS) {
+		if w.OS != "" && !w.OS.Valid() && w.OS != osAny {
 			add(p+".os", v1alpha1.ErrorTypeNotSupported, w.OS, "supported values: linux, windows, any", "write the OS the workload is meant for")
 		}
 		for j, g := range w.NotOn {
@@ -172,7 +176,7 @@ func (w *Expectation) String() string {
 	}
 	var parts []string
 	if w.OS != "" {
-		parts = append(parts, "os "+w.OS)
+		parts = append(parts, "os "+string(w.OS))
 	}
 	if len(w.NotOn) > 0 {
 		parts = append(parts, "not on "+strings.Join(w.NotOn, ", "))
@@ -191,7 +195,7 @@ func (w *Expectation) notOn(g string) bool {
 	}
 	for _, n := range w.NotOn {
 		ng := nodeGroups[n]
-		if ng == g || ng == "windows" && strings.HasPrefix(g, "windows/") {
+		if ng == g || ng == string(facts.Windows) && strings.HasPrefix(g, windowsGroup) {
 			return true
 		}
 	}

@@ -11,15 +11,16 @@ import (
 	"k8s.io/klog/v2"
 
 	"wink.dev/wink/reports"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Labels the judging reads from nodes and pod selectors.
 const (
-	labelOS       = corev1.LabelOSStable // kubernetes.io/os
-	labelBetaOS   = "beta.kubernetes.io/os"
-	labelBuild    = "node.kubernetes.io/windows-build"
-	osWindows     = "windows"
-	osLinux       = "linux"
+	labelOS     = facts.LabelOS     // kubernetes.io/os
+	labelBetaOS = facts.LabelBetaOS // beta.kubernetes.io/os
+	labelBuild  = corev1.LabelWindowsBuild
+	// windowsGroup starts the node group of a Windows node ("windows/<build>").
+	windowsGroup  = string(facts.Windows) + "/"
 	msgNoPlatform = "no match for platform in manifest"
 )
 
@@ -206,10 +207,10 @@ func judgeWorkload(o Observation, w Workload, nodes map[string]*corev1.Node) Jud
 	}
 
 	// A DaemonSet for Windows nodes with no pod on any of them.
-	if w.Kind == "DaemonSet" && spec != nil && j.OS == osWindows && w.Observed && !exp.notOn("windows") && intended != osLinux {
+	if w.Kind == "DaemonSet" && spec != nil && j.OS.IsWindows() && w.Observed && !exp.notOn(string(facts.Windows)) && !intended.IsLinux() {
 		onWindows := 0
 		for k, n := range placement {
-			if strings.HasPrefix(k, osWindows) {
+			if strings.HasPrefix(k, windowsGroup) {
 				onWindows += n
 			}
 		}
@@ -230,7 +231,7 @@ func judgeWorkload(o Observation, w Workload, nodes map[string]*corev1.Node) Jud
 	if exp != nil {
 		for k, n := range placement {
 			g := groupOfKey(k)
-			if exp.notOn(g) || exp.OS == osLinux && strings.HasPrefix(g, osWindows) || exp.OS == osWindows && g == osLinux {
+			if exp.notOn(g) || exp.OS.IsLinux() && strings.HasPrefix(g, windowsGroup) || exp.OS.IsWindows() && g == string(facts.Linux) {
 				add(reports.Finding{Code: CodeUnexpectedPods, Message: fmt.Sprintf("%d pod(s) on %s nodes; --expect says %s", n, k, exp.String()),
 					Fix: "select the intended nodes (kubernetes.io/os, node.kubernetes.io/windows-build) or correct the --expect file"})
 			}
@@ -269,7 +270,7 @@ func judgeWorkload(o Observation, w Workload, nodes map[string]*corev1.Node) Jud
 
 // judgePod judges one pod: good when it runs (Running and Ready, or
 // Succeeded), and its findings.
-func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group, intended string, exp *Expectation) (bool, []reports.Finding) {
+func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group string, intended facts.OS, exp *Expectation) (bool, []reports.Finding) {
 	var out []reports.Finding
 	podRef := p.Name
 	// Refused by the kubelet (B1-B3 and the other admission checks).
@@ -289,7 +290,7 @@ func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group
 	}
 	// A pod with no OS selector on a Windows node.
 	noOSOnWindows := false
-	if group != "" && strings.HasPrefix(group, osWindows) && TargetOS(&p.Spec) == "" && intended != osWindows && intended != "any" && !exp.notOn(group) {
+	if strings.HasPrefix(group, windowsGroup) && TargetOS(&p.Spec) == "" && !intended.IsWindows() && intended != osAny && !exp.notOn(group) {
 		f := reports.Finding{Code: CodeLinuxOnWindows, Pod: podRef, Rows: []string{"S2", "B4"},
 			Fix: "add nodeSelector kubernetes.io/os: linux to the pod template (the chart's nodeSelector value), or declare os: windows/any in --expect if it is meant for Windows"}
 		failed := pullFailure(p)
@@ -315,7 +316,7 @@ func judgePod(o Observation, w Workload, p *corev1.Pod, node *corev1.Node, group
 				if noOSOnWindows {
 					continue // reported above as a pod with no OS selector
 				}
-				if strings.Contains(wt.Message, msgNoPlatform) && strings.HasPrefix(group, osWindows) {
+				if strings.Contains(wt.Message, msgNoPlatform) && strings.HasPrefix(group, windowsGroup) {
 					out = append(out, reports.Finding{Code: CodeNoImageForBuild, Pod: podRef, Rows: []string{"B4"},
 						Message: fmt.Sprintf("container %s of pod %s on %s (Windows Server %s): %s: %s", s.Name, p.Name, p.Spec.NodeName, buildYear(node), wt.Reason, wt.Message),
 						Fix:     "publish the image for this Windows build (a manifest list with an entry per os.version), or select only the builds it has with node.kubernetes.io/windows-build"})
@@ -427,40 +428,34 @@ func tolerationFix(o Observation, taints []string) string {
 }
 
 // TargetOS is the OS a pod spec selects: spec.os.name, else its
-// kubernetes.io/os (or beta) nodeSelector, else windows for a
-// node.kubernetes.io/windows-build selector, else the OS every required
-// node affinity term selects; "" when it selects none.
-func TargetOS(spec *corev1.PodSpec) string {
-	if spec.OS != nil && spec.OS.Name != "" {
-		return string(spec.OS.Name)
-	}
-	if v := spec.NodeSelector[labelOS]; v != "" {
-		return v
-	}
-	if v := spec.NodeSelector[labelBetaOS]; v != "" {
-		return v
+// kubernetes.io/os (or beta) nodeSelector (facts.SelectedOS), else windows
+// for a node.kubernetes.io/windows-build selector, else the OS every
+// required node affinity term selects; "" when it selects none.
+func TargetOS(spec *corev1.PodSpec) facts.OS {
+	if os := facts.SelectedOS(spec); os != "" {
+		return os
 	}
 	if spec.NodeSelector[labelBuild] != "" {
-		return osWindows
+		return facts.Windows
 	}
 	a := spec.Affinity
 	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
 		return ""
 	}
-	os := ""
+	var os facts.OS
 	for i, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-		t := ""
+		var t facts.OS
 		for _, r := range term.MatchExpressions {
 			switch {
 			case (r.Key == labelOS || r.Key == labelBetaOS) && r.Operator == corev1.NodeSelectorOpIn && len(r.Values) == 1:
-				t = r.Values[0]
+				t = facts.OS(r.Values[0])
 			case r.Key == labelBuild && r.Operator == corev1.NodeSelectorOpIn:
-				t = osWindows
+				t = facts.Windows
 			case (r.Key == labelOS || r.Key == labelBetaOS) && r.Operator == corev1.NodeSelectorOpNotIn && len(r.Values) == 1:
-				if r.Values[0] == osWindows {
-					t = osLinux
+				if facts.OS(r.Values[0]).IsWindows() {
+					t = facts.Linux
 				} else {
-					t = osWindows
+					t = facts.Windows
 				}
 			}
 		}
@@ -474,30 +469,26 @@ func TargetOS(spec *corev1.PodSpec) string {
 
 // nodeGroup is "windows/<build>" or "linux".
 func nodeGroup(n *corev1.Node) string {
-	if n.Labels[labelOS] == osWindows {
-		return osWindows + "/" + n.Labels[labelBuild]
+	if facts.OS(n.Labels[labelOS]).IsWindows() {
+		return windowsGroup + n.Labels[labelBuild]
 	}
-	return osLinux
+	return string(facts.Linux)
 }
-
-var buildYears = map[string]string{"10.0.17763": "2019", "10.0.20348": "2022", "10.0.26100": "2025"}
 
 // placementKey is a node group as reports show it: "windows/2022", "linux".
 func placementKey(group string) string {
-	if b, ok := strings.CutPrefix(group, osWindows+"/"); ok {
-		if y, ok := buildYears[b]; ok {
-			return osWindows + "/" + y
+	if b, ok := strings.CutPrefix(group, windowsGroup); ok {
+		if y, ok := facts.WindowsServerYear(b); ok {
+			return windowsGroup + y
 		}
 	}
 	return group
 }
 
 func groupOfKey(k string) string {
-	if y, ok := strings.CutPrefix(k, osWindows+"/"); ok {
-		for b, yy := range buildYears {
-			if yy == y {
-				return osWindows + "/" + b
-			}
+	if y, ok := strings.CutPrefix(k, windowsGroup); ok {
+		if b, ok := facts.WindowsServerBuild(y); ok {
+			return windowsGroup + b
 		}
 	}
 	return k
@@ -507,7 +498,7 @@ func buildYear(n *corev1.Node) string {
 	if n == nil {
 		return "?"
 	}
-	if y, ok := buildYears[n.Labels[labelBuild]]; ok {
+	if y, ok := facts.WindowsServerYear(n.Labels[labelBuild]); ok {
 		return y
 	}
 	return n.Labels[labelBuild]
@@ -516,7 +507,7 @@ func buildYear(n *corev1.Node) string {
 func windowsNodes(nodes []corev1.Node) []corev1.Node {
 	var out []corev1.Node
 	for _, n := range nodes {
-		if n.Labels[labelOS] == osWindows {
+		if facts.OS(n.Labels[labelOS]).IsWindows() {
 			out = append(out, n)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"wink.dev/wink/reports"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Fixtures of the judging tests: a cluster of the generic profile's shape.
@@ -266,7 +267,7 @@ func TestTargetOS(t *testing.T) {
 	}
 	cases := []struct {
 		spec corev1.PodSpec
-		want string
+		want facts.OS
 	}{
 		{corev1.PodSpec{}, ""},
 		{corev1.PodSpec{OS: &corev1.PodOS{Name: corev1.Windows}}, "windows"},

@@ -24,7 +24,7 @@ func Static(w Workload) []reports.Finding {
 		return nil
 	}
 	spec := &w.Template.Spec
-	if TargetOS(spec) != osWindows {
+	if !TargetOS(spec).IsWindows() {
 		return nil
 	}
 	var out []reports.Finding

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"wink.dev/wink/reports"
+	"wink.dev/wink/simnode/facts"
 )
 
 // ginkgoReport is what wink reads of ginkgo's JSON report
@@ -134,7 +135,7 @@ func (c *Catalog) Report(job string, specs []Spec, started, finished time.Time) 
 		name := testName(s.Text)
 		labels, _ := json.Marshal(reports.Labels{Feature: s.Text, Rows: c.RowsFor(s.Text), Area: "conformance", Needs: "any"})
 		add(reports.Event{Action: reports.ActionRun, Test: name})
-		add(reports.Event{Action: reports.ActionOutput, Test: name, Output: "wink:labels " + string(labels) + "\n"})
+		add(reports.Event{Action: reports.ActionOutput, Test: name, Output: facts.LabelsPrefix + string(labels) + "\n"})
 		if s.Message != "" {
 			add(reports.Event{Action: reports.ActionOutput, Test: name, Output: s.Message + "\n"})
 		}

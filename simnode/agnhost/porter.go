@@ -2,15 +2,9 @@ package agnhost
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"math/big"
 	"net"
 	"net/http"
 	"sort"
@@ -18,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"wink.dev/wink/simnode/certs"
 )
 
 // agnhost porter (test/images/agnhost/porter): serves the value of each
@@ -77,26 +73,26 @@ func ServeHTTP(ctx context.Context, l net.Listener, h http.Handler) error {
 }
 
 // LocalhostCert is the certificate and key of the image's localhost.crt
-// and localhost.key (porter's TLS ports): a self-signed certificate for
-// localhost, made once per process. Clients of porter (the apiserver's
-// proxy) do not verify it.
+// and localhost.key (porter's TLS ports): a certificate for localhost
+// (simnode/certs), made once per process. Clients of porter (the
+// apiserver's proxy) do not verify it.
 var LocalhostCert = sync.OnceValues(func() ([]byte, []byte) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	const validity = 10 * 365 * 24 * time.Hour
+	now := time.Now()
+	ca, err := certs.NewCA("agnhost", validity, now)
 	if err != nil {
 		panic(err)
 	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"}, DNSNames: []string{"localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(10 * 365 * 24 * time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	der, key, err := ca.Issue(certs.Leaf{
+		CommonName: "localhost", DNSNames: []string{"localhost"},
+		Usages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, Validity: validity,
+	}, now)
 	if err != nil {
 		panic(err)
 	}
-	kb, err := x509.MarshalECPrivateKey(key)
+	keyPEM, err := certs.EncodeKey(key)
 	if err != nil {
 		panic(err)
 	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb})
+	return certs.EncodeCert(der), keyPEM
 })

@@ -117,8 +117,8 @@ type Pool struct {
 	// profile's.
 	ContainerRuntimeVersion string `json:"containerRuntimeVersion,omitempty"`
 	// ShutdownGracePeriod and ShutdownGracePeriodCriticalPods are the
-	// kubelet's graceful node shutdown settings (B15); nil: the rules'
-	// defaults, zero: no shutdown manager.
+	// kubelet's graceful node shutdown settings (B15); nil: simnode/facts'
+	// defaults (ShutdownGracePeriods), zero: no shutdown manager.
 	ShutdownGracePeriod             *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
 	ShutdownGracePeriodCriticalPods *metav1.Duration `json:"shutdownGracePeriodCriticalPods,omitempty"`
 	// Kubelet is how often and how fast the nodes write to the API (nil
@@ -145,7 +145,7 @@ func ImageCacheDir(home string) string { return filepath.Join(home, "cache", "im
 
 // DefaultWindowsBuild is the build of a windows pool that names none:
 // Windows Server 2022 (N2). wink.yaml's defaulting uses it too.
-const DefaultWindowsBuild = "10.0.20348"
+const DefaultWindowsBuild = facts.DefaultWindowsBuild
 
 // Load reads a simnode configuration file (YAML or JSON); a field it does
 // not know is an error.

@@ -32,3 +32,35 @@ func TestHostProcess(t *testing.T) {
 		})
 	}
 }
+
+// TestContainerHostProcess: a container's own value overrides its pod's
+// (B10).
+func TestContainerHostProcess(t *testing.T) {
+	v := func(b bool) *bool { return &b }
+	ctr := func(b *bool) *corev1.SecurityContext {
+		return &corev1.SecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: b}}
+	}
+	pod := func(b *bool) *corev1.Pod {
+		p := &corev1.Pod{}
+		if b != nil {
+			p.Spec.SecurityContext = &corev1.PodSecurityContext{WindowsOptions: &corev1.WindowsSecurityContextOptions{HostProcess: b}}
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name string
+		pod  *corev1.Pod
+		sc   *corev1.SecurityContext
+		want bool
+	}{
+		{"neither", pod(nil), nil, false},
+		{"pod's", pod(v(true)), nil, true},
+		{"container's", pod(nil), ctr(v(true)), true},
+		{"container overrides pod", pod(v(true)), ctr(v(false)), false},
+		{"container without a value takes pod's", pod(v(true)), ctr(nil), true},
+	} {
+		if got := ContainerHostProcess(tc.pod, tc.sc); got != tc.want {
+			t.Errorf("[B10] %s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -18,8 +18,8 @@ import (
 
 // Operating systems of nodes and images (facts.OS).
 const (
-	Windows = string(facts.Windows)
-	Linux   = string(facts.Linux)
+	Windows = facts.Windows
+	Linux   = facts.Linux
 )
 
 // Isolation modes of a runtime handler.
@@ -31,10 +31,10 @@ const (
 
 // file is fixtures/images.yaml.
 type file struct {
-	Unknown          map[string]Defaults `json:"unknown"`
-	Handlers         []Handler           `json:"handlers"`
-	ProcessIsolation []Compat            `json:"processIsolation"`
-	Images           []Entry             `json:"images"`
+	Unknown          map[facts.OS]Defaults `json:"unknown"`
+	Handlers         []Handler             `json:"handlers"`
+	ProcessIsolation []Compat              `json:"processIsolation"`
+	Images           []Entry               `json:"images"`
 }
 
 // Defaults describe an image that is not in the catalog, per OS.
@@ -47,7 +47,7 @@ type Defaults struct {
 
 // Handler is a runtime handler the node's containerd has configured (N8).
 type Handler struct {
-	OS        string   `json:"os"`
+	OS        facts.OS `json:"os"`
 	Handler   string   `json:"handler"`
 	Isolation string   `json:"isolation"`
 	Cites     []string `json:"cites"`
@@ -78,7 +78,7 @@ type Entry struct {
 // Platform is one entry of an image's manifest list. User, Entrypoint, Cmd
 // and Ports override the image entry's when set.
 type Platform struct {
-	OS         string   `json:"os"`
+	OS         facts.OS `json:"os"`
 	Build      string   `json:"build,omitempty"`
 	Size       int64    `json:"size"`
 	User       *string  `json:"user,omitempty"`
@@ -92,11 +92,11 @@ type Platform struct {
 // Catalog is a loaded, validated image catalog. It is read-only and safe
 // for concurrent use.
 type Catalog struct {
-	unknown  map[string]Defaults
-	handlers map[string]map[string]Handler // os -> handler -> rule
-	process  map[string][]string           // host build -> image builds
-	exact    map[string][]*Entry           // name -> entries with exact tags
-	globs    map[string][]*Entry           // name -> entries in file order
+	unknown  map[facts.OS]Defaults
+	handlers map[facts.OS]map[string]Handler // os -> handler -> rule
+	process  map[string][]string             // host build -> image builds
+	exact    map[string][]*Entry             // name -> entries with exact tags
+	globs    map[string][]*Entry             // name -> entries in file order
 }
 
 var (
@@ -111,8 +111,8 @@ func Load(data []byte) (*Catalog, error) {
 		return nil, fmt.Errorf("images catalog: %w", err)
 	}
 	c := &Catalog{
-		unknown:  map[string]Defaults{},
-		handlers: map[string]map[string]Handler{},
+		unknown:  map[facts.OS]Defaults{},
+		handlers: map[facts.OS]map[string]Handler{},
 		process:  map[string][]string{},
 		exact:    map[string][]*Entry{},
 		globs:    map[string][]*Entry{},
@@ -120,7 +120,7 @@ func Load(data []byte) (*Catalog, error) {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
-	for _, os := range []string{Windows, Linux} {
+	for _, os := range facts.OSes {
 		d, ok := f.Unknown[os]
 		if !ok {
 			fail("unknown.%s: Required value", os)
@@ -132,7 +132,7 @@ func Load(data []byte) (*Catalog, error) {
 		c.unknown[os] = d
 	}
 	for os := range f.Unknown {
-		if os != Windows && os != Linux {
+		if !os.Valid() {
 			fail("unknown.%s: Unsupported value: %q: supported values: %q, %q", os, os, Linux, Windows)
 		}
 	}
@@ -140,7 +140,7 @@ func Load(data []byte) (*Catalog, error) {
 	for i, h := range f.Handlers {
 		where := fmt.Sprintf("handlers[%d] (%q on %s)", i, h.Handler, h.OS)
 		switch {
-		case h.OS != Windows && h.OS != Linux:
+		case !h.OS.Valid():
 			fail("%s.os: Unsupported value: %q: supported values: %q, %q", where, h.OS, Linux, Windows)
 			continue
 		case h.OS == Windows && h.Isolation != IsolationProcess && h.Isolation != IsolationHyperV:
@@ -161,7 +161,7 @@ func Load(data []byte) (*Catalog, error) {
 		}
 		c.handlers[h.OS][h.Handler] = h
 	}
-	for _, os := range []string{Windows, Linux} {
+	for _, os := range facts.OSes {
 		if _, ok := c.handlers[os][""]; !ok {
 			fail("handlers: Required value: the default handler \"\" for %s", os)
 		}
@@ -261,7 +261,7 @@ func Load(data []byte) (*Catalog, error) {
 			default:
 				fail("%s.os: Unsupported value: %q: supported values: %q, %q", pw, p.OS, Linux, Windows)
 			}
-			key := p.OS + "/" + p.Build
+			key := string(p.OS) + "/" + p.Build
 			if k, dup := seenPlat[key]; dup {
 				fail("%s: Duplicate value: %s already in platforms[%d]", pw, key, k)
 			}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.yaml from the current decisions")
@@ -129,7 +130,7 @@ func TestGolden(t *testing.T) {
 
 func run(t *testing.T, cat *Catalog, c goldenCase) goldenResult {
 	t.Helper()
-	host := Host{OS: c.Host.OS, Build: c.Host.Build, Handler: c.Host.Handler}
+	host := Host{OS: facts.OS(c.Host.OS), Build: c.Host.Build, Handler: c.Host.Handler}
 	res := goldenResult{Name: c.Name, Cites: c.Cites}
 	if err := cat.Sandbox(host); err != nil {
 		var se *SandboxError

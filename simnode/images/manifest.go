@@ -3,6 +3,8 @@ package images
 import (
 	"slices"
 	"strings"
+
+	"wink.dev/wink/simnode/facts"
 )
 
 // Manifest is what a registry says of a reference (images/registry
@@ -21,10 +23,10 @@ type Manifest struct {
 // RemotePlatform is one image of a manifest: the platform of its index
 // entry (or of its config for a lone image) and its config.
 type RemotePlatform struct {
-	OS           string `json:"os"`
-	OSVersion    string `json:"osVersion,omitempty"` // Windows: 10.0.20348.1607
-	Architecture string `json:"architecture,omitempty"`
-	Variant      string `json:"variant,omitempty"`
+	OS           facts.OS `json:"os"`
+	OSVersion    string   `json:"osVersion,omitempty"` // Windows: 10.0.20348.1607
+	Architecture string   `json:"architecture,omitempty"`
+	Variant      string   `json:"variant,omitempty"`
 	// Digest is the platform's manifest digest; ConfigDigest its config's
 	// (the image ID containerd reports).
 	Digest       string `json:"digest"`

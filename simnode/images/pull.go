@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/distribution/reference"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Annotation prefixes a pod uses to declare what an unknown image is made
@@ -25,7 +26,7 @@ const (
 // Host is the node an image is pulled on and the runtime handler of the
 // pod's RuntimeClass.
 type Host struct {
-	OS      string // windows | linux
+	OS      facts.OS
 	Build   string // Windows build, 10.0.20348 (a trailing .UBR is ignored)
 	Handler string // CRI runtime handler from the pod's RuntimeClass; "" = default
 }
@@ -44,7 +45,7 @@ type Image struct {
 	// ID is the image ID of the platform the node picked (crictl's IMAGE
 	// ID): deterministic from the reference, OS and build.
 	ID         string   `json:"id"`
-	OS         string   `json:"os"`
+	OS         facts.OS `json:"os"`
 	Build      string   `json:"build,omitempty"`
 	User       string   `json:"user,omitempty"`
 	Entrypoint []string `json:"entrypoint,omitempty"`
@@ -259,7 +260,7 @@ func (c *Catalog) Pull(ref string, host Host, annotations map[string]string, opt
 	} else {
 		img.Digest = sha("wink/index/" + full)
 	}
-	img.ID = sha("wink/config/" + full + "/" + p.OS + "/" + p.Build)
+	img.ID = sha("wink/config/" + full + "/" + string(p.OS) + "/" + p.Build)
 	return img, nil
 }
 
@@ -306,9 +307,10 @@ func notFound(full string) *PullError {
 
 // declared is the platform of an unknown image: the one its annotations
 // declare, else the documented default for the host.
-func (c *Catalog) declared(annotations map[string]string, container, hostOS, hostBuild string) (Platform, bool, error) {
+func (c *Catalog) declared(annotations map[string]string, container string, hostOS facts.OS, hostBuild string) (Platform, bool, error) {
 	osKey, buildKey := AnnotationImageOS+container, AnnotationImageBuild+container
-	os, hasOS := annotations[osKey]
+	osValue, hasOS := annotations[osKey]
+	os := facts.OS(osValue)
 	build, hasBuild := annotations[buildKey]
 	if container == "" {
 		hasOS, hasBuild = false, false
@@ -317,8 +319,8 @@ func (c *Catalog) declared(annotations map[string]string, container, hostOS, hos
 		return &PullError{Reason: ReasonErrImagePull, Message: fmt.Sprintf("wink: annotation %s: Invalid value: %q: %s", key, value, why)}
 	}
 	switch {
-	case hasOS && os != Windows && os != Linux:
-		return Platform{}, false, bad(osKey, os, `supported values: "linux", "windows"`)
+	case hasOS && !os.Valid():
+		return Platform{}, false, bad(osKey, osValue, `supported values: "linux", "windows"`)
 	case hasBuild && !buildRE.MatchString(normaliseBuild(build)):
 		return Platform{}, false, bad(buildKey, build, "want a Windows build like 10.0.17763")
 	case hasBuild && hasOS && os == Linux:

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell"
 )
 
@@ -41,7 +42,7 @@ func (m *Model) Bridge(addr string) (net.Conn, bool) {
 		if len(eps) == 0 {
 			return nil, false
 		}
-		ep := m.pick(svc, sp, eps, netip.Addr{}, "linux", 0)
+		ep := m.pick(svc, sp, eps, netip.Addr{}, facts.Linux, 0)
 		pod, ip, port = ep.pod, ep.addr, ep.port
 	}
 	if pod == nil || pod.Spec.HostNetwork || !m.podListening(pod, port) {

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell"
 )
 
@@ -388,7 +389,7 @@ func portName(sp *corev1.ServicePort) string {
 
 // pick chooses an endpoint: sticky per client IP when the Service asks for
 // ClientIP affinity and the proxy honours it (H8), round-robin otherwise.
-func (m *Model) pick(svc *corev1.Service, sp *corev1.ServicePort, eps []endpoint, client netip.Addr, proxyOS string, build int) endpoint {
+func (m *Model) pick(svc *corev1.Service, sp *corev1.ServicePort, eps []endpoint, client netip.Addr, proxyOS facts.OS, build int) endpoint {
 	svcKey := key(svc.Namespace, svc.Name) + "/" + portName(sp)
 	m.mu.Lock()
 	defer m.mu.Unlock()

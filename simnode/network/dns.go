@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell"
 )
 
@@ -54,14 +55,14 @@ func addrStrings(as []netip.Addr) []string {
 // the node's /etc/resolv.conf; a Windows kubelet reads nothing for
 // --resolv-conf="" (resolverConfig "" below) or the adapter settings for
 // "Host" (dns_windows.go).
-func (m *Model) hostResolvConf(os string) (cfg kubeletDNS, resolverConfig string) {
-	if os == osWindows && m.opts.WindowsResolvConf == "" {
+func (m *Model) hostResolvConf(os facts.OS) (cfg kubeletDNS, resolverConfig string) {
+	if os.IsWindows() && m.opts.WindowsResolvConf == "" {
 		return kubeletDNS{}, ""
 	}
 	return kubeletDNS{Servers: addrStrings(m.opts.HostDNS), Searches: append([]string(nil), m.opts.HostSearch...)}, "host"
 }
 
-func (m *Model) kubeletDNS(s *snapshot, pod *corev1.Pod, os string) kubeletDNS {
+func (m *Model) kubeletDNS(s *snapshot, pod *corev1.Pod, os facts.OS) kubeletDNS {
 	cfg, resolverConfig := m.hostResolvConf(os)
 	const (
 		typeCluster = iota
@@ -216,7 +217,7 @@ func (v *view) netConfig(s *snapshot) shell.NetConfig {
 
 	var dns kubeletDNS
 	switch {
-	case v.pod == nil || (v.os == osWindows && v.kind.Outcome == SrcHost):
+	case v.pod == nil || (v.os.IsWindows() && v.kind.Outcome == SrcHost):
 		// The node itself, and HostProcess containers (B10): they live in
 		// the host compartment and use the host's adapter settings; the
 		// sandbox DNS config the kubelet computes is not applied to them.
@@ -229,7 +230,7 @@ func (v *view) netConfig(s *snapshot) shell.NetConfig {
 			c.DNSServers = append(c.DNSServers, a)
 		}
 	}
-	if v.os == osWindows {
+	if v.os.IsWindows() {
 		if v.pod != nil && v.kind.Outcome == SrcPod {
 			// H2: a Windows pod gets one DNS suffix, its namespace's
 			// (the first entry of the kubelet's search list).
@@ -279,7 +280,7 @@ func (v *view) hosts(s *snapshot) map[string][]netip.Addr {
 		if v.node != nil {
 			add(v.node.Name, nodeIP(v.node))
 		}
-		if v.pod != nil && v.os == osLinux {
+		if v.pod != nil && v.os.IsLinux() {
 			for _, ha := range v.pod.Spec.HostAliases {
 				// hostNetwork pods get the node's /etc/hosts plus aliases.
 				if a, ok := parseAddr(ha.IP); ok {
@@ -308,7 +309,7 @@ func (v *view) hosts(s *snapshot) map[string][]netip.Addr {
 }
 
 // candidates are the names a resolver queries, in order, for name.
-func candidates(os, name string, cfg shell.NetConfig) []string {
+func candidates(os facts.OS, name string, cfg shell.NetConfig) []string {
 	if strings.HasSuffix(name, ".") {
 		return []string{strings.TrimSuffix(name, ".")}
 	}
@@ -319,7 +320,7 @@ func candidates(os, name string, cfg shell.NetConfig) []string {
 		return name + "." + strings.TrimSuffix(strings.ToLower(sfx), ".")
 	}
 	var out []string
-	if os == osWindows {
+	if os.IsWindows() {
 		// H2: a name containing a dot is an FQDN to Windows; only
 		// single-label names get the suffix (the pod's one).
 		if strings.Contains(name, ".") {

@@ -1,9 +1,11 @@
 // Package network is the simulated cluster network (the HNS model): there
 // are no packets in a simulated cluster, so this package answers, from API
 // objects (Pods, Services, EndpointSlices, Nodes), what a container would
-// observe: name resolution, TCP/UDP connections, ICMP echo and HTTP
-// responses, and its own network configuration (ipconfig /all,
-// /etc/resolv.conf).
+// observe: name resolution, DNS messages (dnsmsg.go: the records CoreDNS
+// serves, for dig), TCP/UDP connections, ICMP echo and HTTP responses, and
+// its own network configuration (ipconfig /all, /etc/resolv.conf). What
+// reaches the apiserver goes to the real one when Options.APIServer is set
+// (the control plane is never faked).
 //
 // The behaviour is data: rules.yaml classifies sources (pod network or host
 // network, B10/H7), decides every path (source OS and kind, destination

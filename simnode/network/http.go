@@ -20,7 +20,7 @@ import (
 // shell.ErrUntrustedCert (cluster certificates are signed by the cluster CA,
 // which containers do not trust).
 func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (*shell.HTTPResponse, error) {
-	return v.HTTPBody(ctx, method, rawURL, nil, insecure)
+	return v.request(ctx, method, rawURL, nil, nil, nil, insecure)
 }
 
 // HTTPBody implements shell.BodySender: HTTP with a request body (wget
@@ -28,6 +28,17 @@ func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (
 // agnhost nettest, porter, webhook) gets the request itself, body and
 // all, as a server on a real node does (row H1).
 func (v *view) HTTPBody(ctx context.Context, method, rawURL string, body []byte, insecure bool) (*shell.HTTPResponse, error) {
+	return v.request(ctx, method, rawURL, nil, nil, body, insecure)
+}
+
+// Do implements shell.HTTPClient: HTTP with the request's headers, trusting
+// its RootCAs. A request that reaches the apiserver goes to the real one
+// (Options.APIServer), with the container's own credentials.
+func (v *view) Do(ctx context.Context, req *shell.HTTPRequest) (*shell.HTTPResponse, error) {
+	return v.request(ctx, req.Method, req.URL, req.Header, req.RootCAs, nil, false)
+}
+
+func (v *view) request(ctx context.Context, method, rawURL string, header map[string]string, rootCAs, body []byte, insecure bool) (*shell.HTTPResponse, error) {
 	if method == "" {
 		method = "GET"
 	}
@@ -72,6 +83,16 @@ func (v *view) HTTPBody(ctx context.Context, method, rawURL string, body []byte,
 	t, err := v.dial(ctx, ProtoTCP, addr, port)
 	if err != nil {
 		return nil, err
+	}
+	if t.kind == "apiserver" && v.m.opts.APIServer != nil {
+		path := u.EscapedPath()
+		if u.RawQuery != "" {
+			path += "?" + u.RawQuery
+		}
+		return v.m.opts.APIServer(ctx, &APIServerRequest{
+			Method: strings.ToUpper(method), Scheme: scheme, ServerName: host, Path: path,
+			Header: header, RootCAs: rootCAs, Insecure: insecure,
+		})
 	}
 	if scheme == "https" && !insecure && t.kind != "external" {
 		return nil, fmt.Errorf("%w: %s:%d presents a certificate of the cluster CA", shell.ErrUntrustedCert, host, port)
@@ -198,3 +219,5 @@ func forbiddenMessage(method, path string) string {
 	}
 	return msg
 }
+
+var _ shell.HTTPClient = (*view)(nil)

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"context"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -91,6 +92,24 @@ type HTTPRequest struct {
 	Server shell.Network
 }
 
+// APIServerRequest is a container's request to the apiserver, for
+// Options.APIServer.
+type APIServerRequest struct {
+	Method string
+	// Scheme is "https" (or "http", which the apiserver does not serve).
+	Scheme string
+	// ServerName is the host the client named (a name or an address): what
+	// its TLS client verifies the certificate against.
+	ServerName string
+	// Path includes the query string.
+	Path   string
+	Header map[string]string
+	// RootCAs are the PEM certificates the client trusts; empty: the
+	// system's roots. Insecure: it verifies nothing (curl -k).
+	RootCAs  []byte
+	Insecure bool
+}
+
 // Options configure a Model. Zero values take the defaults documented on
 // each field.
 type Options struct {
@@ -141,6 +160,10 @@ type Options struct {
 	// TCPHandler answers the bytes a client writes on a TCP connection to
 	// pod's port (Converse, nc); ok false: the server writes nothing back.
 	TCPHandler func(pod *corev1.Pod, port int, data string, from netip.Addr) (answer string, ok bool)
+	// APIServer sends a request that reached the apiserver (the kubernetes
+	// Service or its endpoint) to the real one: the control plane is
+	// never faked. Nil: the anonymous answers of apiserverResponse.
+	APIServer func(ctx context.Context, req *APIServerRequest) (*shell.HTTPResponse, error)
 	// KubernetesVersion is what the apiserver's /version reports. Default
 	// v1.35.4.
 	KubernetesVersion string
@@ -421,17 +444,12 @@ func (s *snapshot) clusterDNS() []netip.Addr {
 
 // ---- operating systems and builds ----
 
-func nodeOS(n *corev1.Node) string {
-	if n == nil {
-		return osLinux
+// nodeOS is n's OS (facts.NodeOS), Linux for a node that says none.
+func nodeOS(n *corev1.Node) facts.OS {
+	if os := facts.NodeOS(n); os != "" {
+		return os
 	}
-	if os := n.Status.NodeInfo.OperatingSystem; os != "" {
-		return strings.ToLower(os)
-	}
-	if os := n.Labels[corev1.LabelOSStable]; os != "" {
-		return strings.ToLower(os)
-	}
-	return osLinux
+	return facts.Linux
 }
 
 // windowsBuild is the build number of a Windows node (20348 for
@@ -451,19 +469,18 @@ func windowsBuild(n *corev1.Node) int {
 	return 0
 }
 
-func podOS(p *corev1.Pod, n *corev1.Node) string {
+// podOS is the OS p runs on: its node's, else what it selects
+// (facts.SelectedOS), else Linux.
+func podOS(p *corev1.Pod, n *corev1.Node) facts.OS {
 	if n != nil {
 		// The node decides what actually runs (a mismatching pod is
 		// rejected at admission, B1).
 		return nodeOS(n)
 	}
-	if p.Spec.OS != nil && p.Spec.OS.Name != "" {
-		return strings.ToLower(string(p.Spec.OS.Name))
+	if os := facts.SelectedOS(&p.Spec); os != "" {
+		return facts.OS(strings.ToLower(string(os)))
 	}
-	if os := p.Spec.NodeSelector[corev1.LabelOSStable]; os != "" {
-		return strings.ToLower(os)
-	}
-	return osLinux
+	return facts.Linux
 }
 
 func nodeIP(n *corev1.Node) netip.Addr {
@@ -487,7 +504,7 @@ func nodeIP(n *corev1.Node) netip.Addr {
 // view is the network as seen from one container or one node.
 type view struct {
 	m        *Model
-	os       string
+	os       facts.OS
 	kind     Decision // source kind and the rule that decided it
 	pod      *corev1.Pod
 	nodeName string

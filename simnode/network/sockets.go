@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Real sockets of simulated servers. Most traffic of the simulated cluster
@@ -121,7 +122,7 @@ func (m *Model) Resolve(addr string) (real string, ok bool) {
 		if len(eps) == 0 {
 			return "", false
 		}
-		ep := m.pick(svc, sp, eps, netip.Addr{}, "linux", 0)
+		ep := m.pick(svc, sp, eps, netip.Addr{}, facts.Linux, 0)
 		pod, port = ep.pod, ep.port
 	}
 	return m.socketOf(pod, port)

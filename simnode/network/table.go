@@ -13,12 +13,9 @@ import (
 //go:embed rules.yaml
 var rulesYAML []byte
 
-// OS, source kinds, destination kinds, protocols and outcomes of the rule
-// tables (rules.yaml).
+// Source kinds, destination kinds, protocols and outcomes of the rule
+// tables (rules.yaml); their OS is facts.OS.
 const (
-	osWindows = string(facts.Windows)
-	osLinux   = string(facts.Linux)
-
 	// SrcPod is a container with a network namespace of its own.
 	SrcPod = "pod"
 	// SrcHost is the node's host network namespace.
@@ -55,7 +52,7 @@ const (
 )
 
 var (
-	allOS     = []string{osWindows, osLinux}
+	allOS     = facts.OSes
 	allSrc    = []string{SrcPod, SrcHost}
 	allDst    = []string{DstSelf, DstPod, DstNodeOwn, DstNodeOther, DstNodePortOwn, DstNodePortOther, DstServiceVIP, DstClusterUnassigned, DstExternal, DstIPv6}
 	allProto  = []string{ProtoTCP, ProtoUDP, ProtoICMP}
@@ -65,36 +62,36 @@ var (
 
 // SourceRule classifies a container's network namespace.
 type SourceRule struct {
-	ID          string `json:"id"`
-	OS          string `json:"os"`
-	HostNetwork bool   `json:"hostNetwork"`
-	HostProcess bool   `json:"hostProcess"`
-	Kind        string `json:"kind"`
-	Note        string `json:"note"`
+	ID          string   `json:"id"`
+	OS          facts.OS `json:"os"`
+	HostNetwork bool     `json:"hostNetwork"`
+	HostProcess bool     `json:"hostProcess"`
+	Kind        string   `json:"kind"`
+	Note        string   `json:"note"`
 }
 
 // PathRule is one entry of the path table; its lists expand to one
 // (os, src, dst, proto) combination each.
 type PathRule struct {
-	ID              string   `json:"id"`
-	OS              []string `json:"os"`
-	Src             []string `json:"src"`
-	Dst             []string `json:"dst"`
-	Proto           []string `json:"proto"`
-	HostServiceVIPs *bool    `json:"hostServiceVIPs,omitempty"`
-	Outcome         string   `json:"outcome"`
-	Note            string   `json:"note"`
+	ID              string     `json:"id"`
+	OS              []facts.OS `json:"os"`
+	Src             []string   `json:"src"`
+	Dst             []string   `json:"dst"`
+	Proto           []string   `json:"proto"`
+	HostServiceVIPs *bool      `json:"hostServiceVIPs,omitempty"`
+	Outcome         string     `json:"outcome"`
+	Note            string     `json:"note"`
 }
 
 // ProxyRule is one entry of the service-proxy table.
 type ProxyRule struct {
-	ID              string `json:"id"`
-	OS              string `json:"os"`
-	Aspect          string `json:"aspect"`
-	MinWindowsBuild int    `json:"minWindowsBuild,omitempty"`
-	MaxWindowsBuild int    `json:"maxWindowsBuild,omitempty"`
-	Outcome         string `json:"outcome"`
-	Note            string `json:"note"`
+	ID              string   `json:"id"`
+	OS              facts.OS `json:"os"`
+	Aspect          string   `json:"aspect"`
+	MinWindowsBuild int      `json:"minWindowsBuild,omitempty"`
+	MaxWindowsBuild int      `json:"maxWindowsBuild,omitempty"`
+	Outcome         string   `json:"outcome"`
+	Note            string   `json:"note"`
 }
 
 // Table is the whole rule set of rules.yaml.
@@ -109,8 +106,9 @@ type Table struct {
 }
 
 type pathKey struct {
-	os, src, dst, proto string
-	hostVIPs            bool
+	os              facts.OS
+	src, dst, proto string
+	hostVIPs        bool
 }
 
 // Decision is the outcome of a table lookup and the entry that made it.
@@ -174,7 +172,7 @@ func (t *Table) compile() error {
 	}
 	seenSrc := map[string]bool{}
 	for i, r := range t.Sources {
-		if r.ID == "" || !in(allOS, r.OS) || !in(allSrc, r.Kind) {
+		if r.ID == "" || !r.OS.Valid() || !in(allSrc, r.Kind) {
 			return fmt.Errorf("sources[%d]: needs id, os in %v, kind in %v", i, allOS, allSrc)
 		}
 		k := fmt.Sprint(r.OS, r.HostNetwork, r.HostProcess)
@@ -199,7 +197,15 @@ func (t *Table) compile() error {
 		if r.ID == "" || !outcomes[r.Outcome] {
 			return fmt.Errorf("paths[%d]: needs an id and an outcome (deliver, timeout, refused, unreachable)", i)
 		}
-		for field, pair := range map[string][2][]string{"os": {r.OS, allOS}, "src": {r.Src, allSrc}, "dst": {r.Dst, allDst}, "proto": {r.Proto, allProto}} {
+		if len(r.OS) == 0 {
+			return fmt.Errorf("paths[%d] (%s): empty os", i, r.ID)
+		}
+		for _, os := range r.OS {
+			if !os.Valid() {
+				return fmt.Errorf("paths[%d] (%s): os %q not one of %v", i, r.ID, os, allOS)
+			}
+		}
+		for field, pair := range map[string][2][]string{"src": {r.Src, allSrc}, "dst": {r.Dst, allDst}, "proto": {r.Proto, allProto}} {
 			if len(pair[0]) == 0 {
 				return fmt.Errorf("paths[%d] (%s): empty %s", i, r.ID, field)
 			}
@@ -242,7 +248,7 @@ func (t *Table) compile() error {
 		return err
 	}
 	for i, r := range t.Proxy {
-		if r.ID == "" || !in(allOS, r.OS) || !in(allAspect, r.Aspect) || r.Outcome == "" {
+		if r.ID == "" || !r.OS.Valid() || !in(allAspect, r.Aspect) || r.Outcome == "" {
 			return fmt.Errorf("proxy[%d]: needs id, os in %v, aspect in %v and an outcome", i, allOS, allAspect)
 		}
 	}
@@ -288,7 +294,7 @@ func allPathKeys() []pathKey {
 
 // DecidePath looks up what the network does with proto traffic from a source of
 // kind src on an os node to a destination of kind dst.
-func (t *Table) DecidePath(os, src, dst, proto string, hostServiceVIPs bool) Decision {
+func (t *Table) DecidePath(os facts.OS, src, dst, proto string, hostServiceVIPs bool) Decision {
 	r, ok := t.paths[pathKey{os, src, dst, proto, hostServiceVIPs}]
 	if !ok {
 		// Unreachable after compile(); fail closed.
@@ -298,7 +304,7 @@ func (t *Table) DecidePath(os, src, dst, proto string, hostServiceVIPs bool) Dec
 }
 
 // SourceKind classifies a container's network namespace.
-func (t *Table) SourceKind(os string, hostNetwork, hostProcess bool) Decision {
+func (t *Table) SourceKind(os facts.OS, hostNetwork, hostProcess bool) Decision {
 	for _, r := range t.Sources {
 		if r.OS == os && r.HostNetwork == hostNetwork && r.HostProcess == hostProcess {
 			return Decision{Outcome: r.Kind, ID: r.ID, Note: r.Note}
@@ -307,7 +313,7 @@ func (t *Table) SourceKind(os string, hostNetwork, hostProcess bool) Decision {
 	return Decision{Outcome: SrcPod, ID: "?", Note: "no rule"}
 }
 
-func (t *Table) proxyMatches(os, aspect string, build int) []*ProxyRule {
+func (t *Table) proxyMatches(os facts.OS, aspect string, build int) []*ProxyRule {
 	var out []*ProxyRule
 	for i := range t.Proxy {
 		r := &t.Proxy[i]
@@ -327,7 +333,7 @@ func (t *Table) proxyMatches(os, aspect string, build int) []*ProxyRule {
 
 // DecideProxy looks up what the service proxy of an os node (Windows build
 // windowsBuild, 0 when unknown or Linux) does for aspect.
-func (t *Table) DecideProxy(os, aspect string, windowsBuild int) Decision {
+func (t *Table) DecideProxy(os facts.OS, aspect string, windowsBuild int) Decision {
 	m := t.proxyMatches(os, aspect, windowsBuild)
 	if len(m) == 0 {
 		return Decision{Outcome: OutcomeIgnored, ID: "?", Note: "no rule"}
@@ -366,7 +372,7 @@ func (t *Table) Expand() string {
 	b.WriteString("\n# proxy: os windowsBuild aspect -> outcome (row)\n")
 	for _, os := range allOS {
 		builds := []int{0}
-		if os == osWindows {
+		if os.IsWindows() {
 			builds = []int{17763, 20348, 26100}
 		}
 		for _, build := range builds {

@@ -4,34 +4,35 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+	"wink.dev/wink/simnode/facts"
 )
 
 // admissionChecks are the predicates admission.yaml rules name. Each returns
 // true when the pod must be rejected. They mirror pkg/kubelet/lifecycle/
 // predicate.go with runtime.GOOS replaced by the simulated node's OS.
-var admissionChecks = map[string]func(pod *corev1.Pod, node *corev1.Node, nodeOS string, active []*corev1.Pod) bool{
+var admissionChecks = map[string]func(pod *corev1.Pod, node *corev1.Node, nodeOS facts.OS, active []*corev1.Pod) bool{
 	// B2: rejectPodAdmissionBasedOnOSSelector. The kubelet compares the
 	// pod's kubernetes.io/os label with its own OS (it overrides a missing or
 	// wrong node label with runtime.GOOS).
-	"osLabel": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string, _ []*corev1.Pod) bool {
+	"osLabel": func(pod *corev1.Pod, _ *corev1.Node, nodeOS facts.OS, _ []*corev1.Pod) bool {
 		v, ok := pod.Labels[corev1.LabelOSStable]
-		return ok && v != nodeOS
+		return ok && facts.OS(v) != nodeOS
 	},
 	// B1: rejectPodAdmissionBasedOnOSField.
-	"osField": func(pod *corev1.Pod, _ *corev1.Node, nodeOS string, _ []*corev1.Pod) bool {
-		return pod.Spec.OS != nil && string(pod.Spec.OS.Name) != nodeOS
+	"osField": func(pod *corev1.Pod, _ *corev1.Node, nodeOS facts.OS, _ []*corev1.Pod) bool {
+		return pod.Spec.OS != nil && facts.SpecOS(&pod.Spec) != nodeOS
 	},
 	// B3: scheduler.AdmissionCheck's node affinity part:
 	// nodeaffinity.GetRequiredNodeAffinity(pod).Match(node) covers both
 	// spec.nodeSelector and requiredDuringSchedulingIgnoredDuringExecution.
-	"nodeAffinity": func(pod *corev1.Pod, node *corev1.Node, _ string, _ []*corev1.Pod) bool {
+	"nodeAffinity": func(pod *corev1.Pod, node *corev1.Node, _ facts.OS, _ []*corev1.Pod) bool {
 		match, err := nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)
 		return err != nil || !match
 	},
 	// B3: scheduler.AdmissionCheck's nodeports part: a host port (protocol,
 	// port, host IP; 0.0.0.0 or "" overlaps every IP) already used by an
 	// admitted, active pod of the node.
-	"nodePorts": func(pod *corev1.Pod, _ *corev1.Node, _ string, active []*corev1.Pod) bool {
+	"nodePorts": func(pod *corev1.Pod, _ *corev1.Node, _ facts.OS, active []*corev1.Pod) bool {
 		used := map[hostPort]bool{}
 		for _, o := range active {
 			for _, hp := range hostPorts(o) {
@@ -94,7 +95,7 @@ type Rejection struct {
 // Admit evaluates the admission rules in table order for a node of os nodeOS
 // running kubelet version v, whose admitted, active pods are active. It
 // returns nil when the pod is admitted.
-func (r *Rules) Admit(pod *corev1.Pod, node *corev1.Node, nodeOS string, v *version.Version, active []*corev1.Pod) *Rejection {
+func (r *Rules) Admit(pod *corev1.Pod, node *corev1.Node, nodeOS facts.OS, v *version.Version, active []*corev1.Pod) *Rejection {
 	for i := range r.Admission {
 		a := &r.Admission[i]
 		if !a.KubeletVersions.Contains(v) {

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"text/template"
@@ -66,7 +67,7 @@ func (r Range) String() string {
 type LabelSet struct {
 	ID              string            `json:"id"`
 	Cites           []string          `json:"cites"`
-	OS              []string          `json:"os"`
+	OS              []facts.OS        `json:"os"`
 	KubeletVersions Range             `json:"kubeletVersions"`
 	Labels          map[string]string `json:"labels"`
 
@@ -77,7 +78,7 @@ type LabelSet struct {
 type Profile struct {
 	ID                      string   `json:"id"`
 	Cites                   []string `json:"cites"`
-	OS                      string   `json:"os"`
+	OS                      facts.OS `json:"os"`
 	Build                   string   `json:"build,omitempty"`
 	OSImage                 string   `json:"osImage"`
 	KernelVersion           string   `json:"kernelVersion"`
@@ -86,14 +87,14 @@ type Profile struct {
 }
 
 // ConditionSet is the set of node conditions a kubelet reports (N6, N7) and
-// the eviction defaults that go with it (N5, B6).
+// whether its eviction manager evicts (B6); the evictionHard defaults that
+// go with it are facts.OS.EvictionHardDefault (N5).
 type ConditionSet struct {
 	ID                    string                 `json:"id"`
 	Cites                 []string               `json:"cites"`
-	OS                    string                 `json:"os"`
+	OS                    facts.OS               `json:"os"`
 	KubeletVersions       Range                  `json:"kubeletVersions"`
 	PressureCanBecomeTrue bool                   `json:"pressureCanBecomeTrue"`
-	EvictionHardDefault   map[string]string      `json:"evictionHardDefault"`
 	Evicts                bool                   `json:"evicts"`
 	Conditions            []corev1.NodeCondition `json:"conditions"`
 }
@@ -127,9 +128,9 @@ type EventRule struct {
 
 // Rules is the whole set of tables.
 type Rules struct {
-	LabelSets       []LabelSet                     `json:"labelSets"`
-	Profiles        []Profile                      `json:"profiles"`
-	DefaultCapacity map[string]corev1.ResourceList `json:"defaultCapacity"`
+	LabelSets       []LabelSet                       `json:"labelSets"`
+	Profiles        []Profile                        `json:"profiles"`
+	DefaultCapacity map[facts.OS]corev1.ResourceList `json:"defaultCapacity"`
 
 	ConditionSets []ConditionSet `json:"conditionSets"`
 	// MemoryPressureTrue is the MemoryPressure condition of a node under
@@ -139,10 +140,10 @@ type Rules struct {
 	Admission           []AdmissionRule `json:"rules"`
 	StatusMessagePrefix string          `json:"statusMessagePrefix"`
 
-	Events         []EventRule      `json:"events"`
-	KilledExitCode map[string]int32 `json:"killedExitCode"`
-	PodStatus      PodStatusRules   `json:"podStatus"`
-	NodeEvents     []NodeEvent      `json:"nodeEvents"`
+	Events         []EventRule        `json:"events"`
+	KilledExitCode map[facts.OS]int32 `json:"killedExitCode"`
+	PodStatus      PodStatusRules     `json:"podStatus"`
+	NodeEvents     []NodeEvent        `json:"nodeEvents"`
 
 	Runtime       RuntimeRules   `json:"runtime"`
 	HTTPResponses []HTTPResponse `json:"httpResponses"`
@@ -154,12 +155,12 @@ type Rules struct {
 
 // NodeEvent is an event the kubelet records about its Node.
 type NodeEvent struct {
-	ID      string   `json:"id"`
-	Cites   []string `json:"cites"`
-	OS      []string `json:"os"`
-	When    string   `json:"when"` // start | registered
-	Reason  string   `json:"reason"`
-	Message string   `json:"message"`
+	ID      string     `json:"id"`
+	Cites   []string   `json:"cites"`
+	OS      []facts.OS `json:"os"`
+	When    string     `json:"when"` // start | registered
+	Reason  string     `json:"reason"`
+	Message string     `json:"message"`
 
 	tmpl *template.Template
 }
@@ -213,8 +214,6 @@ func Load(fsys FS) (*Rules, error) {
 	}
 	return r, nil
 }
-
-var knownOS = map[string]bool{"windows": true, "linux": true}
 
 // checkCites: every rule cites at least one row, and only rows of the
 // behaviour catalog (simnode/facts).
@@ -285,7 +284,7 @@ func (r *Rules) validate() error {
 func (r *Rules) validateLabels() []error {
 	var errs []error
 	// Labels.
-	sample := LabelData{OS: "windows", Arch: "amd64", Hostname: "h", Build: "10.0.1"}
+	sample := LabelData{OS: facts.Windows, Arch: "amd64", Hostname: "h", Build: "10.0.1"}
 	for i := range r.LabelSets {
 		s := &r.LabelSets[i]
 		what := fmt.Sprintf("labelSets[%d] %s", i, s.ID)
@@ -302,8 +301,8 @@ func (r *Rules) validateLabels() []error {
 			continue
 		}
 		for _, o := range s.OS {
-			if !knownOS[o] {
-				errs = append(errs, fmt.Errorf("%s: unknown os %q", what, o))
+			if err := o.Check(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", what, err))
 				continue
 			}
 		}
@@ -341,13 +340,13 @@ func (r *Rules) validateProfiles() []error {
 			continue
 		}
 		ids[p.ID] = true
-		if !knownOS[p.OS] {
-			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, p.OS))
+		if err := p.OS.Check(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			continue
 		}
 		if p.ContainerRuntimeVersion == "" {
 			// N3: the OS's containerd unless the profile names another.
-			p.ContainerRuntimeVersion = facts.OS(p.OS).ContainerRuntimeVersion()
+			p.ContainerRuntimeVersion = p.OS.ContainerRuntimeVersion()
 			r.Profiles[i].ContainerRuntimeVersion = p.ContainerRuntimeVersion
 		}
 		if p.OSImage == "" || p.KernelVersion == "" {
@@ -358,7 +357,7 @@ func (r *Rules) validateProfiles() []error {
 			errs = append(errs, fmt.Errorf("%s: machineID must be hostname or hash, not %q", what, p.MachineID))
 			continue
 		}
-		if p.OS == "windows" {
+		if p.OS.IsWindows() {
 			// N3: kernelVersion is <build>.<UBR>.
 			if p.Build == "" || !strings.HasPrefix(p.KernelVersion, p.Build+".") {
 				errs = append(errs, fmt.Errorf("%s: kernelVersion %q must be <build>.<UBR> of build %q (N3)", what, p.KernelVersion, p.Build))
@@ -371,8 +370,8 @@ func (r *Rules) validateProfiles() []error {
 			builds[p.Build] = true
 		}
 	}
-	for os := range knownOS {
-		if _, err := r.Profile(os, ""); os == "linux" && err != nil {
+	for _, os := range facts.OSes {
+		if _, err := r.Profile(os, ""); os.IsLinux() && err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -402,8 +401,8 @@ func (r *Rules) validateConditions() []error {
 			errs = append(errs, err)
 			continue
 		}
-		if !knownOS[c.OS] {
-			errs = append(errs, fmt.Errorf("%s: unknown os %q", what, c.OS))
+		if err := c.OS.Check(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			continue
 		}
 		if err := c.KubeletVersions.compile(); err != nil {
@@ -417,12 +416,6 @@ func (r *Rules) validateConditions() []error {
 		for _, cond := range c.Conditions {
 			if cond.Type == "" || cond.Status == "" || cond.Reason == "" || cond.Message == "" {
 				errs = append(errs, fmt.Errorf("%s: condition %q needs type, status, reason and message", what, cond.Type))
-				continue
-			}
-		}
-		for k, v := range c.EvictionHardDefault {
-			if _, err := ParseThreshold(v, resource.MustParse("1Gi")); err != nil {
-				errs = append(errs, fmt.Errorf("%s: evictionHardDefault[%s]: %w", what, k, err))
 				continue
 			}
 		}
@@ -542,8 +535,8 @@ func (r *Rules) validateEvents() []error {
 			continue
 		}
 		for _, o := range e.OS {
-			if !knownOS[o] {
-				errs = append(errs, fmt.Errorf("%s: unknown os %q", what, o))
+			if err := o.Check(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", what, err))
 				continue
 			}
 		}
@@ -558,7 +551,7 @@ func (r *Rules) validateEvents() []error {
 		}
 		e.tmpl = t
 	}
-	for os := range knownOS {
+	for _, os := range facts.OSes {
 		if _, ok := r.KilledExitCode[os]; !ok {
 			errs = append(errs, fmt.Errorf("events.yaml: killedExitCode.%s missing", os))
 			continue
@@ -591,7 +584,7 @@ func (r *Rules) validateCoverage() []error {
 	// Coverage: every versioned table answers exactly once for every
 	// supported version (checked at every range boundary).
 	for _, v := range r.boundaries() {
-		for os := range knownOS {
+		for _, os := range facts.OSes {
 			if _, err := r.conditionSet(os, v); err != nil {
 				errs = append(errs, err)
 				continue
@@ -628,14 +621,15 @@ func ParseKubeletVersion(v string) (*version.Version, error) {
 
 // LabelData is what label templates see.
 type LabelData struct {
-	OS, Arch, Hostname, Build string
+	OS                    facts.OS
+	Arch, Hostname, Build string
 }
 
 // NodeLabels returns the kubelet's own labels for a node (N1, N2).
-func (r *Rules) NodeLabels(os string, kubelet *version.Version, d LabelData) (map[string]string, error) {
+func (r *Rules) NodeLabels(os facts.OS, kubelet *version.Version, d LabelData) (map[string]string, error) {
 	out := map[string]string{}
 	for _, s := range r.LabelSets {
-		if !s.KubeletVersions.Contains(kubelet) || !contains(s.OS, os) {
+		if !s.KubeletVersions.Contains(kubelet) || !slices.Contains(s.OS, os) {
 			continue
 		}
 		for k, t := range s.templates {
@@ -650,12 +644,12 @@ func (r *Rules) NodeLabels(os string, kubelet *version.Version, d LabelData) (ma
 }
 
 // Profile returns the OS image profile for os and (for windows) build.
-func (r *Rules) Profile(os, build string) (*Profile, error) {
+func (r *Rules) Profile(os facts.OS, build string) (*Profile, error) {
 	for i, p := range r.Profiles {
 		if p.OS != os {
 			continue
 		}
-		if os == "windows" && p.Build != build {
+		if os.IsWindows() && p.Build != build {
 			continue
 		}
 		return &r.Profiles[i], nil
@@ -664,11 +658,11 @@ func (r *Rules) Profile(os, build string) (*Profile, error) {
 }
 
 // ConditionSet returns the node conditions for os at kubelet version v.
-func (r *Rules) ConditionSet(os string, v *version.Version) (*ConditionSet, error) {
+func (r *Rules) ConditionSet(os facts.OS, v *version.Version) (*ConditionSet, error) {
 	return r.conditionSet(os, v)
 }
 
-func (r *Rules) conditionSet(os string, v *version.Version) (*ConditionSet, error) {
+func (r *Rules) conditionSet(os facts.OS, v *version.Version) (*ConditionSet, error) {
 	var found *ConditionSet
 	for i, c := range r.ConditionSets {
 		if c.OS == os && c.KubeletVersions.Contains(v) {
@@ -751,10 +745,10 @@ type RenderedNodeEvent struct {
 // NodeEventsFor returns, in table order, the Normal events a kubelet on os
 // records about node name when it starts, plus those of a first
 // registration when registered is true.
-func (r *Rules) NodeEventsFor(os, name string, registered bool) []RenderedNodeEvent {
+func (r *Rules) NodeEventsFor(os facts.OS, name string, registered bool) []RenderedNodeEvent {
 	var out []RenderedNodeEvent
 	for _, e := range r.NodeEvents {
-		if !contains(e.OS, os) || (e.When == "registered" && !registered) {
+		if !slices.Contains(e.OS, os) || (e.When == "registered" && !registered) {
 			continue
 		}
 		var b bytes.Buffer
@@ -785,13 +779,4 @@ func ParseThreshold(v string, capacity resource.Quantity) (resource.Quantity, er
 		return resource.Quantity{}, fmt.Errorf("threshold %q: %w", v, err)
 	}
 	return q, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

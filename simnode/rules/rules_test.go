@@ -8,8 +8,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/version"
+
+	"wink.dev/wink/simnode/facts"
 )
 
 func TestDefaultRulesLoad(t *testing.T) {
@@ -105,12 +108,18 @@ func TestConditionSets(t *testing.T) {
 		{"linux", "v1.29.0", "linux", true, "100Mi"},
 	} {
 		t.Run(tc.os+"-"+tc.kubelet, func(t *testing.T) {
-			c, err := r.ConditionSet(tc.os, v(tc.kubelet))
+			c, err := r.ConditionSet(facts.OS(tc.os), v(tc.kubelet))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.ID != tc.wantID || c.Evicts != tc.wantEvicts || c.EvictionHardDefault["memory.available"] != tc.wantMem {
-				t.Fatalf("got %s evicts=%v mem=%s", c.ID, c.Evicts, c.EvictionHardDefault["memory.available"])
+			hard := facts.OS(tc.os).EvictionHardDefault(v(tc.kubelet))
+			if c.ID != tc.wantID || c.Evicts != tc.wantEvicts || hard["memory.available"] != tc.wantMem {
+				t.Fatalf("got %s evicts=%v mem=%s", c.ID, c.Evicts, hard["memory.available"])
+			}
+			for k, val := range hard {
+				if _, err := ParseThreshold(val, resource.MustParse("1Gi")); err != nil {
+					t.Errorf("[N5] facts' evictionHard default %s=%s: %v", k, val, err)
+				}
 			}
 			var types []string
 			for _, cond := range c.Conditions {
@@ -215,7 +224,7 @@ func TestNodeEvents(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s-%v", tc.os, tc.registered), func(t *testing.T) {
 			var reasons []string
-			for _, e := range Default().NodeEventsFor(tc.os, "n1", tc.registered) {
+			for _, e := range Default().NodeEventsFor(facts.OS(tc.os), "n1", tc.registered) {
 				reasons = append(reasons, e.Reason)
 				if e.Reason == "NodeReady" && e.Message != "Node n1 status is now: NodeReady" {
 					t.Errorf("message %q", e.Message)
@@ -246,7 +255,7 @@ func TestShutdownManagers(t *testing.T) {
 	} {
 		t.Run(tc.os+"-"+tc.kubelet, func(t *testing.T) {
 			got := ""
-			if m := r.NodeShutdown.Manager(tc.os, v(tc.kubelet)); m != nil {
+			if m := r.NodeShutdown.Manager(facts.OS(tc.os), v(tc.kubelet)); m != nil {
 				got = m.Event
 			}
 			if got != tc.want {
@@ -331,8 +340,8 @@ func TestMalformedShutdownTables(t *testing.T) {
 		{"overlapping managers", "shutdown.yaml", "kubeletVersions: {since: v1.24.0}\n    event: Shutdown manager detected shutdown event",
 			"kubeletVersions: {since: v1.24.0}\n    event: x\n  - os: linux\n    kubeletVersions: {since: v1.30.0}\n    event: Shutdown manager detected shutdown event", "overlaps"},
 		{"unknown os", "shutdown.yaml", "- os: windows", "- os: plan9", `unknown os "plan9"`},
-		{"critical above total", "shutdown.yaml", "shutdownGracePeriodCriticalPods: 10s", "shutdownGracePeriodCriticalPods: 40s", "shutdownGracePeriodCriticalPods <= shutdownGracePeriod"},
-		{"bad duration", "shutdown.yaml", "shutdownGracePeriod: 30s", "shutdownGracePeriod: soon", "soon"},
+		// The default grace periods are simnode/facts', not the table's.
+		{"grace period in the table", "shutdown.yaml", "criticalPriority: 2000000000", "criticalPriority: 2000000000\n  shutdownGracePeriod: 30s", `unknown field "shutdownGracePeriod"`},
 		{"condition type", "shutdown.yaml", "type: DisruptionTarget", "type: Ready", "DisruptionTarget"},
 		{"bad template", "shutdown.yaml", "boot id: {{.BootID}}", "boot id: {{.Boot}}", "reboot.event"},
 		{"no stop exit code", "runtime.yaml", "      linux: 143\n", "", "stopExitCode.linux"},
@@ -369,7 +378,7 @@ func TestShutdownGroups(t *testing.T) {
 		{"off", 0, 0, "[]"},
 		{"critical longer than total", 5 * time.Second, 10 * time.Second, "[]"},
 		{"20s/5s", 20 * time.Second, 5 * time.Second, "[{0 15s} {2000000000 5s}]"},
-		{"defaults", s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration, "[{0 20s} {2000000000 10s}]"},
+		{"defaults", facts.DefaultShutdownGracePeriod, facts.DefaultShutdownGracePeriodCriticalPods, "[{0 20s} {2000000000 10s}]"},
 		{"no critical part", time.Minute, 0, "[{0 1m0s} {2000000000 0s}]"},
 		{"whole seconds", 2500 * time.Millisecond, 1200 * time.Millisecond, "[{0 1s} {2000000000 1s}]"},
 	} {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Backoff is a kubelet back-off (client-go util/flowcontrol.Backoff): the
@@ -60,23 +61,23 @@ type StartError struct {
 
 // RuntimeRules are runtime.yaml.
 type RuntimeRules struct {
-	CrashLoopBackOff          Backoff           `json:"crashLoopBackOff"`
-	ImagePullBackOff          Backoff           `json:"imagePullBackOff"`
-	SyncRetry                 Duration          `json:"syncRetry"`
-	CrashLoopMessage          string            `json:"crashLoopMessage"`
-	PullBackoffMessage        string            `json:"pullBackoffMessage"`
-	Users                     Users             `json:"users"`
-	NonRootUserNameMessage    string            `json:"nonRootUserNameMessage"`
-	NonRootImageUserMessage   string            `json:"nonRootImageUserMessage"`
-	NonRootLinuxUIDMessage    string            `json:"nonRootLinuxUIDMessage"`
-	NonRootLinuxImageMessage  string            `json:"nonRootLinuxImageMessage"`
-	SandboxUnknownUserMessage string            `json:"sandboxUnknownUserMessage"`
-	StartError                StartError        `json:"startError"`
-	PullFailureResync         Duration          `json:"pullFailureResync"`
-	ProbeRefused              map[string]string `json:"probeRefused"`
-	HTTPProbeError            string            `json:"httpProbeError"`
-	HTTPProbeStatus           string            `json:"httpProbeStatus"`
-	KillPod                   KillPod           `json:"killPod"`
+	CrashLoopBackOff          Backoff             `json:"crashLoopBackOff"`
+	ImagePullBackOff          Backoff             `json:"imagePullBackOff"`
+	SyncRetry                 Duration            `json:"syncRetry"`
+	CrashLoopMessage          string              `json:"crashLoopMessage"`
+	PullBackoffMessage        string              `json:"pullBackoffMessage"`
+	Users                     Users               `json:"users"`
+	NonRootUserNameMessage    string              `json:"nonRootUserNameMessage"`
+	NonRootImageUserMessage   string              `json:"nonRootImageUserMessage"`
+	NonRootLinuxUIDMessage    string              `json:"nonRootLinuxUIDMessage"`
+	NonRootLinuxImageMessage  string              `json:"nonRootLinuxImageMessage"`
+	SandboxUnknownUserMessage string              `json:"sandboxUnknownUserMessage"`
+	StartError                StartError          `json:"startError"`
+	PullFailureResync         Duration            `json:"pullFailureResync"`
+	ProbeRefused              map[facts.OS]string `json:"probeRefused"`
+	HTTPProbeError            string              `json:"httpProbeError"`
+	HTTPProbeStatus           string              `json:"httpProbeStatus"`
+	KillPod                   KillPod             `json:"killPod"`
 
 	tmpl map[string]*template.Template
 }
@@ -92,7 +93,7 @@ type KillPod struct {
 	EvictionGracePeriod Duration `json:"evictionGracePeriod"`
 	// StopExitCode is, per OS, the exit code of a container that ends on
 	// the stop signal of such a kill.
-	StopExitCode map[string]int32 `json:"stopExitCode"`
+	StopExitCode map[facts.OS]int32 `json:"stopExitCode"`
 }
 
 // MessageData is what runtime.yaml message templates see.
@@ -124,7 +125,7 @@ func (r *RuntimeRules) compile() error {
 	if r.KillPod.MinimumGracePeriod.Duration <= 0 || r.KillPod.EvictionGracePeriod.Duration <= 0 {
 		return fmt.Errorf("killPod: minimumGracePeriod and evictionGracePeriod must be positive")
 	}
-	for os := range knownOS {
+	for _, os := range facts.OSes {
 		if _, ok := r.KillPod.StopExitCode[os]; !ok {
 			return fmt.Errorf("killPod: stopExitCode.%s is required", os)
 		}
@@ -143,7 +144,7 @@ func (r *RuntimeRules) compile() error {
 		"nonRootLinuxUIDMessage": r.NonRootLinuxUIDMessage, "nonRootLinuxImageMessage": r.NonRootLinuxImageMessage,
 		"sandboxUnknownUserMessage": r.SandboxUnknownUserMessage, "startError.unknownUser": r.StartError.UnknownUser,
 		"startError.notFoundWindows": r.StartError.NotFoundWindows, "startError.notFoundLinux": r.StartError.NotFoundLinux,
-		"probeRefused.windows": r.ProbeRefused["windows"], "probeRefused.linux": r.ProbeRefused["linux"],
+		"probeRefused.windows": r.ProbeRefused[facts.Windows], "probeRefused.linux": r.ProbeRefused[facts.Linux],
 		"httpProbeError": r.HTTPProbeError, "httpProbeStatus": r.HTTPProbeStatus,
 	} {
 		if text == "" {

@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/version"
+
+	"wink.dev/wink/simnode/facts"
 )
 
 // NodeShutdown is the kubelet's graceful node shutdown (B15, shutdown.yaml
@@ -18,12 +20,6 @@ type NodeShutdown struct {
 	Managers []ShutdownManager `json:"managers"`
 	// EventReason is the reason of the Normal event on the Node.
 	EventReason string `json:"eventReason"`
-	// ShutdownGracePeriod and ShutdownGracePeriodCriticalPods are the
-	// simulated kubelet's configuration when its pool sets none (wink.yaml
-	// nodePools[].shutdownGracePeriod and shutdownGracePeriodCriticalPods
-	// override them per pool; v1alpha1's defaults are the same values).
-	ShutdownGracePeriod             Duration `json:"shutdownGracePeriod"`
-	ShutdownGracePeriodCriticalPods Duration `json:"shutdownGracePeriodCriticalPods"`
 	// CriticalPriority is the priority from which pods are critical.
 	CriticalPriority int32 `json:"criticalPriority"`
 	// PodReason, PodMessage and PodCondition are what a killed pod's
@@ -46,8 +42,8 @@ type NodeShutdown struct {
 
 // ShutdownManager is the node shutdown manager of kubelets of one OS.
 type ShutdownManager struct {
-	OS              string `json:"os"`
-	KubeletVersions Range  `json:"kubeletVersions"`
+	OS              facts.OS `json:"os"`
+	KubeletVersions Range    `json:"kubeletVersions"`
 	// Event is the message of the Node event when the shutdown starts.
 	Event string `json:"event"`
 }
@@ -84,7 +80,7 @@ type Reboot struct {
 
 // Manager returns the node shutdown manager of a kubelet of os at version
 // v, or nil when it has none (the kubelet's managerStub).
-func (s *NodeShutdown) Manager(os string, v *version.Version) *ShutdownManager {
+func (s *NodeShutdown) Manager(os facts.OS, v *version.Version) *ShutdownManager {
 	for i := range s.Managers {
 		if m := &s.Managers[i]; m.OS == os && m.KubeletVersions.Contains(v) {
 			return m
@@ -111,10 +107,10 @@ func (s *NodeShutdown) Groups(total, critical time.Duration) []ShutdownGroup {
 	}
 }
 
-// DefaultGroups are the Groups of the rules' own grace periods, those of a
-// pool that sets none.
+// DefaultGroups are the Groups of the default grace periods, those of a
+// pool that sets none (facts.ShutdownGracePeriods).
 func (s *NodeShutdown) DefaultGroups() []ShutdownGroup {
-	return s.Groups(s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration)
+	return s.Groups(facts.ShutdownGracePeriods(nil, nil))
 }
 
 // GroupOf is the index in groups of the group of a pod of priority
@@ -130,7 +126,7 @@ func GroupOf(groups []ShutdownGroup, priority int32) int {
 	return i
 }
 
-// GracePeriod is the grace period of pod in a shutdown with the rules' own
+// GracePeriod is the grace period of pod in a shutdown with the default
 // grace periods (DefaultGroups); see PodGracePeriod.
 func (s *NodeShutdown) GracePeriod(pod *corev1.Pod) time.Duration {
 	return PodGracePeriod(s.DefaultGroups(), pod)
@@ -200,8 +196,8 @@ func (s *NodeShutdown) compile() error {
 	for i := range s.Managers {
 		m := &s.Managers[i]
 		what := fmt.Sprintf("nodeShutdown.managers[%d]", i)
-		if !knownOS[m.OS] {
-			return fmt.Errorf("%s: unknown os %q", what, m.OS)
+		if err := m.OS.Check(); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if err := m.KubeletVersions.compile(); err != nil {
 			return fmt.Errorf("%s: kubeletVersions: %w", what, err)
@@ -215,9 +211,8 @@ func (s *NodeShutdown) compile() error {
 			}
 		}
 	}
-	total, critical := s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration
-	if total <= 0 || critical < 0 || critical > total {
-		return fmt.Errorf("nodeShutdown: need shutdownGracePeriod > 0 and 0 <= shutdownGracePeriodCriticalPods <= shutdownGracePeriod")
+	if len(s.DefaultGroups()) == 0 {
+		return fmt.Errorf("nodeShutdown: the default shutdownGracePeriod and shutdownGracePeriodCriticalPods (simnode/facts) turn the manager off")
 	}
 	if s.CriticalPriority <= 0 {
 		return fmt.Errorf("nodeShutdown: criticalPriority must be positive")

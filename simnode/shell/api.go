@@ -25,6 +25,16 @@ type (
 	NetConfig = process.NetConfig
 	// HTTPResponse is a simulated HTTP response.
 	HTTPResponse = process.HTTPResponse
+	// HTTPClient is a Network that carries a Go program's HTTP requests.
+	HTTPClient = process.HTTPClient
+	// HTTPRequest is a request of an HTTPClient.
+	HTTPRequest = process.HTTPRequest
+	// DNSClient is a Network that carries DNS messages (dig).
+	DNSClient = process.DNSClient
+	// DNSReply is a DNS server's answer to one question.
+	DNSReply = process.DNSReply
+	// DNSRecord is one resource record in presentation form.
+	DNSRecord = process.DNSRecord
 	// Power shuts the node's machine down or reboots it.
 	Power = process.Power
 	// CPUMeter counts busy threads.
@@ -58,6 +68,12 @@ const (
 	ExitCmdNotFound   = process.ExitCmdNotFound
 	ExitShNotFound    = process.ExitShNotFound
 	ExitCannotExec    = process.ExitCannotExec
+)
+
+// DNS response codes.
+const (
+	RcodeNoError  = process.RcodeNoError
+	RcodeNXDomain = process.RcodeNXDomain
 )
 
 // Network errors a Network returns; commands turn them into the messages

@@ -59,6 +59,11 @@ var windowsPrograms = []*process.Command{
 	{Name: "nc", Help: "netcat.", Rows: "H1", Run: programs.Nc},
 	{Name: "wget", Help: "Retrieves files over HTTP.", Rows: "H1", Run: programs.Wget},
 	{Name: "uname", Help: "Prints system information.", Run: programs.Uname},
+	{Name: "seq", Help: "Prints a sequence of numbers.", Rows: "E", Run: programs.Seq},
+	{Name: "grep", Aliases: []string{"egrep", "fgrep"}, Help: "Prints lines that match a pattern.", Rows: "E", Run: programs.Grep},
+	// BIND's dig.exe in C:\dig of the busybox-based e2e images (agnhost,
+	// jessie-dnsutils: test/images/busybox/Dockerfile_windows).
+	{Name: "dig", Help: "DNS lookup utility (BIND 9.14.10).", Rows: "H1, H2", Run: programs.Dig},
 	// Windows administration (winadmin.go)
 	{Name: "net", Aliases: []string{"net1"}, Help: "Manages local groups (net localgroup).", Rows: "B9, B10", Run: programs.Net},
 	{Name: "shutdown", Help: "Shuts down or restarts the machine.", Rows: "B15, N3", Run: programs.Shutdown},
@@ -90,6 +95,10 @@ var linuxPrograms = []*process.Command{
 	{Name: "touch", Help: "Creates files.", Run: programs.Touch},
 	{Name: "ping", Help: "Sends ICMP echo requests.", Rows: "H4", Run: programs.PingLinux},
 	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: programs.NslookupLinux},
+	{Name: "dig", Help: "DNS lookup utility (BIND).", Rows: "H1, H2", Run: programs.Dig},
+	{Name: "getent", Help: "Gets entries from the hosts database (hosts file, then DNS).", Rows: "H2", Run: programs.Getent},
+	{Name: "seq", Help: "Prints a sequence of numbers.", Run: programs.Seq},
+	{Name: "grep", Aliases: []string{"egrep", "fgrep"}, Help: "Prints lines that match a pattern.", Run: programs.Grep},
 	{Name: "wget", Help: "Retrieves files over HTTP.", Rows: "H1", Run: programs.Wget},
 	{Name: "curl", Help: "Transfers a URL.", Rows: "H1", Run: programs.Curl},
 	{Name: "nc", Aliases: []string{"netcat"}, Help: "netcat.", Rows: "H1", Run: programs.Nc},

@@ -35,6 +35,13 @@ func up(b *testing.B, name, cfgYAML string, schedulable bool) (*harness.Cluster,
 // upWithin is up, waiting at most wait for the nodes.
 func upWithin(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration) (*harness.Cluster, harness.Options, time.Duration) {
 	b.Helper()
+	return upWatched(b, name, cfgYAML, schedulable, wait, nil)
+}
+
+// upWatched is upWithin; watch, when set, is called as the cluster starts
+// coming up, and the function it returns once it is up (e.g. profileUp).
+func upWatched(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration, watch func(harness.Options) func()) (*harness.Cluster, harness.Options, time.Duration) {
+	b.Helper()
 	bin, err := suite.Binary()
 	if err != nil {
 		b.Fatal(err)
@@ -50,12 +57,18 @@ func upWithin(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Du
 		}
 	}
 	opts := harness.Options{Name: name, Home: home, Binary: bin}
+	profileEnv(b)
 	start := time.Now()
+	done := func() {}
+	if watch != nil {
+		done = watch(opts)
+	}
 	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: wait, Schedulable: schedulable})
+	took := time.Since(start)
+	done()
 	if err != nil {
 		b.Fatal(err)
 	}
-	took := time.Since(start)
 	b.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
 	return c, opts, took
 }
@@ -102,14 +115,14 @@ nodePools:
   count: 1
 `
 
-// BenchmarkPodThroughput creates 3,000 pods for 50 Windows nodes and counts
+// BenchmarkPodThroughput creates 3,000 pods ($WINK_BENCH_PODS) for 50 Windows nodes and counts
 // pods per second from created to Running through the real scheduler and
 // simnode, then, in the same cluster, the bare ceiling: the same pods created
 // already bound to a node no kubelet serves, their Running status written by
 // the benchmark itself (no scheduler, no simnode). Goal: ratio >= 0.5.
 func BenchmarkPodThroughput(b *testing.B) {
-	const pods = 3000
-	c, _, _ := up(b, "bench-pods", podsConfig+"images: {resolve: offline}\n", true)
+	pods := benchPods(b)
+	c, opts, _ := up(b, "bench-pods", podsConfig+"images: {resolve: offline}\n", true)
 	cs := clientset(b, c.Kubeconfig)
 	ctx := context.Background()
 	for _, ns := range []string{"through", "ceiling"} {
@@ -120,21 +133,25 @@ func BenchmarkPodThroughput(b *testing.B) {
 	}
 	b.ResetTimer()
 
+	stop := profilePhase(b, "pods-through", opts)
 	throughput := runPods(b, cs, "through", pods, func(p *corev1.Pod) {
 		p.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "windows"}
 		p.Spec.Tolerations = []corev1.Toleration{{Key: "os", Value: "windows", Effect: corev1.TaintEffectNoSchedule}}
 	}, nil)
+	stop(pods, "pod")
 
 	ghost := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "ceiling-node", Labels: map[string]string{"kubernetes.io/os": "windows"}}}
 	if _, err := cs.CoreV1().Nodes().Create(ctx, ghost, metav1.CreateOptions{}); err != nil {
 		b.Fatal(err)
 	}
+	stop = profilePhase(b, "pods-ceiling", opts)
 	ceiling := runPods(b, cs, "ceiling", pods, func(p *corev1.Pod) { p.Spec.NodeName = ghost.Name }, func(p *corev1.Pod) error {
 		p.Status.Phase = corev1.PodRunning
 		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
 		_, err := cs.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
 		return err
 	})
+	stop(pods, "pod")
 	b.StopTimer()
 	b.ReportMetric(throughput, "pods/s")
 	b.ReportMetric(ceiling, "ceiling-pods/s")

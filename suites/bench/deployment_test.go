@@ -146,7 +146,9 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 				cs := clientset(b, k.kubeconfig)
 				kwokNodes(b, cs, deployNodes)
 				waitSA(b, cs, "default")
+				stop := profileKwok(b, "kwok-deploy-"+w.name, k)
 				r.kwok, r.kwokOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
+				stop(replicas, "pod")
 				if _, err := k.run(context.Background(), "delete", "cluster", "--name", k.name, "--kubeconfig", k.kubeconfig); err != nil {
 					b.Logf("kwokctl delete cluster: %v", err)
 				}
@@ -155,7 +157,9 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 				c, opts, _ := up(b, "bench-deploy-"+w.name, windowsPoolConfig(deployNodes), true)
 				cs := clientset(b, c.Kubeconfig)
 				waitSA(b, cs, "default")
+				stop := profilePhase(b, "deploy-"+w.name, opts)
 				r.wink, r.winkOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
+				stop(replicas, "pod")
 				deleteCluster(b, opts)
 			}()
 		}

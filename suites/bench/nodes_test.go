@@ -55,13 +55,24 @@ nodePools:
 func BenchmarkNodes5000(b *testing.B) {
 	n := manyNodes(b)
 	for range b.N {
-		c, opts, took := upWithin(b, "bench-nodes", manyNodesConfig(n), false, 15*time.Minute)
+		c, opts, took := upWatched(b, "bench-nodes", manyNodesConfig(n), false, 15*time.Minute, func(o harness.Options) func() {
+			stop := profileUp(b, "nodes-up", o)
+			return func() { stop(n, "node") }
+		})
 		cs := clientset(b, c.Kubeconfig)
 		// Leases: every node's renewTime moves within a renew interval
 		// (plus its jitter-free slack of 5 s).
 		before := leaseRenewals(b, cs)
+		// The steady state the lease check measures, profiled over a
+		// minute (nodeStatusReportFrequency): leases every 10 s, status
+		// reports, metrics-server's scrapes.
+		stop := profilePhase(b, "nodes-steady", opts)
 		time.Sleep(15 * time.Second)
 		after := leaseRenewals(b, cs)
+		if profileDir() != "" {
+			time.Sleep(45 * time.Second)
+		}
+		stop(n, "node")
 		renewed := 0
 		for name, t := range after {
 			if t.After(before[name]) {

@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"flag"
 	"os"
 	"testing"
 
@@ -19,10 +18,6 @@ func TestMain(m *testing.M) {
 	testenv, cluster = suite.Setup("charts", nil)
 	// The corpus's cases wait up to a minute each for their pods: run them
 	// all at once unless -test.parallel says otherwise.
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "16")
-	}
+	suite.DefaultParallel(16)
 	os.Exit(testenv.Run(m))
 }

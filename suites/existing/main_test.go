@@ -30,7 +30,6 @@ import (
 	"sigs.k8s.io/e2e-framework/pkg/featuregate"
 
 	"wink.dev/wink/harness"
-	"wink.dev/wink/harness/config"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/suites/suite"
 )
@@ -63,14 +62,8 @@ const joinedLabel = "wink.dev/joined"
 const joinedName = "wink-existing-nodes"
 
 func TestMain(m *testing.M) {
-	base, err := config.Parse(baseYAML, "suites/existing/testdata/base.yaml")
-	if err == nil {
-		joinConfig, err = config.Parse(joinYAML, "suites/existing/testdata/join.yaml")
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
+	base := suite.Config(baseYAML, "suites/existing/testdata/base.yaml")
+	joinConfig = suite.Config(joinYAML, "suites/existing/testdata/join.yaml")
 	// Finish in reverse order: the nodes leave before the cluster they
 	// joined goes.
 	if err := featuregate.DefaultMutableFeatureGate.Set(string(featuregate.ReverseTestFinishExecutionOrder) + "=true"); err != nil {

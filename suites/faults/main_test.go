@@ -19,13 +19,11 @@ package faults
 
 import (
 	_ "embed"
-	"fmt"
 	"os"
 	"testing"
 
 	"sigs.k8s.io/e2e-framework/pkg/env"
 
-	"wink.dev/wink/harness/config"
 	"wink.dev/wink/suites/suite"
 )
 
@@ -41,11 +39,6 @@ var (
 var clusterConfig []byte
 
 func TestMain(m *testing.M) {
-	cfg, err := config.Parse(clusterConfig, "suites/faults/testdata/cluster.yaml")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	testenv, cluster = suite.Setup("faults", cfg)
+	testenv, cluster = suite.Setup("faults", suite.Config(clusterConfig, "suites/faults/testdata/cluster.yaml"))
 	os.Exit(testenv.Run(m))
 }

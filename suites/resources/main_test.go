@@ -18,15 +18,11 @@ package resources
 
 import (
 	_ "embed"
-	"flag"
-	"fmt"
 	"os"
-	"strconv"
 	"testing"
 
 	"sigs.k8s.io/e2e-framework/pkg/env"
 
-	"wink.dev/wink/harness/config"
 	"wink.dev/wink/suites/suite"
 )
 
@@ -42,30 +38,12 @@ var (
 var clusterConfig []byte
 
 func TestMain(m *testing.M) {
-	cfg, err := config.Parse(clusterConfig, "suites/resources/testdata/cluster.yaml")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	testenv, cluster = suite.Setup("resources", cfg)
-	runAllFeaturesAtOnce()
+	testenv, cluster = suite.Setup("resources", suite.Config(clusterConfig, "suites/resources/testdata/cluster.yaml"))
+	// All features at once: each waits for the cluster's periods rather
+	// than computing.
+	suite.DefaultParallel(parallelFeatures)
 	os.Exit(testenv.Run(m))
 }
 
 // parallelFeatures is how many features run at once: all of them.
 const parallelFeatures = 8
-
-// runAllFeaturesAtOnce sets -test.parallel to parallelFeatures unless it was
-// given: its default, GOMAXPROCS, would run two features at a time on a
-// 2-core machine although they wait rather than compute. suite.Setup has
-// parsed the command line.
-func runAllFeaturesAtOnce() {
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		if err := flag.Set("test.parallel", strconv.Itoa(parallelFeatures)); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-	}
-}

@@ -16,9 +16,10 @@ import (
 const suitePackage = "wink.dev/wink/suites/"
 
 // notSuites are the packages under suites/ that `wink test` does not run: shared
-// helpers, benchmarks, the reference webhook (the webhooks suite tests it)
-// and this runner.
-var notSuites = []string{"suite", "bench", "reference", "runner"}
+// helpers, benchmarks and their profiling helper (bench/profile), the
+// reference webhook (the webhooks suite tests it) and this runner. `make
+// suites` names a binary by its package's last element, nested or not.
+var notSuites = []string{"suite", "bench", "profile", "reference", "runner"}
 
 // Options say which suites run, against which cluster, and where the
 // reports go: the flags of `wink test`.

@@ -338,6 +338,9 @@ func TestFindSuitesStale(t *testing.T) {
 				"fixtures/docs/win-webserver.yaml": "",
 				"suites/nodes/nodes_test.go":       "package nodes\n",
 				"bin/suites/nodes.test":            "",
+				// Test binaries of packages that are no suite.
+				"bin/suites/bench.test":   "",
+				"bin/suites/profile.test": "",
 			}
 			for name, data := range files {
 				path := filepath.Join(root, name)

@@ -8,12 +8,13 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Builds of the default cluster's Windows nodes (row N2).
 const (
-	Build2019 = "10.0.17763"
-	Build2022 = "10.0.20348"
+	Build2019 = facts.WindowsServer2019
+	Build2022 = facts.WindowsServer2022
 )
 
 // WindowsPod is a pod that the docs' practice puts on a Windows node of
@@ -24,12 +25,12 @@ func WindowsPod(name, build string, command ...string) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: corev1.PodSpec{
-			OS: &corev1.PodOS{Name: corev1.Windows},
+			OS: facts.Windows.PodOS(),
 			NodeSelector: map[string]string{
-				"kubernetes.io/os":                 "windows",
-				"node.kubernetes.io/windows-build": build,
+				facts.LabelOS:            facts.Windows.String(),
+				corev1.LabelWindowsBuild: build,
 			},
-			Tolerations: []corev1.Toleration{{Key: "os", Operator: corev1.TolerationOpEqual, Value: "windows", Effect: corev1.TaintEffectNoSchedule}},
+			Tolerations: []corev1.Toleration{facts.WindowsToleration()},
 			Containers: []corev1.Container{{
 				Name:    "main",
 				Image:   "mcr.microsoft.com/windows/nanoserver:" + tag,
@@ -44,8 +45,8 @@ func LinuxPod(name string, command ...string) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: corev1.PodSpec{
-			OS:           &corev1.PodOS{Name: corev1.Linux},
-			NodeSelector: map[string]string{"kubernetes.io/os": "linux"},
+			OS:           facts.Linux.PodOS(),
+			NodeSelector: map[string]string{facts.LabelOS: facts.Linux.String()},
 			Containers: []corev1.Container{{
 				Name:    "main",
 				Image:   "registry.k8s.io/e2e-test-images/busybox:1.37.0-1",

@@ -16,6 +16,7 @@ import (
 
 	"wink.dev/wink/harness"
 	"wink.dev/wink/harness/conformance"
+	"wink.dev/wink/simnode/facts"
 )
 
 type conformanceFlags struct {
@@ -173,7 +174,7 @@ func windowsNodes(ctx context.Context, kubeconfig string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	l, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "kubernetes.io/os=windows"})
+	l, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: facts.LabelOS + "=" + facts.Windows.String()})
 	if err != nil {
 		return 0, fmt.Errorf("listing Windows nodes: %w", err)
 	}

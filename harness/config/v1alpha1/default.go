@@ -1,8 +1,6 @@
 package v1alpha1
 
 import (
-	"time"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,17 +31,15 @@ const (
 	DefaultLinuxContainerRuntimeVersion = facts.LinuxContainerRuntimeVersion
 	// EvictionMemoryAvailable is the evictionHard signal subtracted from
 	// allocatable memory (N5).
-	EvictionMemoryAvailable = "memory.available"
+	EvictionMemoryAvailable = facts.EvictionMemoryAvailable
 	// EvictionNodeFSAvailable is the evictionHard signal subtracted from
 	// allocatable ephemeral-storage.
-	EvictionNodeFSAvailable = "nodefs.available"
+	EvictionNodeFSAvailable = facts.EvictionNodeFSAvailable
 	// DefaultShutdownGracePeriod and DefaultShutdownGracePeriodCriticalPods
-	// are a pool's graceful node shutdown (B15) when it sets neither: the
-	// Kubernetes docs' example, the same as simnode/rules/shutdown.yaml
-	// (simnode's tests check that they agree). The kubelet's own defaults
-	// are 0s, which turns its node shutdown manager off.
-	DefaultShutdownGracePeriod             = 30 * time.Second
-	DefaultShutdownGracePeriodCriticalPods = 10 * time.Second
+	// are a pool's graceful node shutdown (B15) when it sets neither,
+	// simnode/facts' (simnode's shutdown manager has the same).
+	DefaultShutdownGracePeriod             = facts.DefaultShutdownGracePeriod
+	DefaultShutdownGracePeriodCriticalPods = facts.DefaultShutdownGracePeriodCriticalPods
 )
 
 // Default fills every unset field of c with its default and keeps what the
@@ -108,15 +104,17 @@ func SetDefaults_Networking(n *Networking) {
 //   - windows pools: windowsBuild 10.0.20348, taints os=windows:NoSchedule
 //     when Taints is nil (an explicit [] keeps none), systemReserved memory
 //     2Gi and cpu 500m (the docs recommend at least 2 GiB, N5),
-//     evictionHard memory.available 500Mi (100Mi when kubeletVersion is set
-//     and older than v1.31, as those kubelets had the Linux default),
+//     evictionHard memory.available the kubelet's (simnode/facts
+//     EvictionHardDefault: 500Mi, 100Mi when kubeletVersion is set and
+//     older than v1.31, as those kubelets had the Linux default),
 //     containerRuntimeVersion the Windows containerd of simnode/facts;
-//   - linux pools: evictionHard memory.available 100Mi,
+//   - linux pools: evictionHard memory.available the kubelet's (100Mi),
 //     containerRuntimeVersion the Linux containerd of simnode/facts;
-//   - shutdownGracePeriod 30s and shutdownGracePeriodCriticalPods 10s when
-//     neither is set; shutdownGracePeriodCriticalPods 0s (the kubelet's
-//     default) when only shutdownGracePeriod is set, and shutdownGracePeriod
-//     30s when only shutdownGracePeriodCriticalPods is (B15).
+//   - shutdownGracePeriod and shutdownGracePeriodCriticalPods as
+//     simnode/facts ShutdownGracePeriods resolves them (B15): 30s and 10s
+//     when neither is set; shutdownGracePeriodCriticalPods 0s (the
+//     kubelet's default) when only shutdownGracePeriod is set, and
+//     shutdownGracePeriod 30s when only shutdownGracePeriodCriticalPods is.
 //
 // A pool without an OS gets only the OS-independent defaults; Validate
 // reports the missing OS.
@@ -143,37 +141,24 @@ func SetDefaults_NodePool(p *NodePool) {
 			corev1.ResourceMemory: resource.MustParse("2Gi"),
 			corev1.ResourceCPU:    resource.MustParse("500m"),
 		})
-		memoryAvailable := "500Mi"
-		if kubeletBefore(p.KubeletVersion, 1, 31) {
-			memoryAvailable = "100Mi"
-		}
-		p.EvictionHard = withDefaultEviction(p.EvictionHard, memoryAvailable)
+		p.EvictionHard = withDefaultEviction(p.EvictionHard, p.OS, p.KubeletVersion)
 		if p.ContainerRuntimeVersion == "" {
 			p.ContainerRuntimeVersion = DefaultWindowsContainerRuntimeVersion
 		}
 	case OSLinux:
-		p.EvictionHard = withDefaultEviction(p.EvictionHard, "100Mi")
+		p.EvictionHard = withDefaultEviction(p.EvictionHard, p.OS, p.KubeletVersion)
 		if p.ContainerRuntimeVersion == "" {
 			p.ContainerRuntimeVersion = DefaultLinuxContainerRuntimeVersion
 		}
 	}
-	if p.ShutdownGracePeriodCriticalPods == nil {
-		critical := time.Duration(0)
-		if p.ShutdownGracePeriod == nil {
-			critical = DefaultShutdownGracePeriodCriticalPods
-		}
-		p.ShutdownGracePeriodCriticalPods = &metav1.Duration{Duration: critical}
-	}
-	if p.ShutdownGracePeriod == nil {
-		p.ShutdownGracePeriod = &metav1.Duration{Duration: DefaultShutdownGracePeriod}
-	}
+	total, critical := facts.ShutdownGracePeriods(p.ShutdownGracePeriod, p.ShutdownGracePeriodCriticalPods)
+	p.ShutdownGracePeriod = &metav1.Duration{Duration: total}
+	p.ShutdownGracePeriodCriticalPods = &metav1.Duration{Duration: critical}
 }
 
 // WindowsTaint is the taint that windows pools register by default (N4):
-// os=windows:NoSchedule.
-func WindowsTaint() corev1.Taint {
-	return corev1.Taint{Key: "os", Value: string(OSWindows), Effect: corev1.TaintEffectNoSchedule}
-}
+// os=windows:NoSchedule (facts.WindowsTaint).
+func WindowsTaint() corev1.Taint { return facts.WindowsTaint() }
 
 // defaultNodePools are the pools of a config that names none.
 func defaultNodePools() []NodePool {
@@ -200,29 +185,20 @@ func withDefaults(list, defaults corev1.ResourceList) corev1.ResourceList {
 }
 
 // withDefaultEviction returns evictionHard with memory.available set to
-// memoryAvailable when it lacks that signal.
-func withDefaultEviction(evictionHard map[string]string, memoryAvailable string) map[string]string {
+// the kubelet's default for os at kubeletVersion when it lacks that signal.
+// An empty or malformed version is the newest kubelet's: the first means
+// the control plane's version, the second is Validate's to report.
+func withDefaultEviction(evictionHard map[string]string, os facts.OS, kubeletVersion string) map[string]string {
 	if _, ok := evictionHard[EvictionMemoryAvailable]; ok {
 		return evictionHard
+	}
+	var kubelet *version.Version
+	if kubeletVersion != "" {
+		kubelet, _ = version.ParseSemantic(kubeletVersion)
 	}
 	if evictionHard == nil {
 		evictionHard = make(map[string]string, 1)
 	}
-	evictionHard[EvictionMemoryAvailable] = memoryAvailable
+	evictionHard[EvictionMemoryAvailable] = os.EvictionHardDefault(kubelet)[EvictionMemoryAvailable]
 	return evictionHard
-}
-
-// kubeletBefore reports whether kubeletVersion is set, parses, and is older
-// than major.minor. An empty or malformed version is not "before" anything:
-// the first means the control plane's version, the second is Validate's to
-// report.
-func kubeletBefore(kubeletVersion string, major, minor uint) bool {
-	if kubeletVersion == "" {
-		return false
-	}
-	v, err := version.ParseSemantic(kubeletVersion)
-	if err != nil {
-		return false
-	}
-	return v.Major() < major || (v.Major() == major && v.Minor() < minor)
 }

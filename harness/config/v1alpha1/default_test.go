@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"wink.dev/wink/simnode/rules"
 )
 
 // quantities compares resource quantities by value.
@@ -300,37 +299,4 @@ func TestDefaultClusterIsValid(t *testing.T) {
 	c := &Cluster{APIVersion: APIVersion, Kind: Kind}
 	Default(c)
 	assert.NilError(t, Validate(c))
-}
-
-// TestShutdownDefaultsAreSimnodes: a pool's graceful node shutdown defaults
-// (B15) are simnode's own (simnode/rules/shutdown.yaml), so a pool defaulted
-// here behaves as simnode would default it, for every way of setting the
-// two fields.
-func TestShutdownDefaultsAreSimnodes(t *testing.T) {
-	s := &rules.Default().NodeShutdown
-	if s.ShutdownGracePeriod.Duration != DefaultShutdownGracePeriod ||
-		s.ShutdownGracePeriodCriticalPods.Duration != DefaultShutdownGracePeriodCriticalPods {
-		t.Fatalf("[B15] simnode rules %s/%s, v1alpha1 defaults %s/%s: keep shutdown.yaml and default.go alike",
-			s.ShutdownGracePeriod, s.ShutdownGracePeriodCriticalPods,
-			DefaultShutdownGracePeriod, DefaultShutdownGracePeriodCriticalPods)
-	}
-	for _, tc := range []struct {
-		name            string
-		total, critical *metav1.Duration
-		want            string
-	}{
-		{"unset", nil, nil, "30s/10s"},
-		{"both set", duration("20s"), duration("5s"), "20s/5s"},
-		{"total only", duration("1m"), nil, "1m0s/0s"},
-		{"off", duration("0s"), nil, "0s/0s"},
-		{"critical only", nil, duration("15s"), "30s/15s"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := NodePool{ShutdownGracePeriod: tc.total, ShutdownGracePeriodCriticalPods: tc.critical}
-			SetDefaults_NodePool(&p)
-			if got := p.ShutdownGracePeriod.Duration.String() + "/" + p.ShutdownGracePeriodCriticalPods.Duration.String(); got != tc.want {
-				t.Fatalf("[B15] v1alpha1 defaults %s, want %s", got, tc.want)
-			}
-		})
-	}
 }

@@ -94,11 +94,12 @@ const (
 	OSLinux   = facts.Linux
 )
 
-// Windows Server builds that simulated Windows nodes can run (row N2).
+// Windows Server builds that simulated Windows nodes can run (row N2,
+// simnode/facts).
 const (
-	WindowsServer2019 = "10.0.17763"
-	WindowsServer2022 = "10.0.20348"
-	WindowsServer2025 = "10.0.26100"
+	WindowsServer2019 = facts.WindowsServer2019
+	WindowsServer2022 = facts.WindowsServer2022
+	WindowsServer2025 = facts.WindowsServer2025
 )
 
 // NodePool is a group of identical simulated nodes.
@@ -154,8 +155,8 @@ type NodePool struct {
 	// duration such as "30s", zero or at least 1s. "0s" turns the node
 	// shutdown manager off, as the kubelet's own default does: the machine
 	// goes down and the pods are left as they are. Default 30s (with
-	// shutdownGracePeriodCriticalPods 10s, the Kubernetes docs' example and
-	// simnode/rules/shutdown.yaml's) when neither field is set.
+	// shutdownGracePeriodCriticalPods 10s, the Kubernetes docs' example,
+	// simnode/facts') when neither field is set.
 	ShutdownGracePeriod *metav1.Duration `json:"shutdownGracePeriod,omitempty"`
 	// ShutdownGracePeriodCriticalPods is the kubelet's
 	// shutdownGracePeriodCriticalPods (B15): the last part of

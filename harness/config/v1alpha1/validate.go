@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/version"
 	kubeletapis "k8s.io/kubelet/pkg/apis"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Limits that Validate enforces.
@@ -182,7 +183,7 @@ func ValidateName(path, name string) error {
 var windowsBuildsFix = fmt.Sprintf("supported values: %q (Windows Server 2019), %q (2022), %q (2025)",
 	WindowsServer2019, WindowsServer2022, WindowsServer2025)
 
-var windowsBuilds = []string{WindowsServer2019, WindowsServer2022, WindowsServer2025}
+var windowsBuilds = facts.WindowsBuilds()
 
 func (v *validator) cluster(c *Cluster) {
 	switch {

@@ -49,6 +49,7 @@ var resources = map[string]schema.GroupVersionResource{
 	"DaemonSet":          {Group: "apps", Version: "v1", Resource: "daemonsets"},
 	"RoleBinding":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"},
 	"APIService":         {Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
+	"FlowSchema":         {Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "flowschemas"},
 }
 
 // Bootstrap applies the objects a kubeadm cluster starts with (RBAC for the
@@ -141,7 +142,11 @@ func Addons(st *cluster.State) ([]*unstructured.Unstructured, error) {
 			objs = append(objs, &obj)
 		}
 	}
-	return objs, nil
+	flows, err := simnodeFlowSchemas()
+	if err != nil {
+		return nil, err
+	}
+	return append(objs, flows...), nil
 }
 
 // nthAddress is the n-th address of a CIDR (10.96.0.0/12, 10 → 10.96.0.10).

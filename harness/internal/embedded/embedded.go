@@ -46,6 +46,21 @@ const (
 	ControlPlaneClientBurst = 10000
 )
 
+// ProfilingEnv names the environment variable that, set to true when a
+// cluster comes up, makes its kube-apiserver serve /debug/pprof (to
+// authenticated clients the cluster's RBAC allows, e.g. the admin
+// kubeconfig) and its etcd serve /debug/pprof on its client URLs: how the
+// benchmarks show where the control plane's CPU goes (suites/bench,
+// WINK_BENCH_PROFILE). Unset, as by default, both are off.
+const ProfilingEnv = "WINK_PROFILING"
+
+// profiling reports whether $WINK_PROFILING asks for the control plane's
+// profiles.
+func profiling() bool {
+	on, _ := strconv.ParseBool(os.Getenv(ProfilingEnv))
+	return on
+}
+
 // Backend runs etcd, kube-apiserver, kube-controller-manager and
 // kube-scheduler as children of the wink binary.
 type Backend struct{}
@@ -104,6 +119,10 @@ func (Backend) Prepare(_ context.Context, st *cluster.State, progress io.Writer)
 	if err != nil {
 		return "", err
 	}
+	// The advertise address is the kubernetes Service's endpoint and the
+	// host of the OIDC discovery's jwks_uri: clients in pods verify the
+	// certificate for it (kubeadm puts it in the SANs too).
+	opts.APIServerIPs = append(opts.APIServerIPs, advertiseIP(st))
 	p := layout(st)
 	files, err := pki.Ensure(p.pki.Dir, opts)
 	if err != nil {
@@ -249,6 +268,7 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 				"--peer-client-cert-auth=true", "--peer-trusted-ca-file=" + f.EtcdCA.Cert,
 				"--snapshot-count=10000",
 				"--log-level=warn",
+				"--enable-pprof=" + strconv.FormatBool(profiling()),
 			},
 			Ready: get(etcdHealth, etcdClient+"/health"),
 		},
@@ -282,7 +302,7 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 				"--service-account-key-file=" + f.ServiceAccountPub,
 				"--service-account-signing-key-file=" + f.ServiceAccountKey,
 				"--service-cluster-ip-range=" + n.ServiceSubnet,
-				"--profiling=false",
+				"--profiling=" + strconv.FormatBool(profiling()),
 			},
 			Ready: get(apiHealth, apiserverURL+"/readyz"),
 		},
@@ -359,6 +379,9 @@ func (Backend) Delete(context.Context, *cluster.State) error { return nil }
 // advertiseAddress is the address published in the `kubernetes` Service's
 // endpoints. EndpointSlices may not hold loopback addresses, so it is the
 // address just below the first node's: the simulated control-plane host.
+// advertiseIP is advertiseAddress as an IP.
+func advertiseIP(st *cluster.State) net.IP { return net.ParseIP(advertiseAddress(st)) }
+
 func advertiseAddress(st *cluster.State) string {
 	ip := net.ParseIP(st.Ports.NodeAddressBase).To4()
 	if ip == nil || ip[3] < 2 {

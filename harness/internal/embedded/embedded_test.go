@@ -4,12 +4,18 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap"
 	schedulerv1 "k8s.io/kube-scheduler/config/v1"
 	"sigs.k8s.io/yaml"
 
@@ -195,6 +201,98 @@ func TestSchedulerConfig(t *testing.T) {
 				if strings.HasPrefix(a, ignored) {
 					t.Errorf("kube-scheduler arg %s: the config file says it (a deprecated flag is ignored with --config)", a)
 				}
+			}
+		}
+	}
+}
+
+// TestProfiling: the apiserver and etcd serve /debug/pprof only when
+// WINK_PROFILING says so (the benchmarks' profiles), never by default.
+func TestProfiling(t *testing.T) {
+	for _, tt := range []struct {
+		env  string
+		want bool
+	}{{"", false}, {"false", false}, {"true", true}, {"1", true}} {
+		t.Run("env="+tt.env, func(t *testing.T) {
+			t.Setenv(ProfilingEnv, tt.env)
+			st := state(t)
+			if _, err := (Backend{}).Prepare(context.Background(), st, io.Discard); err != nil {
+				t.Fatal(err)
+			}
+			comps, err := Backend{}.Components(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags := map[string]string{"kube-apiserver": "--profiling=", "etcd": "--enable-pprof="}
+			for _, c := range comps {
+				flag, ok := flags[c.Name]
+				if !ok {
+					continue
+				}
+				delete(flags, c.Name)
+				want := flag + strconv.FormatBool(tt.want)
+				if !slices.Contains(c.Args, want) {
+					t.Errorf("%s args lack %s", c.Name, want)
+				}
+			}
+			for name := range flags {
+				t.Errorf("no component %s", name)
+			}
+		})
+	}
+}
+
+// TestSimnodeFlowSchemas: simnode's requests are classified by API Priority
+// and Fairness as a real cluster's kubelets' are (upstream's system-node-high
+// and system-nodes FlowSchemas, for user wink:simnode), not as unclassified
+// traffic at the global-default level.
+func TestSimnodeFlowSchemas(t *testing.T) {
+	objs, err := Addons(state(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*flowcontrolv1.FlowSchema{}
+	for _, o := range objs {
+		if o.GetKind() != "FlowSchema" {
+			continue
+		}
+		var fs flowcontrolv1.FlowSchema
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &fs); err != nil {
+			t.Fatal(err)
+		}
+		got[fs.Name] = &fs
+	}
+	for _, tt := range []struct {
+		name     string
+		upstream *flowcontrolv1.FlowSchema
+		level    string
+	}{
+		{"wink-simnode-system-node-high", bootstrap.SuggestedFlowSchemaSystemNodeHigh, "node-high"},
+		{"wink-simnode-system-nodes", bootstrap.SuggestedFlowSchemaSystemNodes, "system"},
+	} {
+		fs, ok := got[tt.name]
+		if !ok {
+			t.Errorf("no FlowSchema %s; have %v", tt.name, slices.Collect(maps.Keys(got)))
+			continue
+		}
+		if fs.Spec.PriorityLevelConfiguration.Name != tt.level {
+			t.Errorf("%s: priority level %s, want %s", tt.name, fs.Spec.PriorityLevelConfiguration.Name, tt.level)
+		}
+		if fs.Spec.MatchingPrecedence != tt.upstream.Spec.MatchingPrecedence || !equality.Semantic.DeepEqual(fs.Spec.DistinguisherMethod, tt.upstream.Spec.DistinguisherMethod) {
+			t.Errorf("%s: precedence %d, distinguisher %v; upstream %s has %d, %v", tt.name, fs.Spec.MatchingPrecedence, fs.Spec.DistinguisherMethod,
+				tt.upstream.Name, tt.upstream.Spec.MatchingPrecedence, tt.upstream.Spec.DistinguisherMethod)
+		}
+		if len(fs.Spec.Rules) != len(tt.upstream.Spec.Rules) {
+			t.Fatalf("%s: %d rules, upstream %d", tt.name, len(fs.Spec.Rules), len(tt.upstream.Spec.Rules))
+		}
+		for i, r := range fs.Spec.Rules {
+			u := tt.upstream.Spec.Rules[i]
+			if !equality.Semantic.DeepEqual(r.ResourceRules, u.ResourceRules) || !equality.Semantic.DeepEqual(r.NonResourceRules, u.NonResourceRules) {
+				t.Errorf("%s rule %d: %+v, want upstream's %+v", tt.name, i, r, u)
+			}
+			want := []flowcontrolv1.Subject{{Kind: flowcontrolv1.SubjectKindUser, User: &flowcontrolv1.UserSubject{Name: "wink:simnode"}}}
+			if !equality.Semantic.DeepEqual(r.Subjects, want) {
+				t.Errorf("%s rule %d subjects %+v, want user wink:simnode", tt.name, i, r.Subjects)
 			}
 		}
 	}

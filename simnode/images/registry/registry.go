@@ -25,6 +25,7 @@ import (
 	"golang.org/x/sync/singleflight"
 	corev1 "k8s.io/api/core/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/images"
 )
 
@@ -340,7 +341,7 @@ func wanted(d v1.Descriptor) bool {
 	if p == nil {
 		return true
 	}
-	return (p.OS == images.Windows || p.OS == images.Linux) && (p.Architecture == "" || p.Architecture == "amd64")
+	return facts.OS(p.OS).Valid() && (p.Architecture == "" || p.Architecture == "amd64")
 }
 
 // classify turns a registry error into the pull's outcome: what the
@@ -419,13 +420,13 @@ func platform(raw []byte, plat *v1.Platform, get func(string) ([]byte, error)) (
 		return images.RemotePlatform{}, err
 	}
 	p := images.RemotePlatform{
-		OS: cf.OS, OSVersion: cf.OSVersion, Architecture: cf.Architecture, Variant: cf.Variant,
+		OS: facts.OS(cf.OS), OSVersion: cf.OSVersion, Architecture: cf.Architecture, Variant: cf.Variant,
 		ConfigDigest: mf.Config.Digest.String(),
 		Entrypoint:   cf.Config.Entrypoint, Cmd: cf.Config.Cmd, Env: cf.Config.Env,
 		WorkingDir: cf.Config.WorkingDir, User: cf.Config.User,
 	}
 	if plat != nil {
-		p.OS, p.OSVersion, p.Architecture, p.Variant = plat.OS, plat.OSVersion, plat.Architecture, plat.Variant
+		p.OS, p.OSVersion, p.Architecture, p.Variant = facts.OS(plat.OS), plat.OSVersion, plat.Architecture, plat.Variant
 	}
 	for _, l := range mf.Layers {
 		p.Size += l.Size

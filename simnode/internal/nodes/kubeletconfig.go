@@ -11,7 +11,8 @@ import (
 
 // KubeletSettings are the resolved settings of a pool's kubelet that are
 // not in the Spec itself: the effective evictionHard (the pool's or the
-// rules' default, N5/B6) and shutdown grace periods (B15).
+// kubelet's default, facts.OS.EvictionHardDefault, N5/B6) and shutdown
+// grace periods (B15).
 type KubeletSettings struct {
 	EvictionHard                    map[string]string
 	ShutdownGracePeriod             time.Duration
@@ -73,7 +74,7 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		ImageGCLowThresholdPercent:       ptr.To[int32](80),
 		EvictionPressureTransitionPeriod: metav1.Duration{Duration: 5 * time.Minute},
 		CgroupDriver:                     "cgroupfs",
-		CgroupsPerQOS:                    ptr.To(info.OS != "windows"),
+		CgroupsPerQOS:                    ptr.To(!info.OS.IsWindows()),
 		HairpinMode:                      kubeletconfigv1beta1.PromiscuousBridge,
 		MaxPods:                          int32(quantity(s.Pool.Capacity, corev1.ResourcePods)),
 		PodPidsLimit:                     ptr.To[int64](-1),
@@ -89,7 +90,7 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		RegisterNode:                     ptr.To(true),
 		FailSwapOn:                       ptr.To(true),
 	}
-	if info.OS == "windows" {
+	if info.OS.IsWindows() {
 		c.ContainerRuntimeEndpoint = "npipe://./pipe/containerd-containerd"
 		c.ResolverConfig = ptr.To("")
 		c.EnforceNodeAllocatable = []string{}

@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -45,7 +46,7 @@ type Spec struct {
 // Info is what the rest of simnode needs to know about a built node.
 type Info struct {
 	Name           string
-	OS             string
+	OS             facts.OS
 	InternalIP     string
 	KubeletVersion *version.Version
 	Profile        *rules.Profile
@@ -56,7 +57,7 @@ type Info struct {
 // register, and its Info. now stamps the conditions.
 func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 	name := config.NodeName(s.ClusterName, s.Pool.Name, s.Index)
-	osName := string(s.Pool.OS)
+	osName := s.Pool.OS
 	if osName == "" {
 		return nil, nil, fmt.Errorf("node %s: pool %q has no os", name, s.Pool.Name)
 	}
@@ -69,7 +70,7 @@ func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 		return nil, nil, fmt.Errorf("node %s: %w", name, err)
 	}
 	build := ""
-	if osName == "windows" {
+	if osName.IsWindows() {
 		build = s.Pool.WindowsBuild
 		if build == "" {
 			build = config.DefaultWindowsBuild
@@ -107,7 +108,7 @@ func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 	}
 	evictionHard := s.Pool.EvictionHard
 	if evictionHard == nil {
-		evictionHard = condSet.EvictionHardDefault
+		evictionHard = s.Pool.OS.EvictionHardDefault(v)
 	}
 	allocatable, err := Allocatable(capacity, s.Pool.KubeReserved, s.Pool.SystemReserved, evictionHard)
 	if err != nil {
@@ -166,7 +167,7 @@ func Build(r *rules.Rules, s Spec, now time.Time) (*corev1.Node, *Info, error) {
 				KubeletVersion:          "v" + strings.TrimPrefix(kv, "v"),
 				// KubeProxyVersion is deprecated and left empty, as kubelets
 				// >= v1.31 do.
-				OperatingSystem: osName,
+				OperatingSystem: string(osName),
 				Architecture:    Arch,
 			},
 		},

@@ -462,7 +462,7 @@ func userFor(r *rules.RuntimeRules, pod *corev1.Pod, c *corev1.Container, img Im
 
 // verifyRunAsNonRoot is security_context_windows.go (B8) and, on Linux
 // nodes, security_context_others.go.
-func verifyRunAsNonRoot(r *rules.RuntimeRules, os string, pod *corev1.Pod, c *corev1.Container, img Image) error {
+func verifyRunAsNonRoot(r *rules.RuntimeRules, os facts.OS, pod *corev1.Pod, c *corev1.Container, img Image) error {
 	var nonRoot *bool
 	if sc := pod.Spec.SecurityContext; sc != nil && sc.RunAsNonRoot != nil {
 		nonRoot = sc.RunAsNonRoot
@@ -474,7 +474,7 @@ func verifyRunAsNonRoot(r *rules.RuntimeRules, os string, pod *corev1.Pod, c *co
 		return nil
 	}
 	d := rules.MessageData{Pod: podFormat(pod), Container: c.Name}
-	if os == "windows" {
+	if os.IsWindows() {
 		if facts.HostProcess(pod) {
 			return nil
 		}

@@ -50,22 +50,15 @@ import (
 // ---- the real collaborators, adapted as package wire does (wire imports
 // this package, so an internal test cannot import it) ----
 
-// testShell is the simulated shell, as wire.Shell adapts it.
+// testShell is the simulated shell as wire.Shell adapts it: the shell's
+// own run-or-block rule (shell.RunProcess) and lookup.
 type testShell struct{}
 
 func (testShell) Run(ctx context.Context, e *Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := e.Process()
-	if e.Completes && len(argv) == 0 {
-		return 0
-	}
-	if !e.Exec && !e.Completes && (len(argv) == 0 || e.Server != "" && argv[0] == e.Server && !shell.Found(shell.OS(e.OS), argv) && !shell.Tool(shell.OS(e.OS), argv[0])) {
-		return shell.RunUntilStopped(ctx, env)
-	}
-	return shell.Run(ctx, env, argv, stdin, stdout, stderr)
+	return shell.RunProcess(ctx, e.Process(), e.Start(), argv, stdin, stdout, stderr)
 }
 func (testShell) Found(e *Env, argv []string) (bool, bool) {
-	os := shell.OS(e.OS)
-	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
+	return shell.Lookup(e.OS, e.Image, e.HostProcess, argv)
 }
 func (testShell) Listens(argv []string) []int { return shell.Listens(argv) }
 
@@ -1073,7 +1066,7 @@ func fuzzExecContainer(t *testing.T, which int) *fuzzExecTarget {
 		t.Fatal(err)
 	}
 	rig.step(5*time.Second, nil)
-	tg := &fuzzExecTarget{rig: rig, pod: pod, os: info.OS, stop: make(chan struct{})}
+	tg := &fuzzExecTarget{rig: rig, pod: pod, os: string(info.OS), stop: make(chan struct{})}
 	if !tg.running() {
 		cur, _ := rig.p.GetPod(context.Background(), "fuzz", "exec")
 		t.Fatalf("the exec target does not run: %+v", cur.Status)

@@ -67,7 +67,7 @@ func (p *Provider) BusyThreads(containerID string) int {
 // localGroup reports whether user names one of the node's local groups,
 // for a HostProcess container on Windows.
 func (m *machine) localGroup(rec *record, user string) bool {
-	if m.node.OS != "windows" || !facts.HostProcess(rec.pod) || m.rt.host.Accounts == nil || user == "" {
+	if !m.node.OS.IsWindows() || !facts.HostProcess(rec.pod) || m.rt.host.Accounts == nil || user == "" {
 		return false
 	}
 	for _, g := range m.rt.host.Accounts.Groups() {
@@ -93,7 +93,7 @@ func (m *machine) hostEnv(rec *record, c *container, env *Env) {
 	c.cpu = &cpuMeter{}
 	env.CPU, env.Memory = c.cpu, c.cpu
 	env.BootTime = m.rt.host.BootTime
-	if m.node.OS == "windows" && facts.HostProcess(rec.pod) {
+	if m.node.OS.IsWindows() && facts.HostProcess(rec.pod) {
 		env.Accounts, env.Power = m.rt.host.Accounts, m.rt.host.Power
 	}
 }

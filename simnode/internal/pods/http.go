@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"wink.dev/wink/simnode/agnhost"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -40,6 +41,20 @@ func (m *machine) respond(rec *record, c *container, port int, method, path, cli
 		return nil
 	}
 	h := m.rules.FindHTTP(m.spec(rec, c).Image, strings.Join(c.argv, " "), port, path)
+	if wp, ok := agnhost.TestWebserverPort(c.argv); ok && wp == port && c.env != nil && c.env.Files != nil && (h == nil || h.Match.Image == "") {
+		// agnhost test-webserver serves the container's own files (an
+		// image's files wink knows are rules of their image: nautilus).
+		started := m.now()
+		if c.state.Running != nil {
+			started = c.state.Running.StartedAt.Time
+		}
+		r := agnhost.TestWebserver(c.env.Files, c.env.OS == "windows", method, path, started.UTC().Format(http.TimeFormat))
+		r.Headers["Date"] = m.now().UTC().Format(http.TimeFormat)
+		if _, ok := r.Headers["Content-Length"]; !ok {
+			r.Headers["Content-Length"] = strconv.Itoa(len(r.Body))
+		}
+		return &HTTPResponse{Status: r.Status, Headers: r.Headers, Body: r.Body}
+	}
 	if h == nil {
 		return &HTTPResponse{Status: 200, Headers: map[string]string{"Content-Type": "text/html", "Content-Length": "0"}}
 	}

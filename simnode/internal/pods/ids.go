@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/distribution/reference"
+	"wink.dev/wink/simnode/facts"
 )
 
 // containerID is the runtime ID of a container instance: containerd://<64 hex>,
@@ -36,10 +37,10 @@ func imageRefs(image string) (ref, id string) {
 // imageSize is a plausible, stable size in bytes for an image: Windows
 // images are large (nanoserver ~120 MB, servercore several GB), Linux ones
 // small.
-func imageSize(imageRef, os string) int64 {
+func imageSize(imageRef string, os facts.OS) int64 {
 	sum := sha256.Sum256([]byte("size/" + imageRef))
 	n := int64(binary.BigEndian.Uint32(sum[:4]))
-	if os == "windows" {
+	if os.IsWindows() {
 		return 120_000_000 + n%400_000_000
 	}
 	return 2_000_000 + n%80_000_000

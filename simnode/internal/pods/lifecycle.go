@@ -137,7 +137,7 @@ func (m *machine) sandboxError(rec *record) string {
 			return err.Error()
 		}
 	}
-	if m.node.OS == "windows" {
+	if m.node.OS.IsWindows() {
 		if u := podUserName(rec.pod); u != nil && !m.localGroup(rec, *u) && !m.rules.Runtime.KnownUser(*u, facts.HostProcess(rec.pod), m.nodeLabels()) {
 			return m.rules.Runtime.Message("sandboxUnknownUserMessage", rules.MessageData{ID: strings.TrimPrefix(sandboxID(rec.uid), "containerd://")})
 		}
@@ -621,13 +621,13 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 		env.User = temporaryUser(c.id)
 	}
 	switch {
-	case m.node.OS == "windows" && !asGroup && !m.rules.Runtime.KnownUser(env.User, facts.HostProcess(rec.pod), m.nodeLabels()):
+	case m.node.OS.IsWindows() && !asGroup && !m.rules.Runtime.KnownUser(env.User, facts.HostProcess(rec.pod), m.nodeLabels()):
 		startErr = m.rules.Runtime.Message("startError.unknownUser", rules.MessageData{ID: id})
 	case rec.volumes != nil && rec.volumes.ContainerError(c.name) != nil:
 		startErr = rec.volumes.ContainerError(c.name).Error()
 	case len(argv) > 0 && m.rt.shell != nil && !m.found(env, argv) && !entrypoint(spec, c.img, argv):
 		name := "startError.notFoundLinux"
-		if m.node.OS == "windows" {
+		if m.node.OS.IsWindows() {
 			name = "startError.notFoundWindows"
 		}
 		startErr = m.rules.Runtime.Message(name, rules.MessageData{ID: id, Program: argv[0]})
@@ -737,11 +737,11 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if rec.pod.Spec.Hostname != "" {
 		hostname = rec.pod.Spec.Hostname
 	}
-	if facts.HostProcess(rec.pod) || (rec.pod.Spec.HostNetwork && m.node.OS == "linux") {
+	if facts.HostProcess(rec.pod) || (rec.pod.Spec.HostNetwork && m.node.OS.IsLinux()) {
 		hostname = m.node.Name // B10: the host's name
 	}
 	user := ""
-	if m.node.OS == "windows" {
+	if m.node.OS.IsWindows() {
 		user = userFor(&m.rules.Runtime, rec.pod, spec, c.img)
 	} else if c.img.User != "" {
 		user = c.img.User

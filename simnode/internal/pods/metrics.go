@@ -13,12 +13,12 @@ func containerType(c *container) string {
 
 func (m *machine) countStarted(rec *record, c *container) {
 	if m.rt.metrics != nil {
-		m.rt.metrics.ContainerStarted(containerType(c), m.node.OS == "windows" && facts.HostProcess(rec.pod))
+		m.rt.metrics.ContainerStarted(containerType(c), m.node.OS.IsWindows() && facts.HostProcess(rec.pod))
 	}
 }
 
 func (m *machine) countStartFailed(rec *record, c *container, code string) {
 	if m.rt.metrics != nil {
-		m.rt.metrics.ContainerStartFailed(containerType(c), code, m.node.OS == "windows" && facts.HostProcess(rec.pod))
+		m.rt.metrics.ContainerStartFailed(containerType(c), code, m.node.OS.IsWindows() && facts.HostProcess(rec.pod))
 	}
 }

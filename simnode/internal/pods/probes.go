@@ -217,7 +217,7 @@ func (m *machine) probeHost(rec *record, host string) string {
 func (m *machine) refused(rec *record, c *container, spec *corev1.Container, host string, p intstr.IntOrString) string {
 	addr := net.JoinHostPort(m.probeHost(rec, host), strconv.Itoa(port(spec, p)))
 	name := "probeRefused.linux"
-	if m.node.OS == "windows" {
+	if m.node.OS.IsWindows() {
 		name = "probeRefused.windows"
 	}
 	return m.rules.Runtime.Message(name, rules.MessageData{Message: addr})

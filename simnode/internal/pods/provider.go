@@ -394,7 +394,14 @@ func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	if !ok || rec.uid != string(pod.UID) {
 		return errdefs.NotFoundf("pod %s not found", podKey(pod))
 	}
+	generation := rec.pod.Generation
 	rec.pod = pod.DeepCopy()
+	if pod.Generation != generation {
+		// The kubelet syncs a pod whose spec changed and reports the
+		// generation it has seen (status.observedGeneration and its
+		// conditions', kubelet v1.34+) even when nothing else changed.
+		p.enqueue(rec.key)
+	}
 	return nil
 }
 

@@ -424,3 +424,36 @@ func TestReadinessGates(t *testing.T) {
 		t.Fatalf("foreign condition not kept first: %+v", got.Status.Conditions)
 	}
 }
+
+// TestUpdateReportsObservedGeneration: an update that bumps a running
+// pod's generation (tolerations added) is reported as observed
+// (status.observedGeneration, kubelet v1.34+) though nothing else changed,
+// as e2e's "pod generation should start at 1 and increment per update"
+// reads it.
+func TestUpdateReportsObservedGeneration(t *testing.T) {
+	f := newFixture(t, "windows", "10.244.1.0/24")
+	pod := simplePod("gen", "cmd", "/c", "ping -t localhost")
+	pod.Generation = 1
+	f.start(pod)
+	f.waitFor("gen", func(p *corev1.Pod) bool {
+		return p.Status.Phase == corev1.PodRunning && p.Status.ObservedGeneration == 1
+	})
+
+	updated := f.get("gen").DeepCopy()
+	updated.Status = corev1.PodStatus{}
+	updated.Generation = 2
+	updated.Spec.Tolerations = append(updated.Spec.Tolerations, corev1.Toleration{Key: "k", Operator: corev1.TolerationOpExists})
+	if err := f.indexer.Update(updated); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.p.UpdatePod(context.Background(), updated); err != nil {
+		t.Fatal(err)
+	}
+	f.run(simTick)
+	got := f.waitFor("gen", func(p *corev1.Pod) bool { return p.Status.ObservedGeneration == 2 })
+	for _, c := range got.Status.Conditions {
+		if c.ObservedGeneration != 2 {
+			t.Errorf("condition %s observedGeneration %d, want 2", c.Type, c.ObservedGeneration)
+		}
+	}
+}

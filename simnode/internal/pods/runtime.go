@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell/process"
 )
 
@@ -23,7 +24,7 @@ import (
 
 // Env is everything a command of a container can observe (shell.Env).
 type Env struct {
-	OS       string // "windows" or "linux"
+	OS       facts.OS
 	Hostname string
 	User     string
 	Vars     map[string]string
@@ -86,7 +87,7 @@ type Env struct {
 // its programs are those wink knows of the image (process.ImageOf), and
 // with a WriteGate its file writes are asked for first.
 func (e *Env) Process() *process.Env {
-	os := process.OS(e.OS)
+	os := e.OS
 	out := &process.Env{
 		OS: os, Completes: e.Exec || e.Completes, Hostname: e.Hostname, User: e.User, Vars: e.Vars,
 		Files: e.Files, Net: e.Net, Interfaces: e.Interfaces, GMSADomain: e.GMSADomain,
@@ -107,6 +108,12 @@ func (e *Env) Process() *process.Env {
 		}
 	}
 	return out
+}
+
+// Start is how e's process is started, what the shell's run-or-block rule
+// reads (shell.RunProcess).
+func (e *Env) Start() process.Start {
+	return process.Start{Exec: e.Exec, Completes: e.Completes, Server: e.Server, ImageCommand: e.ImageCommand}
 }
 
 // gatedFS is a container process's file system when the runtime records
@@ -146,7 +153,7 @@ type Shell interface {
 
 // ImageHost is what an image pull depends on (images.Host).
 type ImageHost struct {
-	OS      string
+	OS      facts.OS
 	Build   string // node.kubernetes.io/windows-build, e.g. 10.0.20348
 	Handler string // RuntimeClass handler, "" for the default
 }

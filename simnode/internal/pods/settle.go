@@ -151,3 +151,28 @@ func (s settledNet) Converse(ctx context.Context, proto string, addr netip.Addr,
 	}
 	return c.Converse(ctx, proto, addr, port, data)
 }
+
+// ExchangeDNS asks a DNS server once the process has settled (dig); a
+// network without DNS messages has no server that answers.
+func (s settledNet) ExchangeDNS(ctx context.Context, server netip.Addr, tcp bool, name, qtype string) (*process.DNSReply, error) {
+	c, ok := s.Network.(process.DNSClient)
+	if !ok {
+		return nil, process.ErrTimeout
+	}
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return c.ExchangeDNS(ctx, server, tcp, name, qtype)
+}
+
+// Do sends a Go program's HTTP request once the process has settled.
+func (s settledNet) Do(ctx context.Context, req *process.HTTPRequest) (*process.HTTPResponse, error) {
+	c, ok := s.Network.(process.HTTPClient)
+	if !ok {
+		return s.HTTP(ctx, req.Method, req.URL, false)
+	}
+	if err := s.settle(); err != nil {
+		return nil, err
+	}
+	return c.Do(ctx, req)
+}

@@ -111,3 +111,35 @@ func TestSettleKeepsSocketsAndConversations(t *testing.T) {
 		t.Fatalf("Converse: %q", got)
 	}
 }
+
+// dnsNet is a network that carries DNS messages and Go clients' requests.
+type dnsNet struct{ countingNet }
+
+func (dnsNet) ExchangeDNS(context.Context, netip.Addr, bool, string, string) (*process.DNSReply, error) {
+	return &process.DNSReply{Rcode: process.RcodeNoError}, nil
+}
+
+func (dnsNet) Do(context.Context, *process.HTTPRequest) (*process.HTTPResponse, error) {
+	return &process.HTTPResponse{Status: 204}, nil
+}
+
+// A process that may run ahead keeps dig's DNS messages and agnhost's HTTP
+// client: upstream's DNS probe loops wrote no result file when the
+// wrapper hid them (dig found no server).
+func TestSettleKeepsDNSAndHTTPClient(t *testing.T) {
+	env := (&Env{OS: "windows", Net: &dnsNet{}, Vars: map[string]string{}, Settle: func() error { return nil }}).Process()
+	d, ok := env.Net.(process.DNSClient)
+	if !ok {
+		t.Fatal("the settled network hides ExchangeDNS")
+	}
+	if r, err := d.ExchangeDNS(context.Background(), netip.MustParseAddr("10.96.0.10"), false, "x.", "A"); err != nil || r.Rcode != process.RcodeNoError {
+		t.Fatalf("ExchangeDNS: %+v %v, want the network's own", r, err)
+	}
+	h, ok := env.Net.(process.HTTPClient)
+	if !ok {
+		t.Fatal("the settled network hides Do")
+	}
+	if r, err := h.Do(context.Background(), &process.HTTPRequest{Method: "GET", URL: "https://10.96.0.1/"}); err != nil || r.Status != 204 {
+		t.Fatalf("Do: %+v %v, want the network's own", r, err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/rules"
@@ -88,11 +89,7 @@ func NodeInfoFromNode(node *corev1.Node) (*nodes.Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	os := node.Status.NodeInfo.OperatingSystem
-	if os == "" {
-		os = node.Labels[corev1.LabelOSStable]
-	}
-	info := &nodes.Info{Name: node.Name, OS: os, KubeletVersion: v}
+	info := &nodes.Info{Name: node.Name, OS: facts.NodeOS(node), KubeletVersion: v}
 	for _, a := range node.Status.Addresses {
 		if a.Type == corev1.NodeInternalIP {
 			info.InternalIP = a.Address

@@ -50,7 +50,7 @@ func Evicted(r *rules.Rules, message string) Termination {
 // rules shutdown.yaml): the node shutdown manager's killPods, with the
 // grace period of the pod's priority group among groups (the node's, from
 // its pool's shutdownGracePeriod and shutdownGracePeriodCriticalPods;
-// rules.NodeShutdown.DefaultGroups for the rules' own).
+// rules.NodeShutdown.DefaultGroups for facts' defaults).
 func ShutDown(r *rules.Rules, groups []rules.ShutdownGroup, pod *corev1.Pod) Termination {
 	s := &r.NodeShutdown
 	grace := rules.PodGracePeriod(groups, pod)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Annotation prefixes a test sets on a pod to choose a container's demand;
@@ -34,15 +35,15 @@ const (
 // Plausible idle footprints: a Windows container carries its own copy of
 // the user-mode OS services (smss, csrss, lsass...), so even nanoserver
 // starts around 30Mi; servercore and the full server image much more.
-var imageDefaults = map[string][]imageDefault{
-	"windows": {
+var imageDefaults = map[facts.OS][]imageDefault{
+	facts.Windows: {
 		{Match: "nanoserver", Demand: Demand{MilliCPU: 5, Memory: 30 * mi}},
 		{Match: "servercore", Demand: Demand{MilliCPU: 5, Memory: 80 * mi}},
 		{Match: "windows/server", Demand: Demand{MilliCPU: 10, Memory: 150 * mi}},
 		{Match: "microsoft.com/windows:", Demand: Demand{MilliCPU: 10, Memory: 200 * mi}},
 		{Match: "", Demand: Demand{MilliCPU: 5, Memory: 50 * mi}},
 	},
-	"linux": {
+	facts.Linux: {
 		{Match: "", Demand: Demand{MilliCPU: 2, Memory: 10 * mi}},
 	},
 }
@@ -55,20 +56,20 @@ type System struct {
 	Commit int64
 }
 
-var systemDefaults = map[string]System{
+var systemDefaults = map[facts.OS]System{
 	// A Windows Server node with containerd and the kubelet idles around
 	// 1.5Gi in use and 2Gi committed (the docs recommend reserving at least
 	// 2Gi for the system, N5).
-	"windows": {MilliCPU: 100, WorkingSet: 1536 * mi, Commit: 2 * gi},
-	"linux":   {MilliCPU: 50, WorkingSet: 512 * mi, Commit: 512 * mi},
+	facts.Windows: {MilliCPU: 100, WorkingSet: 1536 * mi, Commit: 2 * gi},
+	facts.Linux:   {MilliCPU: 50, WorkingSet: 512 * mi, Commit: 512 * mi},
 }
 
 // DefaultDemand is the demand of a container of image on os when no
 // annotation says otherwise.
-func DefaultDemand(os, image string) Demand {
+func DefaultDemand(os facts.OS, image string) Demand {
 	list := imageDefaults[os]
 	if list == nil {
-		list = imageDefaults["linux"]
+		list = imageDefaults[facts.Linux]
 	}
 	for _, d := range list {
 		if strings.Contains(image, d.Match) {
@@ -79,11 +80,11 @@ func DefaultDemand(os, image string) Demand {
 }
 
 // SystemUsage is the node's own footprint on os.
-func SystemUsage(os string) System {
+func SystemUsage(os facts.OS) System {
 	if s, ok := systemDefaults[os]; ok {
 		return s
 	}
-	return systemDefaults["linux"]
+	return systemDefaults[facts.Linux]
 }
 
 // annotatedDemand applies the pod's usage annotations for container to d.

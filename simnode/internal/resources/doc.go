@@ -51,7 +51,7 @@
 // Manager does what the kubelet's eviction manager does for
 // memory.available every monitoring interval (10 s): when the signal is
 // below the node's evictionHard threshold (pool evictionHard, else the
-// version's default from simnode/rules/conditions.yaml: 500Mi on Windows ≥
+// version's default, facts.OS.EvictionHardDefault: 500Mi on Windows ≥
 // v1.31, 100Mi on Linux) it sets MemoryPressure True
 // (KubeletHasInsufficientMemory; the node lifecycle controller then adds the
 // node.kubernetes.io/memory-pressure:NoSchedule taint), ranks the active

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -145,7 +146,7 @@ func (r *recorder) AnnotatedEventf(_ runtime.Object, _ map[string]string, typ, r
 	r.events = append(r.events, typ+" "+reason+" "+fmt.Sprintf(format, args...))
 }
 
-func conditionSet(t *testing.T, os, kubelet string) *rules.ConditionSet {
+func conditionSet(t *testing.T, os facts.OS, kubelet string) *rules.ConditionSet {
 	t.Helper()
 	cs, err := rules.Default().ConditionSet(os, version.MustParseSemantic(kubelet))
 	if err != nil {
@@ -188,11 +189,11 @@ func TestManager(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(tc.os, node("4", "16Gi"), tc.pods...)
-			cs := conditionSet(t, tc.os, tc.kubelet)
+			f := newFixture(facts.OS(tc.os), node("4", "16Gi"), tc.pods...)
+			cs := conditionSet(t, facts.OS(tc.os), tc.kubelet)
 			hard := tc.evictionHard
 			if hard == nil {
-				hard = cs.EvictionHardDefault
+				hard = facts.OS(tc.os).EvictionHardDefault(version.MustParseGeneric(tc.kubelet))
 			}
 			ev, rec := &recordedEvictor{}, &recorder{}
 			var pressure []bool

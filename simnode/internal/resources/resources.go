@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 	"k8s.io/utils/clock"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Container is one running container instance, as the runtime knows it.
@@ -68,8 +69,8 @@ const startupCPU = 20 * time.Millisecond
 
 // Config configures the resources of one node.
 type Config struct {
-	// OS is windows or linux.
-	OS string
+	// OS is the node's.
+	OS facts.OS
 	// Node returns the current Node object (name, capacity).
 	Node func() *corev1.Node
 	// Pods lists the running containers.
@@ -181,7 +182,7 @@ type ContainerUsage struct {
 // Snapshot is the node's usage at one instant.
 type Snapshot struct {
 	Time     time.Time
-	OS       string
+	OS       facts.OS
 	NodeName string
 	BootTime time.Time
 	// Capacity of the node.
@@ -205,7 +206,7 @@ type Snapshot struct {
 // MemoryAvailable is the eviction signal memory.available and the capacity
 // a percentage threshold applies to (see the package documentation).
 func (s *Snapshot) MemoryAvailable() (available, capacity int64) {
-	if s.OS == "windows" {
+	if s.OS.IsWindows() {
 		return max(s.CommitLimit-s.CommitTotal, 0), s.CommitLimit
 	}
 	return max(s.MemoryCapacity-s.NodeWorkingSet, 0), s.MemoryCapacity
@@ -233,14 +234,14 @@ func (s *Snapshot) PodWorkingSet(pod *corev1.Pod) (ws int64, ok bool) {
 // and the container gets cpuMaximum * NumCPU / 10 millicores back (the
 // reverse formula of toKubeContainerResources there). Linux: the CFS quota
 // gives exactly the limit, at least the kernel's 1ms-per-100ms minimum.
-func CPULimitMilli(os string, limitMilli, numCPU int64) int64 {
+func CPULimitMilli(os facts.OS, limitMilli, numCPU int64) int64 {
 	if limitMilli <= 0 {
 		return 0
 	}
 	if numCPU < 1 {
 		numCPU = 1
 	}
-	if os == "windows" {
+	if os.IsWindows() {
 		return CPUMaximum(limitMilli, numCPU) * numCPU / 10
 	}
 	return max(limitMilli, 10)
@@ -315,7 +316,7 @@ func (r *Resources) usage(c Container, milliCapacity int64, numCPU int64) Contai
 		u.WorkingSet = u.MemoryLimit
 	}
 	u.Commit = u.WorkingSet
-	if r.cfg.OS == "windows" {
+	if r.cfg.OS.IsWindows() {
 		u.Commit = d.Memory
 	}
 	return u
@@ -342,7 +343,7 @@ func (r *Resources) Sample() *Snapshot {
 		OS:                        r.cfg.OS,
 		BootTime:                  r.cfg.BootTime,
 		System:                    SystemUsage(r.cfg.OS),
-		WindowsGlobalCommitMemory: r.cfg.OS == "windows" && r.cfg.WindowsGlobalCommitMemory,
+		WindowsGlobalCommitMemory: r.cfg.OS.IsWindows() && r.cfg.WindowsGlobalCommitMemory,
 	}
 	if node != nil {
 		snap.NodeName = node.Name
@@ -383,7 +384,7 @@ func (r *Resources) Sample() *Snapshot {
 		snap.NodeMilliCPU += u.MilliCPU
 		snap.NodeWorkingSet += u.WorkingSet
 		snap.CommitTotal += u.Commit
-		if u.OverMemoryLimit && r.cfg.OS != "windows" && !r.oomSent[key] {
+		if u.OverMemoryLimit && !r.cfg.OS.IsWindows() && !r.oomSent[key] {
 			r.oomSent[key] = true
 			kills = append(kills, Kill{Pod: c.Pod, Container: c.Name, ContainerID: c.ID, ExitCode: OOMKilledExitCode, Reason: OOMKilledReason, Time: now})
 		}

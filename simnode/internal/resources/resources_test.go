@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 	clocktesting "k8s.io/utils/clock/testing"
+	"wink.dev/wink/simnode/facts"
 )
 
 var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -77,7 +78,7 @@ type fixture struct {
 	res   *Resources
 }
 
-func newFixture(os string, n *corev1.Node, pods ...*corev1.Pod) *fixture {
+func newFixture(os facts.OS, n *corev1.Node, pods ...*corev1.Pod) *fixture {
 	f := &fixture{clock: clocktesting.NewFakePassiveClock(t0), pods: pods}
 	f.res = New(Config{
 		OS:                        os,
@@ -119,7 +120,7 @@ func TestCPUMaximum(t *testing.T) {
 			if got := CPUMaximum(tc.limitMilli, tc.ncpu); got != tc.wantMax {
 				t.Errorf("CPUMaximum(%d, %d) = %d, want %d", tc.limitMilli, tc.ncpu, got, tc.wantMax)
 			}
-			if got := CPULimitMilli(tc.os, tc.limitMilli, tc.ncpu); got != tc.wantUsed {
+			if got := CPULimitMilli(facts.OS(tc.os), tc.limitMilli, tc.ncpu); got != tc.wantUsed {
 				t.Errorf("CPULimitMilli = %d, want %d", got, tc.wantUsed)
 			}
 		})
@@ -156,7 +157,7 @@ func TestUsage(t *testing.T) {
 			wantCPU: 2, wantWS: "10Mi", wantCommit: "10Mi"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(tc.os, node("4", "16Gi"), pod("p", tc.c))
+			f := newFixture(facts.OS(tc.os), node("4", "16Gi"), pod("p", tc.c))
 			u := usageOf(f.res.Sample(), "p", "c")
 			if u.MilliCPU != tc.wantCPU {
 				t.Errorf("cpu %dm, want %dm", u.MilliCPU, tc.wantCPU)
@@ -245,7 +246,7 @@ func TestMemoryAvailable(t *testing.T) {
 			if tc.os == "linux" {
 				capacity = "8Gi"
 			}
-			f := newFixture(tc.os, node("4", capacity), pod("p", tc.c))
+			f := newFixture(facts.OS(tc.os), node("4", capacity), pod("p", tc.c))
 			avail, cp := f.res.Sample().MemoryAvailable()
 			if got := resource.NewQuantity(avail, resource.BinarySI).String(); got != tc.wantAvailable {
 				t.Errorf("available %s, want %s", got, tc.wantAvailable)
@@ -273,11 +274,11 @@ func TestSummary(t *testing.T) {
 		{name: "linux", os: "linux", commit: true, wantSystem: []string{"kubelet", "runtime", "pods"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(tc.os, node("4", "16Gi"),
+			f := newFixture(facts.OS(tc.os), node("4", "16Gi"),
 				pod("a", ctr{name: "c1", image: "x"}, ctr{name: "c2", image: "x", memUsage: "100Mi"}),
 				pod("b", ctr{name: "c", image: "x"}))
 			f.res.cfg.WindowsGlobalCommitMemory = tc.commit
-			def := DefaultDemand(tc.os, "x").Memory
+			def := DefaultDemand(facts.OS(tc.os), "x").Memory
 			data, err := json.Marshal(f.res.Summary())
 			if err != nil {
 				t.Fatal(err)
@@ -406,7 +407,7 @@ func TestBusyThreads(t *testing.T) {
 		{name: "idle", os: "windows", threads: 0, limCPU: "500m", wantCPU: 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(tc.os, node("4", "16Gi"), pod("p", ctr{name: "c", image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", limCPU: tc.limCPU}))
+			f := newFixture(facts.OS(tc.os), node("4", "16Gi"), pod("p", ctr{name: "c", image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", limCPU: tc.limCPU}))
 			f.res.cfg.BusyThreads = func(id string) int {
 				if id != "containerd://p-c" {
 					t.Errorf("asked for %q", id)

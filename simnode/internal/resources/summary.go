@@ -50,7 +50,7 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 			if c.Pod.Status.StartTime != nil {
 				ps.StartTime = *c.Pod.Status.StartTime
 			}
-			if s.OS != "windows" {
+			if !s.OS.IsWindows() {
 				ps.Memory.RSSBytes = u64(0)
 			}
 			pods = append(pods, ps)
@@ -74,7 +74,7 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 			Rootfs: s.fs(now, rootfsUsedPerContainer),
 			Logs:   s.fs(now, logsUsedPerContainer),
 		}
-		if s.OS != "windows" {
+		if !s.OS.IsWindows() {
 			cs.Memory.RSSBytes = u64(c.WorkingSet)
 		}
 		if c.MemoryLimit > 0 {
@@ -123,7 +123,7 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 	}
 	var system []statsapi.ContainerStats
 	switch {
-	case s.OS == "windows":
+	case s.OS.IsWindows():
 		system = append(system, podsSys)
 		if s.WindowsGlobalCommitMemory {
 			system = append(system, statsapi.ContainerStats{
@@ -155,7 +155,7 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 		WorkingSetBytes: u64(s.NodeWorkingSet),
 		UsageBytes:      u64(s.NodeWorkingSet),
 	}
-	if s.OS == "windows" {
+	if s.OS.IsWindows() {
 		// winstats: UsageBytes is the commit charge.
 		nodeMem.UsageBytes = u64(s.CommitTotal)
 	} else {

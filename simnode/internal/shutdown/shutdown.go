@@ -6,7 +6,7 @@
 // pod with at most its group's grace period, before the machine goes down.
 // A kubelet without it (managerStub) does nothing: the machine just goes.
 // The grace periods are the node's pool's (wink.yaml shutdownGracePeriod
-// and shutdownGracePeriodCriticalPods), the rules' when it sets none; a
+// and shutdownGracePeriodCriticalPods), simnode/facts' when it sets none; a
 // shutdownGracePeriod of 0s means no manager, as in the kubelet.
 package shutdown
 
@@ -15,13 +15,13 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
 	"wink.dev/wink/simnode/rules"
@@ -33,11 +33,9 @@ type Config struct {
 	Node  *nodes.Info
 	// ShutdownGracePeriod and ShutdownGracePeriodCriticalPods are the
 	// kubelet's configuration, the node pool's fields of those names (row
-	// B15). When ShutdownGracePeriod is nil both are the rules' (unless
-	// ShutdownGracePeriodCriticalPods is set); when only
-	// ShutdownGracePeriodCriticalPods is nil it is 0s, the kubelet's
-	// default (as v1alpha1.SetDefaults_NodePool). A ShutdownGracePeriod of
-	// 0s means no node shutdown manager.
+	// B15), resolved by facts.ShutdownGracePeriods as wink.yaml's
+	// defaulting resolves them. A ShutdownGracePeriod of 0s means no node
+	// shutdown manager.
 	ShutdownGracePeriod             *metav1.Duration
 	ShutdownGracePeriodCriticalPods *metav1.Duration
 	// ActivePods are the node's pods that are not terminal (the kubelet's
@@ -74,23 +72,8 @@ func New(cfg Config) *Manager {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &cfg.Rules.NodeShutdown
-	total, critical := GracePeriods(s, cfg.ShutdownGracePeriod, cfg.ShutdownGracePeriodCriticalPods)
+	total, critical := facts.ShutdownGracePeriods(cfg.ShutdownGracePeriod, cfg.ShutdownGracePeriodCriticalPods)
 	return &Manager{cfg: cfg, manager: s.Manager(cfg.Node.OS, cfg.Node.KubeletVersion), groups: s.Groups(total, critical)}
-}
-
-// GracePeriods resolves a pool's shutdownGracePeriod and
-// shutdownGracePeriodCriticalPods (nil when unset) against the rules'
-// defaults, as v1alpha1.SetDefaults_NodePool does (B15): neither set, the
-// rules' values; only the critical pods' part unset, 0s.
-func GracePeriods(s *rules.NodeShutdown, gracePeriod, criticalPods *metav1.Duration) (total, critical time.Duration) {
-	total, critical = s.ShutdownGracePeriod.Duration, s.ShutdownGracePeriodCriticalPods.Duration
-	if gracePeriod != nil {
-		total, critical = gracePeriod.Duration, 0
-	}
-	if criticalPods != nil {
-		critical = criticalPods.Duration
-	}
-	return total, critical
 }
 
 // Enabled reports whether the node's kubelet has a node shutdown manager

@@ -216,7 +216,7 @@ func TestShutdownPoolGracePeriods(t *testing.T) {
 			wantEvs:   []string{"Normal Shutdown: Shutdown manager detected preshutdown event"},
 		},
 		{
-			name: "unset: the rules' 30s/10s", wantEnabled: true, step: 20 * time.Second,
+			name: "unset: facts' 30s/10s", wantEnabled: true, step: 20 * time.Second,
 			wantKills: []string{"web 20s at 0s", "quick 3s at 0s", "stuck 20s at 0s", "dns 10s at 20s", "node 3s at 20s"},
 			wantEvs:   []string{"Normal Shutdown: Shutdown manager detected preshutdown event"},
 		},
@@ -282,31 +282,6 @@ func TestShutdownPoolGracePeriods(t *testing.T) {
 			}
 			if wantNotReady := map[bool]int{true: 1}[tc.wantEnabled]; notReady != wantNotReady || m.ShuttingDown() != tc.wantEnabled {
 				t.Fatalf("[B15] NotReady calls %d, shutting down %v", notReady, m.ShuttingDown())
-			}
-		})
-	}
-}
-
-// TestGracePeriods checks how a pool's fields resolve against the rules'
-// defaults (B15); harness/config/v1alpha1's TestShutdownDefaultsAreSimnodes
-// checks that wink.yaml's defaulting gives the same.
-func TestGracePeriods(t *testing.T) {
-	s := &rules.Default().NodeShutdown
-	for _, tc := range []struct {
-		name            string
-		total, critical *metav1.Duration
-		want            string
-	}{
-		{"unset", nil, nil, "30s/10s"},
-		{"both set", dur("20s"), dur("5s"), "20s/5s"},
-		{"total only", dur("1m"), nil, "1m0s/0s"},
-		{"off", dur("0s"), nil, "0s/0s"},
-		{"critical only", nil, dur("15s"), "30s/15s"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			total, critical := GracePeriods(s, tc.total, tc.critical)
-			if got := total.String() + "/" + critical.String(); got != tc.want {
-				t.Fatalf("[B15] %s, want %s", got, tc.want)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"wink.dev/wink/simnode/facts"
 )
 
 // FuzzResolve: no path panics the resolver or the FS, and whatever a path
@@ -30,7 +31,7 @@ func FuzzResolve(f *testing.F) {
 		corev1.VolumeMount{Name: "host", MountPath: `/host`},
 		corev1.VolumeMount{Name: "cfg", MountPath: `C:\v\cfg`})
 	var fss []*containerFS
-	for _, os := range []string{"windows", "linux"} {
+	for _, os := range facts.OSes {
 		p, err := NewPod(context.Background(), winPod(vols, c), NewNode(os), newSource())
 		if err != nil {
 			f.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"sigs.k8s.io/yaml"
+	"wink.dev/wink/simnode/facts"
 )
 
 // hostLayoutYAML is the host layout of every simulated node (see its
@@ -38,7 +39,8 @@ func LoadHostLayout(data []byte) (*HostLayout, error) {
 		return nil, fmt.Errorf("hostlayout.yaml: %w", err)
 	}
 	var errs []string
-	check := func(os string, win bool, entries []HostEntry) {
+	check := func(os facts.OS, entries []HostEntry) {
+		win := os.IsWindows()
 		seen := map[string]int{}
 		for i, e := range entries {
 			where := fmt.Sprintf("%s[%d] (%s)", os, i, e.Path)
@@ -66,8 +68,8 @@ func LoadHostLayout(data []byte) (*HostLayout, error) {
 			seen[key] = i
 		}
 	}
-	check("windows", true, l.Windows)
-	check("linux", false, l.Linux)
+	check(facts.Windows, l.Windows)
+	check(facts.Linux, l.Linux)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("hostlayout.yaml: %s", strings.Join(errs, "; "))
 	}

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-
-	"wink.dev/wink/simnode/shell"
+	"wink.dev/wink/simnode/facts"
 )
 
 // HostProcessLayout is where a HostProcess container's own volume (its image
@@ -39,7 +38,7 @@ const (
 // HostProcess containers (B10) see it directly. Safe for concurrent use.
 type Node struct {
 	win  bool
-	os   string
+	os   facts.OS
 	host *store
 
 	mu            sync.Mutex
@@ -53,14 +52,14 @@ type Node struct {
 	stateDir      string // persist.go
 }
 
-// NewNode returns the host file system of a node whose OS is "windows" or
-// "linux" (anything else is treated as linux). It holds the kubelet's and
+// NewNode returns the host file system of a node of os (anything but
+// Windows is treated as Linux). It holds the kubelet's and
 // containerd's host layout (hostlayout.yaml: C:\var\lib\kubelet\plugins_registry,
 // /var/log/pods, /run/containerd/containerd.sock, ...) and, on Windows,
 // C:\Windows\System32 and the named pipe \\.\pipe\containerd-containerd.
-func NewNode(os string) *Node {
+func NewNode(os facts.OS) *Node {
 	n := &Node{
-		win:           os == string(shell.Windows),
+		win:           os.IsWindows(),
 		os:            os,
 		now:           time.Now,
 		pipes:         map[string]string{},
@@ -68,7 +67,7 @@ func NewNode(os string) *Node {
 		clusterDomain: "cluster.local",
 	}
 	if !n.win {
-		n.os = string(shell.Linux)
+		n.os = facts.Linux
 	}
 	n.host = newStore(n.win, n.clock)
 	n.seed()
@@ -123,8 +122,8 @@ func (n *Node) SetHostProcessLayout(l HostProcessLayout) {
 	n.mu.Unlock()
 }
 
-// OS is "windows" or "linux".
-func (n *Node) OS() string { return n.os }
+// OS is the node's: Windows or Linux.
+func (n *Node) OS() facts.OS { return n.os }
 
 // AddNamedPipe makes \\.\pipe\<name> exist on the node (for example
 // "docker_engine" on a node that also runs Docker).

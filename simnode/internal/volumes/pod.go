@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell"
 )
 
@@ -427,16 +428,10 @@ func (p *Pod) container(name string) *corev1.Container {
 	return nil
 }
 
-// hostProcess: the container's windowsOptions.hostProcess, else the pod's.
+// hostProcess: on Windows, the container's effective
+// windowsOptions.hostProcess (facts.ContainerHostProcess).
 func (p *Pod) hostProcess(c *corev1.Container) bool {
-	if !p.win {
-		return false
-	}
-	if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil && c.SecurityContext.WindowsOptions.HostProcess != nil {
-		return *c.SecurityContext.WindowsOptions.HostProcess
-	}
-	sc := p.pod.Spec.SecurityContext
-	return sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.HostProcess != nil && *sc.WindowsOptions.HostProcess
+	return p.win && facts.ContainerHostProcess(p.pod, c.SecurityContext)
 }
 
 // ContainerError reports why a container cannot get its mounts (nil when it

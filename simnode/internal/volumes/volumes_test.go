@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/shell"
 )
 
@@ -214,7 +215,7 @@ func TestReadOnlyWrites(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ctr("c", tt.mount)
 			c.SecurityContext = tt.sc
-			p := mustPod(t, winPod([]corev1.Volume{tt.vol}, c), NewNode(tt.os), newSource())
+			p := mustPod(t, winPod([]corev1.Volume{tt.vol}, c), NewNode(facts.OS(tt.os)), newSource())
 			err := p.FS("c").WriteFile(tt.path, []byte("windows-volume-test"))
 			if tt.wantText == "" {
 				if err != nil {
@@ -654,7 +655,7 @@ func TestManagedHostsFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := mustPod(t, winPod(nil, ctr("c")), NewNode(tt.os), newSource())
+			p := mustPod(t, winPod(nil, ctr("c")), NewNode(facts.OS(tt.os)), newSource())
 			p.SetPodIPs(tt.ips)
 			b, err := p.FS("c").ReadFile(tt.path)
 			if tt.want == "" {
@@ -735,7 +736,7 @@ func TestAgnhostImageFiles(t *testing.T) {
 			if tt.os == "linux" {
 				pod.Spec.NodeName = "linux-1"
 			}
-			data, err := mustPod(t, pod, NewNode(tt.os), newSource()).FS("c").ReadFile(tt.path)
+			data, err := mustPod(t, pod, NewNode(facts.OS(tt.os)), newSource()).FS("c").ReadFile(tt.path)
 			if tt.want && (err != nil || !strings.Contains(string(data), "-----BEGIN")) {
 				t.Fatalf("ReadFile: %v %.20q", err, data)
 			}

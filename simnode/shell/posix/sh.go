@@ -514,7 +514,11 @@ func (s *shell) command(p *process.Proc, words []string) int {
 	if b, ok := shBuiltins[words[0]]; ok {
 		return b.run(s, p, words)
 	}
-	if _, ok := p.Programs.Lookup(process.Linux, words[0]); ok {
+	os := process.Linux
+	if p.Win {
+		os = process.Windows // busybox-w32 sh runs the programs of C:\bin, C:\dig, System32
+	}
+	if _, ok := p.Programs.Lookup(os, words[0]); ok {
 		if !strings.Contains(words[0], "/") || strings.HasPrefix(words[0], "/") || strings.HasPrefix(words[0], "./") {
 			return p.Exec(words)
 		}

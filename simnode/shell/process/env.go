@@ -152,3 +152,23 @@ type HTTPResponse struct {
 	Headers map[string]string
 	Body    []byte
 }
+
+// HTTPClient is a Network that carries the requests of a Go program's
+// http.Client (agnhost's in-cluster clients): request headers, and the
+// certificate authorities the client trusts instead of an insecure flag.
+type HTTPClient interface {
+	// Do sends req through the container's network path (rows H1–H6) and
+	// returns the response; an https server whose certificate req's roots
+	// do not verify is ErrUntrustedCert.
+	Do(ctx context.Context, req *HTTPRequest) (*HTTPResponse, error)
+}
+
+// HTTPRequest is a request of an HTTPClient.
+type HTTPRequest struct {
+	Method string
+	URL    string
+	Header map[string]string
+	// RootCAs are the PEM certificates the client trusts (in-cluster: the
+	// service account's ca.crt); empty: the system's roots.
+	RootCAs []byte
+}

@@ -242,6 +242,8 @@ func Agnhost(p *process.Proc, argv []string) int {
 		return agnhostConnect(p, args, flags)
 	case "inclusterclient":
 		return agnhostInClusterClient(p, port("--poll-interval", 30))
+	case "test-service-account-issuer-discovery":
+		return agnhostOIDC(p, flags)
 	case "mounttest":
 		return agnhostMounttest(p, flags)
 	case "logs-generator":

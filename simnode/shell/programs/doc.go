@@ -1,8 +1,10 @@
 // Package programs are the programs of wink's simulated images other than
 // the shells: file and text tools (filetools.go: cat, ls, echo, sleep,
-// timeout...), network tools (nettools.go: ipconfig, ping, curl, wget,
-// nslookup, nltest, nc; rows H1–H6), agnhost (agnhost.go,
-// agnhost_mounttest.go) and Windows administration (winadmin.go: net
+// timeout...), text tools (texttools.go: seq, grep, getent), network
+// tools (nettools.go: ipconfig, ping, curl, wget, nslookup, nltest, nc;
+// dig.go: dig over the cluster DNS's messages; rows H1–H6), agnhost
+// (agnhost.go, agnhost_mounttest.go, agnhost_oidc.go: the OIDC discovery
+// client against the real apiserver) and Windows administration (winadmin.go: net
 // localgroup, shutdown, testlimit; rows B5, B6, B9, B10, B15). Each is a
 // func(*process.Proc, argv) int that simnode/shell's tables name; Listens
 // tells the ports a command listens on.

@@ -17,18 +17,18 @@ import (
 // Labels and the taint of the docs' recommended practice (seeds 001, 002;
 // rows N4, S1, S2, S3).
 const (
-	OSLabel       = "kubernetes.io/os"
-	BetaOSLabel   = "beta.kubernetes.io/os"
-	BuildLabel    = "node.kubernetes.io/windows-build"
-	TaintKey      = "os"
-	TaintValue    = "windows"
+	OSLabel       = facts.LabelOS
+	BetaOSLabel   = facts.LabelBetaOS
+	BuildLabel    = corev1.LabelWindowsBuild
+	TaintKey      = facts.WindowsTaintKey
+	TaintValue    = facts.WindowsTaintValue
 	HyperVHandler = "runhcs-wcow-hypervisor"
 )
 
 // WindowsToleration is the toleration the mutating webhook adds.
-var WindowsToleration = corev1.Toleration{Key: TaintKey, Operator: corev1.TolerationOpEqual, Value: TaintValue, Effect: corev1.TaintEffectNoSchedule}
+var WindowsToleration = facts.WindowsToleration()
 
-var windowsTaint = corev1.Taint{Key: TaintKey, Value: TaintValue, Effect: corev1.TaintEffectNoSchedule}
+var windowsTaint = facts.WindowsTaint()
 
 // RuntimeClassGetter looks a RuntimeClass up by name (nil: RuntimeClasses
 // are not looked up, see Webhook).
@@ -61,21 +61,22 @@ type Webhook struct {
 // a Windows pod, whatever else it says.
 func (w *Webhook) WindowsReason(ctx context.Context, pod *corev1.Pod) string {
 	ns := pod.Spec.NodeSelector
-	if pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Linux || ns[OSLabel] == "linux" || ns[BetaOSLabel] == "linux" {
+	specOS, labelOS, betaOS := facts.SpecOS(&pod.Spec), facts.OS(ns[OSLabel]), facts.OS(ns[BetaOSLabel])
+	if specOS.IsLinux() || labelOS.IsLinux() || betaOS.IsLinux() {
 		return ""
 	}
 	switch {
-	case pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Windows:
+	case specOS.IsWindows():
 		return "spec.os.name is windows"
-	case ns[OSLabel] == "windows":
+	case labelOS.IsWindows():
 		return "nodeSelector " + OSLabel + " is windows"
-	case ns[BetaOSLabel] == "windows":
+	case betaOS.IsWindows():
 		return "nodeSelector " + BetaOSLabel + " is windows"
 	case ns[BuildLabel] != "":
 		return "nodeSelector " + BuildLabel + " is " + ns[BuildLabel]
 	}
 	if rc := w.runtimeClass(ctx, pod); rc != nil {
-		if rc.Scheduling != nil && rc.Scheduling.NodeSelector[OSLabel] == "windows" {
+		if rc.Scheduling != nil && facts.OS(rc.Scheduling.NodeSelector[OSLabel]).IsWindows() {
 			return "RuntimeClass " + rc.Name + " selects kubernetes.io/os=windows"
 		}
 		if strings.HasPrefix(rc.Handler, "runhcs-wcow") {
@@ -103,9 +104,9 @@ func Patch(pod *corev1.Pod) []PatchOp {
 	var ops []PatchOp
 	switch {
 	case pod.Spec.NodeSelector == nil:
-		ops = append(ops, PatchOp{Op: "add", Path: "/spec/nodeSelector", Value: map[string]string{OSLabel: "windows"}})
-	case pod.Spec.NodeSelector[OSLabel] != "windows":
-		ops = append(ops, PatchOp{Op: "add", Path: "/spec/nodeSelector/" + escape(OSLabel), Value: "windows"})
+		ops = append(ops, PatchOp{Op: "add", Path: "/spec/nodeSelector", Value: map[string]string{OSLabel: facts.Windows.String()}})
+	case !facts.OS(pod.Spec.NodeSelector[OSLabel]).IsWindows():
+		ops = append(ops, PatchOp{Op: "add", Path: "/spec/nodeSelector/" + escape(OSLabel), Value: facts.Windows.String()})
 	}
 	if !Tolerates(pod.Spec.Tolerations) {
 		if pod.Spec.Tolerations == nil {

@@ -26,29 +26,16 @@ type Shell struct{}
 
 var _ pods.Shell = Shell{}
 
-// Run implements pods.Shell. The image's own server program, which the
-// shell does not simulate, serves until the container stops and then exits
-// as a stopped process does; an image whose ENTRYPOINT is a tool that ends
-// (kubectl, helm: shell.Tool) runs it as the shell runs such a tool.
+// Run implements pods.Shell with the shell's run-or-block rule
+// (shell.RunProcess, row E).
 func (Shell) Run(ctx context.Context, env *pods.Env, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// An empty argv is the image's own default process, which wink does not
-	// know (an image without catalog or registry metadata): it runs until
-	// stopped.
-	os := shell.OS(env.OS)
-	if env.Completes && len(argv) == 0 {
-		return 0 // the image's own program, run to completion
-	}
-	if !env.Exec && !env.Completes && (len(argv) == 0 || env.Server != "" && argv[0] == env.Server && (!shell.Found(os, argv) && !shell.Tool(os, argv[0]) || imageScript(env, argv))) {
-		return shell.RunUntilStopped(ctx, env.Process())
-	}
-	return shell.Run(ctx, env.Process(), argv, stdin, stdout, stderr)
+	return shell.RunProcess(ctx, env.Process(), env.Start(), argv, stdin, stdout, stderr)
 }
 
 // Found implements pods.Shell: present as far as wink knows (the open
 // world of shell.Present), and simulated by the shell.
 func (Shell) Found(e *pods.Env, argv []string) (found, simulated bool) {
-	os := shell.OS(e.OS)
-	return shell.Present(os, shell.ImageOf(os, e.Image, e.HostProcess), argv), shell.Found(os, argv)
+	return shell.Lookup(e.OS, e.Image, e.HostProcess, argv)
 }
 
 // Listens implements pods.Shell.
