@@ -58,9 +58,9 @@ func (m *Model) Bridge(addr string) (net.Conn, bool) {
 			if err != nil {
 				return
 			}
-			_, _ = io.Copy(io.Discard, req.Body)
+			body, _ := io.ReadAll(req.Body)
 			req.Body.Close()
-			hr := &HTTPRequest{Method: req.Method, Scheme: "http", Host: req.Host, Path: req.URL.RequestURI(), Addr: ip, Port: port, Server: view}
+			hr := &HTTPRequest{Method: req.Method, Scheme: "http", Host: req.Host, Path: req.URL.RequestURI(), Addr: ip, Port: port, Server: view, Body: body}
 			var resp *shell.HTTPResponse
 			if m.opts.HTTPHandler != nil {
 				resp = m.opts.HTTPHandler(pod, port, hr)

@@ -20,17 +20,25 @@ import (
 // shell.ErrUntrustedCert (cluster certificates are signed by the cluster CA,
 // which containers do not trust).
 func (v *view) HTTP(ctx context.Context, method, rawURL string, insecure bool) (*shell.HTTPResponse, error) {
-	return v.request(ctx, method, rawURL, nil, nil, insecure)
+	return v.request(ctx, method, rawURL, nil, nil, nil, insecure)
+}
+
+// HTTPBody implements shell.BodySender: HTTP with a request body (wget
+// --post-data). A pod whose server listens on a real socket (Listen:
+// agnhost nettest, porter, webhook) gets the request itself, body and
+// all, as a server on a real node does (row H1).
+func (v *view) HTTPBody(ctx context.Context, method, rawURL string, body []byte, insecure bool) (*shell.HTTPResponse, error) {
+	return v.request(ctx, method, rawURL, nil, nil, body, insecure)
 }
 
 // Do implements shell.HTTPClient: HTTP with the request's headers, trusting
 // its RootCAs. A request that reaches the apiserver goes to the real one
 // (Options.APIServer), with the container's own credentials.
 func (v *view) Do(ctx context.Context, req *shell.HTTPRequest) (*shell.HTTPResponse, error) {
-	return v.request(ctx, req.Method, req.URL, req.Header, req.RootCAs, false)
+	return v.request(ctx, req.Method, req.URL, req.Header, req.RootCAs, nil, false)
 }
 
-func (v *view) request(ctx context.Context, method, rawURL string, header map[string]string, rootCAs []byte, insecure bool) (*shell.HTTPResponse, error) {
+func (v *view) request(ctx context.Context, method, rawURL string, header map[string]string, rootCAs, body []byte, insecure bool) (*shell.HTTPResponse, error) {
 	if method == "" {
 		method = "GET"
 	}
@@ -97,7 +105,7 @@ func (v *view) request(ctx context.Context, method, rawURL string, header map[st
 		path += "?" + u.RawQuery
 	}
 	s := v.m.snapshot()
-	req := &HTTPRequest{Method: strings.ToUpper(method), Scheme: scheme, Host: host, Path: path, Addr: t.addr, Port: t.port, From: v.refresh(s).ip(s)}
+	req := &HTTPRequest{Method: strings.ToUpper(method), Scheme: scheme, Host: host, Path: path, Addr: t.addr, Port: t.port, From: v.refresh(s).ip(s), Body: body}
 	switch t.kind {
 	case "apiserver":
 		return v.m.apiserverResponse(req), nil
@@ -105,6 +113,9 @@ func (v *view) request(ctx context.Context, method, rawURL string, header map[st
 		return &shell.HTTPResponse{Status: 401, Headers: map[string]string{"Content-Type": "text/plain; charset=utf-8"}, Body: []byte("Unauthorized")}, nil
 	}
 	if t.pod != nil {
+		if real, ok := v.m.socketOf(t.pod, t.port); ok {
+			return realHTTP(ctx, real, req)
+		}
 		req.Server = v.m.viewOf(s, t.pod)
 	}
 	var resp *shell.HTTPResponse

@@ -84,6 +84,8 @@ type HTTPRequest struct {
 	Port int
 	// From is the client's address.
 	From netip.Addr
+	// Body is the request's body (nil: none).
+	Body []byte
 	// Server is the network as the answering pod sees it (nil for
 	// addresses beyond the cluster), for servers that make connections of
 	// their own (agnhost netexec /dial).

@@ -2,10 +2,16 @@ package network_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"strings"
+	"sync"
 	"testing"
 
 	"wink.dev/wink/simnode/network"
+	"wink.dev/wink/simnode/shell"
 )
 
 // TestSockets: a simulated server listening on a real socket (agnhost
@@ -54,5 +60,53 @@ func TestSockets(t *testing.T) {
 	l.Close()
 	if got, ok := m.Resolve("10.244.1.10:80"); ok {
 		t.Errorf("after Close: Resolve = %q, want none", got)
+	}
+}
+
+// TestHTTPToRealSocket (row H1): a pod's request to a server listening on
+// a real socket (agnhost nettest) reaches that server with its method,
+// path and body, at the pod address and through its Service; a request
+// without a real listener keeps the simulated answer.
+func TestHTTPToRealSocket(t *testing.T) {
+	c := newCluster()
+	m := c.model()
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	l, err := c.from(m, "win-web").(network.Listener).Listen(lctx, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu  sync.Mutex
+		got []string
+	)
+	go func() {
+		_ = http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, r.Method+" "+r.URL.RequestURI()+" "+string(b))
+			fmt.Fprint(w, "seen")
+		}))
+	}()
+	client := c.from(m, "win-client")
+	for _, url := range []string{"http://10.244.1.10/write?x=1", "http://10.96.0.30:80/write?x=1"} {
+		resp, err := client.(shell.BodySender).HTTPBody(ctx, "POST", url, []byte(`{"Source": "prestop"}`), false)
+		if err != nil || resp.Status != 200 || string(resp.Body) != "seen" {
+			t.Fatalf("POST %s: %v %+v", url, err, resp)
+		}
+	}
+	if resp, err := client.HTTP(ctx, "GET", "http://10.244.1.10/read", false); err != nil || string(resp.Body) != "seen" {
+		t.Fatalf("GET: %v %+v", err, resp)
+	}
+	want := []string{`POST /write?x=1 {"Source": "prestop"}`, `POST /write?x=1 {"Source": "prestop"}`, "GET /read "}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("server saw %q, want %q", got, want)
+	}
+	l.Close()
+	if resp, err := client.HTTP(ctx, "GET", "http://10.244.1.10/read", false); err != nil || string(resp.Body) == "seen" {
+		t.Fatalf("after Close the simulated answer: %v %+v", err, resp)
 	}
 }

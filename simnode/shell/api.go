@@ -51,6 +51,8 @@ type (
 	InBoxFile = process.InBoxFile
 	// Listener is a port a command listens on.
 	Listener = programs.Listener
+	// BodySender is a Network whose HTTP requests carry a body.
+	BodySender = process.BodySender
 )
 
 // Operating systems.

@@ -247,6 +247,12 @@ func (n *fakeNet) Ping(ctx context.Context, addr netip.Addr) (time.Duration, err
 	return n.rtt, nil
 }
 
+// HTTPBody records the body sent (BodySender) and answers as HTTP.
+func (n *fakeNet) HTTPBody(ctx context.Context, method, url string, body []byte, insecure bool) (*HTTPResponse, error) {
+	n.log("body " + string(body))
+	return n.HTTP(ctx, method, url, insecure)
+}
+
 func (n *fakeNet) HTTP(ctx context.Context, method, url string, insecure bool) (*HTTPResponse, error) {
 	n.log(method + " " + url)
 	_, host, port, path, _ := process.ParseURL(url)

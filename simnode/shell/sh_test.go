@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -32,6 +33,7 @@ var shCases = []tcase{
 	{name: "command substitution", argv: sh(`echo "host=$(hostname) user=` + "`whoami`" + `"`), out: "host=linux-pod-1 user=root\n"},
 	{name: "arithmetic", argv: sh(`echo $((2 + 3 * 4))`), out: "14\n"},
 	{name: "if", argv: sh(`if [ -f /data/hello.txt ]; then echo yes; else echo no; fi`), out: "yes\n"},
+	{name: "hexdump -C", argv: sh(`echo -n 'hi!' > /tmp/b; hexdump -C /tmp/b; hd /nope`), out: "00000000  68 69 21                                          |hi!|\n00000003\n", errOut: "hexdump: /nope: No such file or directory\n", code: 1},
 	{name: "if elif", argv: sh(`x=2; if [ $x -eq 1 ]; then echo one; elif [ $x -eq 2 ]; then echo two; fi`), out: "two\n"},
 	{name: "while counter", argv: sh(`i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done`), out: "0\n1\n2\n"},
 	{name: "until", argv: sh(`i=0; until [ $i -ge 2 ]; do i=$((i+1)); done; echo $i`), out: "2\n"},
@@ -67,6 +69,18 @@ var shCases = []tcase{
 	{name: "wget spider", argv: []string{"wget", "--spider", "http://10.244.1.6/"}, errOut: "Connecting to 10.244.1.6:80 (10.244.1.6:80)\nremote file exists\n"},
 	{name: "wget 404", argv: []string{"wget", "-qO-", "http://10.96.0.20/nope"}, errOut: "wget: server returned error: HTTP/1.1 404 Not Found\n", code: 1},
 	{name: "wget bad address", argv: []string{"wget", "-qO-", "http://nope/"}, errOut: "wget: bad address 'nope'\n", code: 1},
+	// upstream pre_stop.go: the preStop hook posts to agnhost nettest.
+	{name: "wget --post-data", argv: []string{"wget", "-O-", `--post-data={"Source": "prestop"}`, "http://10.244.1.6:80/write"}, out: "hello",
+		errOut: "Connecting to 10.244.1.6:80 (10.244.1.6:80)\nwriting to stdout\nwritten to stdout\n", check: func(t *testing.T, f *fixture, r result) {
+			if got := strings.Join(f.net.calls, "|"); !strings.Contains(got, `body {"Source": "prestop"}|POST http://10.244.1.6:80/write`) {
+				t.Errorf("network calls %q: want the body sent with a POST", got)
+			}
+		}},
+	{name: "wget --post-file", argv: sh(`echo -n x=1 > /tmp/p; wget -q -O- --post-file /tmp/p http://10.244.1.6/`), out: "hello", check: func(t *testing.T, f *fixture, r result) {
+		if got := strings.Join(f.net.calls, "|"); !strings.Contains(got, "body x=1|POST ") {
+			t.Errorf("network calls %q", got)
+		}
+	}},
 	{name: "wget to file", argv: sh(`wget -q -O /tmp/w http://10.244.1.6/ && cat /tmp/w`), out: "hello"},
 	{name: "curl linux", argv: []string{"curl", "-s", "http://web/"}, out: "web-1"},
 	{name: "nc unresolvable", argv: []string{"nc", "-vz", "nope", "80"}, errOut: "nc: getaddrinfo for host \"nope\" port 80: Name or service not known\n", code: 1},

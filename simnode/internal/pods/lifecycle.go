@@ -238,6 +238,14 @@ func (m *machine) sync(rec *record) {
 				break
 			}
 			m.startOrRestart(rec, c, c.exited(), now)
+			if c.running() && c.started {
+				// Started without a startup probe: the kubelet's next
+				// SyncPod (PLEG's ContainerStarted event) goes on with
+				// the next container at once; no timer of this one
+				// would (B13, kubelet versions with SidecarContainers:
+				// 1.29+).
+				m.fx.after(rec, 0, nil)
+			}
 			initDone = false
 			break
 		}

@@ -242,3 +242,30 @@ func TestInitContainerCrashLoop(t *testing.T) {
 		t.Fatalf("init %+v", got.Status.InitContainerStatuses[0])
 	}
 }
+
+// B13: a restartable init container (sidecar) without a startup probe is
+// started when it runs; the next init container and then the app start
+// right after it, with no probe or other timer of the sidecar to wake the
+// pod's sync (a pod of a sidecar and an init container stayed Init:1/2).
+func TestSidecarWithoutProbesThenInitAndApp(t *testing.T) {
+	f := newFixture(t, "windows", "10.244.1.0/24")
+	always := corev1.ContainerRestartPolicyAlways
+	pod := simplePod("sc", "cmd", "/c", "echo app && ping -t localhost")
+	pod.Spec.InitContainers = []corev1.Container{
+		{Name: "side", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"ping", "-t", "localhost"}, RestartPolicy: &always},
+		{Name: "i1", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", Command: []string{"cmd", "/c", "echo one"}},
+	}
+	f.start(pod)
+	f.run(3 * startDelay)
+	got := f.get("sc")
+	if got.Status.Phase != corev1.PodRunning || len(got.Status.ContainerStatuses) != 1 || got.Status.ContainerStatuses[0].State.Running == nil {
+		t.Fatalf("phase %s, app %+v, init %+v", got.Status.Phase, got.Status.ContainerStatuses, got.Status.InitContainerStatuses)
+	}
+	var order []string
+	for _, e := range f.eventsOf("Started") {
+		order = append(order, e.FieldPath)
+	}
+	if strings.Join(order, ",") != "spec.initContainers{side},spec.initContainers{i1},spec.containers{c}" {
+		t.Fatalf("start order %v", order)
+	}
+}

@@ -84,6 +84,7 @@ func (p *Pod) build(name string) (*containerFS, error) {
 		c.hostPipes = true
 	} else {
 		p.seedImage(image, ctr)
+		seedAgnhostImage(image, ctr.Image)
 		root := mountPoint{target: rootTarget, st: image}
 		if !p.win && ctr.SecurityContext != nil && ctr.SecurityContext.ReadOnlyRootFilesystem != nil && *ctr.SecurityContext.ReadOnlyRootFilesystem {
 			root.ro, root.roErr = true, ErrReadOnlyFS

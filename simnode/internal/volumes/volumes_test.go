@@ -713,3 +713,36 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// Row E: the agnhost image has /localhost.crt and /localhost.key at its
+// root (C:\ on Windows; Dockerfile(_windows) ADD porter/localhost.*),
+// which the StatefulSet specs' readiness probes fetch from test-webserver;
+// other images have none.
+func TestAgnhostImageFiles(t *testing.T) {
+	for _, tt := range []struct {
+		os, image, path string
+		want            bool
+	}{
+		{"windows", "registry.k8s.io/e2e-test-images/agnhost:2.59", `C:\localhost.crt`, true},
+		{"windows", "registry.k8s.io/e2e-test-images/agnhost:2.55", `/localhost.key`, true},
+		{"linux", "registry.k8s.io/e2e-test-images/agnhost:2.59", "/localhost.crt", true},
+		{"windows", "mcr.microsoft.com/windows/servercore:ltsc2022", `C:\localhost.crt`, false},
+		{"linux", "registry.k8s.io/e2e-test-images/busybox:1.37.0-1", "/localhost.crt", false},
+	} {
+		t.Run(tt.os+" "+tt.image+" "+tt.path, func(t *testing.T) {
+			c := ctr("c")
+			c.Image = tt.image
+			pod := winPod(nil, c)
+			if tt.os == "linux" {
+				pod.Spec.NodeName = "linux-1"
+			}
+			data, err := mustPod(t, pod, NewNode(facts.OS(tt.os)), newSource()).FS("c").ReadFile(tt.path)
+			if tt.want && (err != nil || !strings.Contains(string(data), "-----BEGIN")) {
+				t.Fatalf("ReadFile: %v %.20q", err, data)
+			}
+			if !tt.want && !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("ReadFile: %v, want not exist", err)
+			}
+		})
+	}
+}

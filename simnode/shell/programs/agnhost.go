@@ -214,7 +214,9 @@ func Agnhost(p *process.Proc, argv []string) int {
 		logf(p, "Started HTTP server on port %d", port("--http-port", 8080))
 		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.Block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
+	case "nettest":
+		return agnhostNettest(p, port("--port", 8080), port("--peers", 8))
+	case "test-webserver", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
 		return p.Block()
 	case "porter":
 		return agnhostPorter(p, flags)

@@ -14,6 +14,34 @@ import (
 	"wink.dev/wink/simnode/agnhost"
 )
 
+// agnhostNettest is `agnhost nettest [--port N] [--peers N]`: its web
+// server (simnode/agnhost nettest.go) on a real socket, reached by the
+// apiserver's pods/proxy and by the pods' clients (wget --post-data), its
+// state the program's own: a restarted container starts with none. /quit
+// ends it with 0. Without real sockets it serves no one.
+func agnhostNettest(p *process.Proc, port, peers int) int {
+	sn, ok := p.Env.Net.(socketNetwork)
+	if !ok {
+		return p.Block()
+	}
+	l, err := sn.Listen(p.Ctx, port)
+	if err != nil {
+		logf(p, "%v", err) // log.Fatal
+		return 1
+	}
+	parent := p.Ctx
+	ctx, quit := context.WithCancel(parent)
+	defer quit()
+	go func() { _ = agnhost.ServeHTTP(ctx, l, agnhost.NettestHandler(p.Env.Hostname, peers, quit)) }()
+	p.Ctx = ctx
+	code := p.Block()
+	p.Ctx = parent
+	if parent.Err() == nil {
+		return 0 // /quit: os.Exit(0)
+	}
+	return code
+}
+
 // socketNetwork is a container's Network that lets a simulated server
 // listen on a real socket, for clients outside the simulation (the
 // apiserver calling an admission webhook; simnode/network sockets.go).

@@ -926,14 +926,32 @@ func Nc(p *process.Proc, argv []string) int {
 
 // ---- wget ----
 
-// Wget is busybox wget: -q, -O file / -O- / -qO-, -T seconds, --spider.
+// Wget is busybox wget: -q, -O file / -O- / -qO-, -T seconds, --spider,
+// --post-data STR and --post-file FILE (a POST with that body: upstream's
+// PreStop spec posts {"Source": "prestop"} to agnhost nettest's /write).
 func Wget(p *process.Proc, argv []string) int {
 	quiet, spider := false, false
 	output, url := "", ""
+	var body []byte
 	timeout := 900 * time.Second
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		switch {
+		case a == "--post-data" || a == "--post-file" || strings.HasPrefix(a, "--post-data=") || strings.HasPrefix(a, "--post-file="):
+			name, v, has := strings.Cut(a, "=")
+			if !has && i+1 < len(argv) {
+				i++
+				v = argv[i]
+			}
+			body = []byte(v)
+			if name == "--post-file" {
+				data, err := p.ReadFile(v)
+				if err != nil {
+					p.Eprintln("wget: can't open '" + v + "': " + process.PosixFileError(err, true))
+					return 1
+				}
+				body = data
+			}
 		case a == "--spider":
 			spider = true
 		case a == "--quiet":
@@ -1003,7 +1021,10 @@ func Wget(p *process.Proc, argv []string) int {
 	if spider {
 		method = "HEAD"
 	}
-	resp, err := p.Net().HTTP(p.Ctx, method, full, true)
+	if body != nil {
+		method = "POST"
+	}
+	resp, err := process.SendHTTP(p.Ctx, p.Net(), method, full, body, true)
 	if p.Done() {
 		return p.Killed()
 	}
