@@ -645,7 +645,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	c.opaque = m.opaque(spec, c, env, argv)
 	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})
 	c.state = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(now)}}
-	c.killing, c.stopped = false, false
+	c.killing, c.stopped, c.partialTail = false, false, false
 	c.env, c.argv = env, argv
 	c.listens = m.listens(spec, c, argv)
 	c.started = spec.StartupProbe == nil
@@ -705,6 +705,7 @@ func (m *machine) finishContainer(rec *record, c *container, code int32, killed 
 	c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
 		ExitCode: code, Reason: reason, StartedAt: c.state.Running.StartedAt,
 		FinishedAt: metav1.NewTime(now), ContainerID: c.id,
+		Message: m.terminationMessage(rec, c, code),
 	}}
 	c.finishedAt = now
 	c.ready = false

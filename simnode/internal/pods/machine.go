@@ -93,6 +93,9 @@ type container struct {
 	// stopped: stopped for the pod's deletion; a late exit is ignored.
 	stopped bool
 	probes  map[string]*probeState
+	// partialTail: the current instance's output ended without a newline
+	// (containerd logs that last line as partial, termmsg.go).
+	partialTail bool
 }
 
 func (c *container) running() bool { return c.state.Running != nil }
