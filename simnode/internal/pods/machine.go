@@ -314,13 +314,15 @@ func (m *machine) terminated(rec *record, now time.Time) {
 		}
 	}
 	if e := rec.ending; e != nil {
-		if !terminalPhase || rec.phase != corev1.PodSucceeded {
+		if !terminalPhase || rec.phase != corev1.PodSucceeded || e.Failed {
 			rec.phase = corev1.PodFailed
 			rec.reason, rec.message = e.Reason, e.Message
 		}
-		c := e.Condition
-		c.LastTransitionTime = metav1.NewTime(now)
-		rec.shared = []corev1.PodCondition{c}
+		if e.Condition.Type != "" {
+			c := e.Condition
+			c.LastTransitionTime = metav1.NewTime(now)
+			rec.shared = []corev1.PodCondition{c}
+		}
 	}
 	m.refreshConditions(rec, now)
 }

@@ -279,6 +279,7 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		}
 		p.pods[key] = rec
 		p.m.resume(rec)
+		p.armDeadline(rec)
 		p.cfg.Log.Info("adopted running pod", "node", p.cfg.Node.Name, "pod", key, "podIP", rec.podIP)
 		// No status notification: the API already has this status. A
 		// container that is not running (exited, in back-off) is synced
@@ -310,6 +311,7 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 	}
 	rec.preferredIP = pod.Status.PodIP
 	p.m.pending(rec, now)
+	p.armDeadline(rec)
 	p.enqueue(key)
 	uid := rec.uid
 	p.cfg.Clock.AfterFunc(p.cfg.StartDelay, func() { p.tryStart(key, uid) })
@@ -395,6 +397,7 @@ func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 		return errdefs.NotFoundf("pod %s not found", podKey(pod))
 	}
 	rec.pod = pod.DeepCopy()
+	p.armDeadline(rec) // activeDeadlineSeconds may be set or changed (B13)
 	return nil
 }
 
