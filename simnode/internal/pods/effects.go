@@ -242,7 +242,7 @@ func (p *Provider) containerFor(namespace, name, container string) (*record, *co
 	if !ok {
 		return nil, nil, errdefs.AsNotFound(fmt.Errorf("pod %s/%s not found", namespace, name))
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.name == container || (container == "" && !c.init && !c.sidecar) {
 			if !c.running() || c.env == nil {
 				return nil, nil, errdefs.AsInvalidInput(fmt.Errorf("container %s is not running", c.name))

@@ -273,6 +273,7 @@ func (m *machine) sync(rec *record) {
 			}
 		}
 	}
+	m.startEphemeral(rec, now)
 	m.updatePhase(rec, initDone, now)
 	m.refreshConditions(rec, now)
 }
@@ -339,7 +340,7 @@ func (m *machine) updatePhase(rec *record, initDone bool, now time.Time) {
 // podDone ends a pod whose containers all finished (Succeeded or Failed):
 // sidecars are stopped and the sandbox is torn down.
 func (m *machine) podDone(rec *record, phase corev1.PodPhase, now time.Time) {
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.running() {
 			m.finishContainer(rec, c, 0, false, now)
 		}
@@ -650,8 +651,8 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	c.listens = m.listens(spec, c, argv)
 	c.started = spec.StartupProbe == nil
 	c.ready = c.started && spec.ReadinessProbe == nil
-	if c.init {
-		c.ready = false
+	if c.init || c.ephemeral {
+		c.ready = false // ephemeral containers report ready false
 	}
 	st := procState{ID: c.id, Start: now}
 	_ = saveJSON(m.procPath(rec, c), st)
@@ -833,7 +834,12 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 			order = append(order, c)
 		}
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.ephemeral {
+		if c.running() {
+			order = append(order, c)
+		}
+	}
+	for _, c := range rec.withEphemeral() {
 		c.probes = nil
 		if !c.running() {
 			c.stopped = true

@@ -96,6 +96,9 @@ type container struct {
 	// partialTail: the current instance's output ended without a newline
 	// (containerd logs that last line as partial, termmsg.go).
 	partialTail bool
+	// ephemeral: an ephemeral container (ephemeral.go): started once,
+	// never restarted, outside the pod's phase and readiness.
+	ephemeral bool
 }
 
 func (c *container) running() bool { return c.state.Running != nil }
@@ -115,6 +118,7 @@ type record struct {
 	hostIP       string
 	startTime    *metav1.Time
 	containers   []*container // init containers first, then regular ones, in spec order
+	ephemeral    []*container // ephemeral containers, in the order they were added
 	conditions   []corev1.PodCondition
 	// preferredIP is the pod IP the API already shows (a restart while the
 	// pod was starting); it is reused when the sandbox comes up.
@@ -270,6 +274,11 @@ func (m *machine) spec(rec *record, c *container) *corev1.Container {
 			if list[i].Name == c.name {
 				return &list[i]
 			}
+		}
+	}
+	if c.ephemeral {
+		if s := ephemeralSpec(rec.pod, c.name); s != nil {
+			return s
 		}
 	}
 	return &corev1.Container{Name: c.name, Image: c.image}
@@ -515,7 +524,7 @@ func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus 
 		s.PodIP = rec.podIP
 		s.PodIPs = []corev1.PodIP{{IP: rec.podIP}}
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		cs := corev1.ContainerStatus{
 			Name:                 c.name,
 			State:                *c.state.DeepCopy(),
@@ -530,7 +539,9 @@ func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus 
 			cs.ImageID = c.imageID
 			cs.ContainerID = c.id
 		}
-		if c.init || c.sidecar {
+		if c.ephemeral {
+			s.EphemeralContainerStatuses = append(s.EphemeralContainerStatuses, cs)
+		} else if c.init || c.sidecar {
 			s.InitContainerStatuses = append(s.InitContainerStatuses, cs)
 		} else {
 			s.ContainerStatuses = append(s.ContainerStatuses, cs)

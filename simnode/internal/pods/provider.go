@@ -398,6 +398,7 @@ func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	}
 	rec.pod = pod.DeepCopy()
 	p.armDeadline(rec) // activeDeadlineSeconds may be set or changed (B13)
+	p.addEphemeral(rec)
 	return nil
 }
 
@@ -591,7 +592,7 @@ func (p *Provider) ContainerLogs(namespace, name, containerName string, previous
 	if !ok {
 		return nil, errdefs.AsNotFound(fmt.Errorf("%w: pod %q in namespace %q", ErrContainerNotFound, name, namespace))
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.name != containerName {
 			continue
 		}

@@ -138,7 +138,7 @@ func (p *Provider) FindContainer(namespace, name, container string) (podFound, r
 		api := p.apiPod(key)
 		return api != nil && api.Spec.NodeName == p.cfg.Node.Name, false
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.name == container || (container == "" && !c.init && !c.sidecar) {
 			return true, c.running() && c.env != nil
 		}
