@@ -41,6 +41,11 @@ func TestEphemeralContainer(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.run(5 * time.Second)
+			if got := f.get("target"); len(got.Spec.EphemeralContainers) != 2 {
+				// virtual-kubelet calls UpdatePod only when GetPod's spec
+				// differs from the API's (node/pod.go createOrUpdatePod).
+				t.Fatalf("GetPod's spec is not the one the node runs: %d ephemeral containers", len(got.Spec.EphemeralContainers))
+			}
 			st := f.get("target").Status
 			if len(st.EphemeralContainerStatuses) != 2 || len(st.ContainerStatuses) != 1 {
 				t.Fatalf("statuses: ephemeral %+v, regular %d", st.EphemeralContainerStatuses, len(st.ContainerStatuses))

@@ -548,7 +548,11 @@ func (p *Provider) forgetLocked(rec *record) {
 	delete(p.pods, rec.key)
 }
 
-// GetPod returns the pod with its simulated status.
+// GetPod returns the pod with its simulated status and the spec the node
+// runs (the last CreatePod or UpdatePod): virtual-kubelet compares it with
+// the API's to decide on UpdatePod (node/pod.go createOrUpdatePod), so a
+// spec change (activeDeadlineSeconds, ephemeral containers, images) reaches
+// the node as it reaches a kubelet's pod worker.
 func (p *Provider) GetPod(_ context.Context, namespace, name string) (*corev1.Pod, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -556,7 +560,10 @@ func (p *Provider) GetPod(_ context.Context, namespace, name string) (*corev1.Po
 	if !ok {
 		return nil, errdefs.NotFoundf("pod %s/%s not found", namespace, name)
 	}
-	return p.podLocked(rec), nil
+	pod := p.podLocked(rec)
+	rec.pod.Spec.DeepCopyInto(&pod.Spec)
+	pod.Labels, pod.Annotations = rec.pod.DeepCopy().Labels, rec.pod.DeepCopy().Annotations
+	return pod, nil
 }
 
 // GetPodStatus returns the simulated status.
