@@ -60,25 +60,27 @@ type StartError struct {
 
 // RuntimeRules are runtime.yaml.
 type RuntimeRules struct {
-	CrashLoopBackOff          Backoff            `json:"crashLoopBackOff"`
-	ImagePullBackOff          Backoff            `json:"imagePullBackOff"`
-	SyncRetry                 Duration           `json:"syncRetry"`
-	CrashLoopMessage          string             `json:"crashLoopMessage"`
-	PullBackoffMessage        string             `json:"pullBackoffMessage"`
-	Users                     Users              `json:"users"`
-	NonRootUserNameMessage    string             `json:"nonRootUserNameMessage"`
-	NonRootImageUserMessage   string             `json:"nonRootImageUserMessage"`
-	NonRootLinuxUIDMessage    string             `json:"nonRootLinuxUIDMessage"`
-	NonRootLinuxImageMessage  string             `json:"nonRootLinuxImageMessage"`
-	SandboxUnknownUserMessage string             `json:"sandboxUnknownUserMessage"`
-	StartError                StartError         `json:"startError"`
-	PullFailureResync         Duration           `json:"pullFailureResync"`
-	ProbeRefused              map[string]string  `json:"probeRefused"`
-	HTTPProbeError            string             `json:"httpProbeError"`
-	HTTPProbeStatus           string             `json:"httpProbeStatus"`
-	KillPod                   KillPod            `json:"killPod"`
-	TerminationMessage        TerminationMessage `json:"terminationMessage"`
-	ActiveDeadline            ActiveDeadline     `json:"activeDeadline"`
+	CrashLoopBackOff          Backoff           `json:"crashLoopBackOff"`
+	ImagePullBackOff          Backoff           `json:"imagePullBackOff"`
+	SyncRetry                 Duration          `json:"syncRetry"`
+	CrashLoopMessage          string            `json:"crashLoopMessage"`
+	PullBackoffMessage        string            `json:"pullBackoffMessage"`
+	Users                     Users             `json:"users"`
+	NonRootUserNameMessage    string            `json:"nonRootUserNameMessage"`
+	NonRootImageUserMessage   string            `json:"nonRootImageUserMessage"`
+	NonRootLinuxUIDMessage    string            `json:"nonRootLinuxUIDMessage"`
+	NonRootLinuxImageMessage  string            `json:"nonRootLinuxImageMessage"`
+	SandboxUnknownUserMessage string            `json:"sandboxUnknownUserMessage"`
+	StartError                StartError        `json:"startError"`
+	PullFailureResync         Duration          `json:"pullFailureResync"`
+	ProbeRefused              map[string]string `json:"probeRefused"`
+	HTTPProbeError            string            `json:"httpProbeError"`
+	HTTPProbeStatus           string            `json:"httpProbeStatus"`
+	KillPod                   KillPod           `json:"killPod"`
+
+	// Pod lifecycle details of the kubelet (podlife.go, row B13).
+	TerminationMessage TerminationMessage `json:"terminationMessage"`
+	ActiveDeadline     ActiveDeadline     `json:"activeDeadline"`
 
 	tmpl map[string]*template.Template
 }
