@@ -35,7 +35,10 @@ func (p *Provider) armDeadline(rec *record) {
 	}
 	secs := *ads
 	deadline := rec.startTime.Add(time.Duration(secs) * time.Second)
-	p.cfg.Clock.AfterFunc(max(0, deadline.Sub(p.cfg.Clock.Now())), func() {
+	if rec.deadline != nil {
+		rec.deadline.Stop() // one check per pod: the latest deadline's
+	}
+	rec.deadline = p.cfg.Clock.AfterFunc(max(0, deadline.Sub(p.cfg.Clock.Now())), func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if !p.currentLocked(rec) {

@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	k8srecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/tools/reference"
+	"k8s.io/utils/clock"
 
 	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
@@ -119,6 +120,7 @@ type record struct {
 	startTime    *metav1.Time
 	containers   []*container // init containers first, then regular ones, in spec order
 	ephemeral    []*container // ephemeral containers, in the order they were added
+	deadline     clock.Timer  // the active deadline check (deadline.go)
 	conditions   []corev1.PodCondition
 	// preferredIP is the pod IP the API already shows (a restart while the
 	// pod was starting); it is reused when the sandbox comes up.
