@@ -79,3 +79,33 @@ func TestActiveDeadline(t *testing.T) {
 }
 
 func ptrInt64(v int64) *int64 { return &v }
+
+// TestUpdateWritesObservedGeneration: a spec update (here
+// activeDeadlineSeconds, as upstream node/pods.go "issue 500 podspec
+// updates" does) is synced and the status written again with the new
+// generation as observedGeneration (kubelet v1.34+ PodObservedGenerationTracking).
+func TestUpdateWritesObservedGeneration(t *testing.T) {
+	f := newFixture(t, "windows", "10.244.1.0/24")
+	pod := simplePod("gen", "ping", "-t", "localhost")
+	pod.Generation = 1
+	pod.Spec.ActiveDeadlineSeconds = ptrInt64(5000)
+	pod = f.addPod(pod)
+	if err := f.p.CreatePod(context.Background(), pod); err != nil {
+		t.Fatal(err)
+	}
+	f.run(startDelay)
+	f.waitFor("gen", phase(corev1.PodRunning))
+	for gen := int64(2); gen <= 5; gen++ {
+		upd := pod.DeepCopy()
+		upd.Generation = gen
+		*upd.Spec.ActiveDeadlineSeconds = 5000 - gen
+		if err := f.indexer.Update(upd); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.p.UpdatePod(context.Background(), upd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.run(simTick)
+	f.waitFor("gen", func(p *corev1.Pod) bool { return p.Status.ObservedGeneration == 5 })
+}

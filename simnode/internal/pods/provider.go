@@ -388,7 +388,9 @@ func (p *Provider) Observe(pod *corev1.Pod) {
 	}
 }
 
-// UpdatePod records the new spec and metadata (labels, annotations).
+// UpdatePod records the new spec and metadata (labels, annotations). The
+// kubelet's pod worker syncs the updated pod and its status manager writes
+// the status again, with the new generation as observedGeneration.
 func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -399,6 +401,7 @@ func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	rec.pod = pod.DeepCopy()
 	p.armDeadline(rec) // activeDeadlineSeconds may be set or changed (B13)
 	p.addEphemeral(rec)
+	p.enqueue(rec.key)
 	return nil
 }
 
