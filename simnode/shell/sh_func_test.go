@@ -67,3 +67,24 @@ func TestShTermTrapFunction(t *testing.T) {
 		t.Errorf("/tmp/ready still there: the trap's function did not run")
 	}
 }
+
+// TestTextTools: busybox wc and awk's field printing as upstream
+// common/node/runtime.go "should run with the expected status" counts its
+// restarts: `count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'})`.
+func TestTextTools(t *testing.T) {
+	cases := []tcase{
+		{name: "restart counter", argv: sh(`f=/tmp/rc; for i in 1 2 3; do count=$(echo 'hello' >> $f ; wc -l $f | awk {'print $1'}); echo $count; done`), out: "1\n2\n3\n"},
+		{name: "wc -l file", argv: sh(`printf 'a\nb\n' > /tmp/f; wc -l /tmp/f`), out: "2 /tmp/f\n"},
+		{name: "wc stdin", argv: sh(`printf 'a b\nc\n' | wc`), out: "        2         3         6\n"},
+		{name: "wc -lw two files", argv: sh(`printf 'a\n' > /tmp/a; printf 'b c\n' > /tmp/b; wc -lw /tmp/a /tmp/b`), out: "        1         1 /tmp/a\n        1         2 /tmp/b\n        2         3 total\n"},
+		{name: "wc missing", argv: sh(`wc -l /nope`), errOut: "wc: can't open '/nope': No such file or directory\n", code: 1},
+		{name: "awk fields", argv: sh(`printf 'a b c\nd e f\n' | awk '{print $3, $1}'`), out: "c a\nf d\n"},
+		{name: "awk -F and NF", argv: sh(`echo 'x:y:z' | awk -F: '{ print $NF }'`), out: "z\n"},
+		{name: "awk print", argv: sh(`echo 'x y' | awk '{print}'`), out: "x y\n"},
+		{name: "awk program not simulated", argv: sh(`echo 1 | awk 'BEGIN { n = 0 } { n += $1 } END { print n }'`), errHas: []string{"awk: wink simulates only {print ...}"}, code: 2},
+	}
+	for i := range cases {
+		cases[i].os = Linux
+	}
+	runCases(t, cases)
+}
