@@ -78,6 +78,8 @@ func TestTextTools(t *testing.T) {
 		{name: "wc stdin", argv: sh(`printf 'a b\nc\n' | wc`), out: "        2         3         6\n"},
 		{name: "wc -lw two files", argv: sh(`printf 'a\n' > /tmp/a; printf 'b c\n' > /tmp/b; wc -lw /tmp/a /tmp/b`), out: "        1         1 /tmp/a\n        1         2 /tmp/b\n        2         3 total\n"},
 		{name: "wc missing", argv: sh(`wc -l /nope`), errOut: "wc: can't open '/nope': No such file or directory\n", code: 1},
+		{name: "[[ ]] of a Job's fail-once script", argv: sh("if [[ -r /tmp/foo ]]\nthen\n  exit 0\nelse\n  touch /tmp/foo\n  exit 1\nfi"), code: 1},
+		{name: "[[ ]] true", argv: sh(`touch /tmp/foo; [[ -r /tmp/foo ]] && [[ "a" = "a" ]] && echo yes`), out: "yes\n"},
 		{name: "awk fields", argv: sh(`printf 'a b c\nd e f\n' | awk '{print $3, $1}'`), out: "c a\nf d\n"},
 		{name: "awk -F and NF", argv: sh(`echo 'x:y:z' | awk -F: '{ print $NF }'`), out: "z\n"},
 		{name: "awk print", argv: sh(`echo 'x y' | awk '{print}'`), out: "x y\n"},

@@ -64,6 +64,13 @@ func init() {
 			}
 			return shTest(p, a[1:len(a)-1])
 		}},
+		{"[[", "Evaluates a condition (ash's bash-compatible [[ ]]; no && or || inside).", func(s *shell, p *process.Proc, a []string) int {
+			if a[len(a)-1] != "]]" {
+				p.Eprintln("sh: missing ]]")
+				return 2
+			}
+			return shTest(p, a[1:len(a)-1])
+		}},
 		{"trap", "Sets signal handlers.", (*shell).trap},
 		{"set", "Sets shell options (-e, -x).", (*shell).set},
 		{"shift", "Shifts positional parameters.", func(s *shell, p *process.Proc, a []string) int {
