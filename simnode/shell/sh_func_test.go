@@ -90,3 +90,17 @@ func TestTextTools(t *testing.T) {
 	}
 	runCases(t, cases)
 }
+
+// TestAgnhostPause: agnhost's default CMD prints "Paused" and "Signals
+// registered", then waits to be stopped (test/images/agnhost/pause;
+// upstream common/node/containers.go "should use the image defaults if
+// command and args are blank").
+func TestAgnhostPause(t *testing.T) {
+	for os, killed := range map[OS]int{Windows: ExitKilledWindows, Linux: ExitKilledLinux} {
+		f := newFixture(os)
+		r := f.runFor(t, []string{"/agnhost", "pause"}, "", 100*time.Millisecond)
+		if !strings.HasPrefix(strings.ReplaceAll(r.stdout, "\r", ""), "Paused\nSignals registered\n") || r.code != killed {
+			t.Errorf("%s: code %d, stdout %q", os, r.code, r.stdout)
+		}
+	}
+}

@@ -214,7 +214,13 @@ func Agnhost(p *process.Proc, argv []string) int {
 		logf(p, "Started HTTP server on port %d", port("--http-port", 8080))
 		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.Block()
-	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
+	case "pause":
+		// test/images/agnhost/pause/pause.go: the image's default CMD
+		// (common/node/containers.go expects "Paused" in the log).
+		p.Println("Paused")
+		p.Println("Signals registered")
+		return p.Block()
+	case "test-webserver", "nettest", "liveness", "fake-gitserver", "grpc-health-checking":
 		return p.Block()
 	case "porter":
 		return agnhostPorter(p, flags)
