@@ -238,6 +238,12 @@ func (m *machine) sync(rec *record) {
 				break
 			}
 			m.startOrRestart(rec, c, c.exited(), now)
+			if c.running() && c.started {
+				// PLEG's ContainerStarted event syncs the pod again: the
+				// next container starts (a sidecar without a startup
+				// probe or postStart hook has nothing else to wake it).
+				m.fx.after(rec, 0, nil)
+			}
 			initDone = false
 			break
 		}
