@@ -162,6 +162,8 @@ func TestMessages(t *testing.T) {
 		{"unknown: declared linux on windows", "example.com/app:1", ws2022, map[string]string{"wink.dev/image-os.c": "linux"}, Options{Container: "c", Strict: true}, "", noMatch("example.com/app:1")},
 		{"absent tag", "mcr.microsoft.com/windows/servercore:latest", ws2022, nil, Options{}, "",
 			`rpc error: code = NotFound desc = failed to pull and unpack image "mcr.microsoft.com/windows/servercore:latest": failed to resolve reference "mcr.microsoft.com/windows/servercore:latest": mcr.microsoft.com/windows/servercore:latest: not found`},
+		{"absent Docker Hub library repository", "webserver:404", ws2022, nil, Options{}, "",
+			`rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/webserver:404": failed to resolve reference "docker.io/library/webserver:404": docker.io/library/webserver:404: not found`},
 		{"invalid name", "Nginx", linux, nil, Options{}, "",
 			`Failed to apply default image tag "Nginx": couldn't parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase`},
 	}

@@ -502,7 +502,7 @@ func (r *Rules) validateEvents() []error {
 	}
 	for _, id := range []string{EventPulling, EventPulled, EventAlreadyPresent, EventCreated, EventStarted, EventKilling,
 		EventFailedPull, EventError, EventPullBackOff, EventNeverPull, EventBackOff, EventSandboxFailed, EventFailedMount,
-		EventUnhealthy, EventKillingBecause, EventPostStartFailed, EventPreStopFailed, EventImageFallback} {
+		EventUnhealthy, EventProbeWarning, EventKillingBecause, EventPostStartFailed, EventPreStopFailed, EventImageFallback} {
 		if !evIDs[id] {
 			errs = append(errs, fmt.Errorf("events.yaml: missing event %q", id))
 		}
@@ -695,6 +695,7 @@ const (
 	EventSandboxFailed   = "sandbox-failed"
 	EventFailedMount     = "failed-mount"
 	EventUnhealthy       = "unhealthy"
+	EventProbeWarning    = "probe-warning"
 	EventKillingBecause  = "killing-because"
 	EventPostStartFailed = "post-start-failed"
 	EventPreStopFailed   = "pre-stop-failed"

@@ -79,6 +79,10 @@ type RuntimeRules struct {
 	HTTPProbeStatus           string              `json:"httpProbeStatus"`
 	KillPod                   KillPod             `json:"killPod"`
 
+	// Pod lifecycle details of the kubelet (podlife.go, row B13).
+	TerminationMessage TerminationMessage `json:"terminationMessage"`
+	ActiveDeadline     ActiveDeadline     `json:"activeDeadline"`
+
 	tmpl map[string]*template.Template
 }
 
@@ -159,6 +163,12 @@ func (r *RuntimeRules) compile() error {
 		}
 		r.tmpl[name] = t
 	}
+	if err := r.TerminationMessage.check(); err != nil {
+		return err
+	}
+	if err := r.ActiveDeadline.check(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -214,13 +224,16 @@ type HTTPResponse struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	Body    string            `json:"body"`
 	Log     []string          `json:"log,omitempty"`
+	// Location is the Location header of a redirect, a template.
+	Location string `json:"location,omitempty"`
 	// Unhealthy: once the container has run longer than After, the server
 	// answers Status and Body of Unhealthy instead (agnhost liveness:
 	// /healthz fails after 10 s).
 	Unhealthy *HTTPUnhealthy `json:"unhealthy,omitempty"`
 
-	body *template.Template
-	log  []*template.Template
+	body     *template.Template
+	log      []*template.Template
+	location *template.Template
 }
 
 // HTTPUnhealthy is a response's answer after a while (HTTPResponse).
@@ -238,6 +251,16 @@ type HTTPData struct {
 	Count                                                          int
 	// Uptime is how long the container has been running, in seconds.
 	Uptime float64
+}
+
+// RedirectTo is the Location h answers for d; "" when h is no redirect.
+func (h *HTTPResponse) RedirectTo(d HTTPData) string {
+	if h.location == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	_ = h.location.Execute(&b, d)
+	return b.String()
 }
 
 // Answer is h's status and body for d: Unhealthy's once the container has
@@ -279,6 +302,12 @@ func compileHTTP(list []HTTPResponse) error {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		h.body = t
+		h.location = nil
+		if h.Location != "" {
+			if h.location, err = template.New(h.ID + ".location").Option("missingkey=error").Parse(h.Location); err != nil {
+				return fmt.Errorf("%s: location: %w", what, err)
+			}
+		}
 		if u := h.Unhealthy; u != nil {
 			if u.After.Duration <= 0 || u.Status == 0 {
 				return fmt.Errorf("%s: unhealthy: want after > 0 and a status", what)

@@ -144,6 +144,32 @@ func (m *memFS) WriteFile(p string, data []byte) error {
 	return nil
 }
 
+func (m *memFS) Remove(p string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(p)
+	for _, r := range m.ro {
+		if k == r || strings.HasPrefix(k, r+m.sep()) {
+			return fs.ErrPermission
+		}
+	}
+	_, file := m.files[k]
+	if !file && !m.dirs[k] {
+		return fs.ErrNotExist
+	}
+	for ck := range m.files {
+		if ck == k || strings.HasPrefix(ck, k+m.sep()) {
+			delete(m.files, ck)
+		}
+	}
+	for ck := range m.dirs {
+		if ck == k || strings.HasPrefix(ck, k+m.sep()) {
+			delete(m.dirs, ck)
+		}
+	}
+	return nil
+}
+
 type memInfo struct {
 	name string
 	size int64

@@ -125,13 +125,17 @@ func (l *lineWriter) Write(b []byte) (int, error) {
 	}
 }
 
-func (l *lineWriter) flush() {
+// flush writes what is left without a newline; it reports whether there
+// was any (containerd's last, partial line).
+func (l *lineWriter) flush() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.buf) > 0 {
 		l.w.Append(l.stream, l.now(), strings.TrimSuffix(string(l.buf), "\r"))
 		l.buf = nil
+		return true
 	}
+	return false
 }
 
 // syncWriter serialises writes of stdout and stderr into one buffer.
@@ -196,8 +200,9 @@ func (p *Provider) spawn(rec *record, j *job) {
 			stdout, stderr = sw, sw
 		}
 		code := p.cfg.Shell.Run(j.ctx, &env, j.argv, strings.NewReader(""), stdout, stderr)
+		partial := false
 		for _, l := range lws {
-			l.flush()
+			partial = l.flush() || partial
 		}
 		if pt != nil {
 			// A process that ran ahead exits at its own time.
@@ -209,6 +214,9 @@ func (p *Provider) spawn(rec *record, j *job) {
 		}
 		p.mu.Lock()
 		if p.currentLocked(rec) && j.done != nil {
+			if j.kind == "process" && j.c.instance == j.instance {
+				j.c.partialTail = partial
+			}
 			j.done(code, output)
 			p.m.sync(rec)
 			p.enqueue(rec.key)
@@ -234,7 +242,7 @@ func (p *Provider) containerFor(namespace, name, container string) (*record, *co
 	if !ok {
 		return nil, nil, errdefs.AsNotFound(fmt.Errorf("pod %s/%s not found", namespace, name))
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.name == container || (container == "" && !c.init && !c.sidecar) {
 			if !c.running() || c.env == nil {
 				return nil, nil, errdefs.AsInvalidInput(fmt.Errorf("container %s is not running", c.name))

@@ -103,6 +103,12 @@ func (p fuzzPodVolumes) SetPodIPs(ips []string)                 { p.p.SetPodIPs(
 func (p fuzzPodVolumes) SetContainerID(c, id string)            { p.p.SetContainerID(c, id) }
 func (p fuzzPodVolumes) SetEnv(c string, env map[string]string) { p.p.SetEnv(c, env) }
 func (p fuzzPodVolumes) SandboxMountPoint(c string) string      { return p.p.SandboxMountPoint(c) }
+func (p fuzzPodVolumes) SetEphemeralContainers(ecs []corev1.EphemeralContainer) {
+	p.p.SetEphemeralContainers(ecs)
+}
+func (p fuzzPodVolumes) TerminationMessage(c string) ([]byte, bool) {
+	return p.p.TerminationMessage(c)
+}
 func (p fuzzPodVolumes) ContainerError(c string) error {
 	err := p.p.ContainerError(c)
 	if err == nil {

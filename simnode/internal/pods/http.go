@@ -71,12 +71,13 @@ func (m *machine) respond(rec *record, c *container, port int, method, path, cli
 		host += ":" + strconv.Itoa(port)
 	}
 	now := m.now()
-	status, body, lines := h.Answer(rules.HTTPData{
+	data := rules.HTTPData{
 		PodName: rec.pod.Name, PodIP: rec.podIP, Namespace: rec.pod.Namespace, Container: c.name,
 		Path: path, URL: "http://" + host + path, ClientIP: client, Count: count,
 		Now:    now.Format("2006-01-02 15:04:05.999999999 -0700 MST"),
 		Uptime: now.Sub(c.state.Running.StartedAt.Time).Seconds(),
-	})
+	}
+	status, body, lines := h.Answer(data)
 	if log && len(lines) > 0 {
 		if b, err := m.logs.Get(logKey(rec, c, c.restartCount)); err == nil {
 			for _, l := range lines {
@@ -87,6 +88,9 @@ func (m *machine) respond(rec *record, c *container, port int, method, path, cli
 	headers := map[string]string{}
 	for k, v := range h.Headers {
 		headers[k] = v
+	}
+	if loc := h.RedirectTo(data); loc != "" {
+		headers["Location"] = loc
 	}
 	headers["Content-Length"] = strconv.Itoa(len(body))
 	headers["Date"] = now.UTC().Format(time.RFC1123)

@@ -281,6 +281,7 @@ func (m *machine) sync(rec *record) {
 			}
 		}
 	}
+	m.startEphemeral(rec, now)
 	m.updatePhase(rec, initDone, now)
 	m.refreshConditions(rec, now)
 }
@@ -347,7 +348,7 @@ func (m *machine) updatePhase(rec *record, initDone bool, now time.Time) {
 // podDone ends a pod whose containers all finished (Succeeded or Failed):
 // sidecars are stopped and the sandbox is torn down.
 func (m *machine) podDone(rec *record, phase corev1.PodPhase, now time.Time) {
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.running() {
 			m.finishContainer(rec, c, 0, false, now)
 		}
@@ -653,13 +654,13 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	c.opaque = m.opaque(spec, c, env, argv)
 	m.event(rec.pod, c, rules.EventStarted, rules.EventData{Container: c.name, Image: c.image})
 	c.state = corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: metav1.NewTime(now)}}
-	c.killing, c.stopped = false, false
+	c.killing, c.stopped, c.partialTail = false, false, false
 	c.env, c.argv = env, argv
 	c.listens = m.listens(spec, c, argv)
 	c.started = spec.StartupProbe == nil
 	c.ready = c.started && spec.ReadinessProbe == nil
-	if c.init {
-		c.ready = false
+	if c.init || c.ephemeral {
+		c.ready = false // ephemeral containers report ready false
 	}
 	st := procState{ID: c.id, Start: now}
 	_ = saveJSON(m.procPath(rec, c), st)
@@ -713,6 +714,7 @@ func (m *machine) finishContainer(rec *record, c *container, code int32, killed 
 	c.state = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
 		ExitCode: code, Reason: reason, StartedAt: c.state.Running.StartedAt,
 		FinishedAt: metav1.NewTime(now), ContainerID: c.id,
+		Message: m.terminationMessage(rec, c, code),
 	}}
 	c.finishedAt = now
 	c.ready = false
@@ -840,7 +842,12 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 			order = append(order, c)
 		}
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.ephemeral {
+		if c.running() {
+			order = append(order, c)
+		}
+	}
+	for _, c := range rec.withEphemeral() {
 		c.probes = nil
 		if !c.running() {
 			c.stopped = true

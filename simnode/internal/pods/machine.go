@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	k8srecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/tools/reference"
+	"k8s.io/utils/clock"
 
 	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
@@ -93,6 +94,12 @@ type container struct {
 	// stopped: stopped for the pod's deletion; a late exit is ignored.
 	stopped bool
 	probes  map[string]*probeState
+	// partialTail: the current instance's output ended without a newline
+	// (containerd logs that last line as partial, termmsg.go).
+	partialTail bool
+	// ephemeral: an ephemeral container (ephemeral.go): started once,
+	// never restarted, outside the pod's phase and readiness.
+	ephemeral bool
 }
 
 func (c *container) running() bool { return c.state.Running != nil }
@@ -112,6 +119,8 @@ type record struct {
 	hostIP       string
 	startTime    *metav1.Time
 	containers   []*container // init containers first, then regular ones, in spec order
+	ephemeral    []*container // ephemeral containers, in the order they were added
+	deadline     clock.Timer  // the active deadline check (deadline.go)
 	conditions   []corev1.PodCondition
 	// preferredIP is the pod IP the API already shows (a restart while the
 	// pod was starting); it is reused when the sandbox comes up.
@@ -269,6 +278,11 @@ func (m *machine) spec(rec *record, c *container) *corev1.Container {
 			}
 		}
 	}
+	if c.ephemeral {
+		if s := ephemeralSpec(rec.pod, c.name); s != nil {
+			return s
+		}
+	}
 	return &corev1.Container{Name: c.name, Image: c.image}
 }
 
@@ -311,13 +325,15 @@ func (m *machine) terminated(rec *record, now time.Time) {
 		}
 	}
 	if e := rec.ending; e != nil {
-		if !terminalPhase || rec.phase != corev1.PodSucceeded {
+		if !terminalPhase || rec.phase != corev1.PodSucceeded || e.Failed {
 			rec.phase = corev1.PodFailed
 			rec.reason, rec.message = e.Reason, e.Message
 		}
-		c := e.Condition
-		c.LastTransitionTime = metav1.NewTime(now)
-		rec.shared = []corev1.PodCondition{c}
+		if e.Condition.Type != "" {
+			c := e.Condition
+			c.LastTransitionTime = metav1.NewTime(now)
+			rec.shared = []corev1.PodCondition{c}
+		}
 	}
 	m.refreshConditions(rec, now)
 }
@@ -510,7 +526,7 @@ func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus 
 		s.PodIP = rec.podIP
 		s.PodIPs = []corev1.PodIP{{IP: rec.podIP}}
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		cs := corev1.ContainerStatus{
 			Name:                 c.name,
 			State:                *c.state.DeepCopy(),
@@ -525,7 +541,9 @@ func (m *machine) buildStatus(rec *record, apiPod *corev1.Pod) corev1.PodStatus 
 			cs.ImageID = c.imageID
 			cs.ContainerID = c.id
 		}
-		if c.init || c.sidecar {
+		if c.ephemeral {
+			s.EphemeralContainerStatuses = append(s.EphemeralContainerStatuses, cs)
+		} else if c.init || c.sidecar {
 			s.InitContainerStatuses = append(s.InitContainerStatuses, cs)
 		} else {
 			s.ContainerStatuses = append(s.ContainerStatuses, cs)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	neturl "net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -113,6 +114,9 @@ func (m *machine) probeResult(rec *record, c *container, ps *probeState, ok bool
 	}
 	p := ps.probe
 	spec := m.spec(rec, c)
+	if ok && strings.HasPrefix(output, probeWarning) {
+		m.event(rec.pod, c, rules.EventProbeWarning, rules.EventData{Container: c.name, Probe: ps.kind, Message: output})
+	}
 	if ok {
 		ps.failures = 0
 		ps.successes++
@@ -241,11 +245,41 @@ func (m *machine) httpProbe(rec *record, c *container, spec *corev1.Container, h
 		return false, m.rules.Runtime.Message("httpProbeError", rules.MessageData{Image: url, Message: m.refused(rec, c, spec, h.Host, h.Port)})
 	}
 	resp := m.respond(rec, c, n, "GET", path, rec.hostIP, false)
+	// probe/http/http.go: redirects to the same host are followed (at
+	// most 10), one to another host is not: the probe succeeds with a
+	// warning and the response body.
+	host := m.probeHost(rec, h.Host)
+	for hops := 0; resp != nil && resp.Status >= 300 && resp.Status < 400 && resp.Headers["Location"] != ""; hops++ {
+		loc, err := neturl.Parse(resp.Headers["Location"])
+		if err != nil || hops >= 10 {
+			break
+		}
+		if loc.IsAbs() && loc.Hostname() != host {
+			body := string(resp.Body)
+			if len(body) > maxProbeBody {
+				body = body[:maxProbeBody]
+			}
+			return true, probeWarning + body
+		}
+		next := loc.RequestURI()
+		if !strings.HasPrefix(next, "/") {
+			next = "/" + next
+		}
+		resp = m.respond(rec, c, n, "GET", next, rec.hostIP, false)
+	}
 	if resp != nil && (resp.Status < 200 || resp.Status >= 400) {
 		return false, m.rules.Runtime.Message("httpProbeStatus", rules.MessageData{Message: strconv.Itoa(resp.Status)})
 	}
 	return true, ""
 }
+
+// probeWarning starts the output of an HTTP probe that succeeded on a
+// redirect to another host (probe/http/http.go), with at most
+// maxProbeBody bytes of the body (maxRespBodyLength).
+const (
+	probeWarning = "Probe terminated redirects, Response body: "
+	maxProbeBody = 10 << 10
+)
 
 // collect is an io.Writer that keeps a job's output.
 type collect struct{ bytes.Buffer }

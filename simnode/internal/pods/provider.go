@@ -279,6 +279,7 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		}
 		p.pods[key] = rec
 		p.m.resume(rec)
+		p.armDeadline(rec)
 		p.cfg.Log.Info("adopted running pod", "node", p.cfg.Node.Name, "pod", key, "podIP", rec.podIP)
 		// No status notification: the API already has this status. A
 		// container that is not running (exited, in back-off) is synced
@@ -310,6 +311,7 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 	}
 	rec.preferredIP = pod.Status.PodIP
 	p.m.pending(rec, now)
+	p.armDeadline(rec)
 	p.enqueue(key)
 	uid := rec.uid
 	p.cfg.Clock.AfterFunc(p.cfg.StartDelay, func() { p.tryStart(key, uid) })
@@ -386,7 +388,9 @@ func (p *Provider) Observe(pod *corev1.Pod) {
 	}
 }
 
-// UpdatePod records the new spec and metadata (labels, annotations).
+// UpdatePod records the new spec and metadata (labels, annotations). The
+// kubelet's pod worker syncs the updated pod and its status manager writes
+// the status again, with the new generation as observedGeneration.
 func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -395,6 +399,9 @@ func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 		return errdefs.NotFoundf("pod %s not found", podKey(pod))
 	}
 	rec.pod = pod.DeepCopy()
+	p.armDeadline(rec) // activeDeadlineSeconds may be set or changed (B13)
+	p.addEphemeral(rec)
+	p.enqueue(rec.key)
 	return nil
 }
 
@@ -544,7 +551,11 @@ func (p *Provider) forgetLocked(rec *record) {
 	delete(p.pods, rec.key)
 }
 
-// GetPod returns the pod with its simulated status.
+// GetPod returns the pod with its simulated status and the spec the node
+// runs (the last CreatePod or UpdatePod): virtual-kubelet compares it with
+// the API's to decide on UpdatePod (node/pod.go createOrUpdatePod), so a
+// spec change (activeDeadlineSeconds, ephemeral containers, images) reaches
+// the node as it reaches a kubelet's pod worker.
 func (p *Provider) GetPod(_ context.Context, namespace, name string) (*corev1.Pod, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -552,7 +563,10 @@ func (p *Provider) GetPod(_ context.Context, namespace, name string) (*corev1.Po
 	if !ok {
 		return nil, errdefs.NotFoundf("pod %s/%s not found", namespace, name)
 	}
-	return p.podLocked(rec), nil
+	pod := p.podLocked(rec)
+	rec.pod.Spec.DeepCopyInto(&pod.Spec)
+	pod.Labels, pod.Annotations = rec.pod.DeepCopy().Labels, rec.pod.DeepCopy().Annotations
+	return pod, nil
 }
 
 // GetPodStatus returns the simulated status.
@@ -588,7 +602,7 @@ func (p *Provider) ContainerLogs(namespace, name, containerName string, previous
 	if !ok {
 		return nil, errdefs.AsNotFound(fmt.Errorf("%w: pod %q in namespace %q", ErrContainerNotFound, name, namespace))
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.name != containerName {
 			continue
 		}

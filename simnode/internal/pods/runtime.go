@@ -3,6 +3,7 @@ package pods
 import (
 	"context"
 	"io"
+	"io/fs"
 	"net/netip"
 	"time"
 
@@ -129,6 +130,23 @@ func (g gatedFS) WriteFile(path string, data []byte) error {
 		return nil
 	}
 	return g.FS.WriteFile(path, data)
+}
+
+// Remove is a write too: one made before a simnode restart is skipped.
+func (g gatedFS) Remove(path string) error {
+	if !g.gate.Write() {
+		return nil
+	}
+	return removeFrom(g.FS, path)
+}
+
+// removeFrom removes path from f when f can delete (process.Remover).
+func removeFrom(f process.FS, path string) error {
+	r, ok := f.(process.Remover)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return r.Remove(path)
 }
 
 // WriteGate decides whether a container process's file write is made.

@@ -38,6 +38,13 @@ func (s settledFS) WriteFile(path string, data []byte) error {
 	return s.FS.WriteFile(path, data)
 }
 
+func (s settledFS) Remove(path string) error {
+	if err := s.settle(); err != nil {
+		return err
+	}
+	return removeFrom(s.FS, path)
+}
+
 func (s settledFS) ReadDir(path string) ([]fs.DirEntry, error) {
 	if err := s.settle(); err != nil {
 		return nil, err

@@ -24,8 +24,13 @@ type Termination struct {
 	// it ends Failed (rules killPod.stopExitCode decides the phase).
 	Reason, Message string
 	// Condition is added to the terminal status whatever the phase: the
-	// DisruptionTarget condition, reason TerminationByKubelet.
+	// DisruptionTarget condition, reason TerminationByKubelet. None when
+	// its Type is empty.
 	Condition corev1.PodCondition
+	// Failed keeps phase Failed with Reason and Message whatever the
+	// containers' exit codes: a pod sync handler's ShouldEvict, which
+	// generateAPIPodStatus applies to every status (the active deadline).
+	Failed bool
 }
 
 // Evicted is the Termination of an evicted pod (row B6): the eviction
@@ -71,10 +76,15 @@ func ShutDown(r *rules.Rules, groups []rules.ShutdownGroup, pod *corev1.Pod) Ter
 // pod the node does not run gets a NotFound error. Eviction and node
 // shutdown both end their pods through Terminate.
 func (p *Provider) Terminate(pod *corev1.Pod, t Termination) <-chan error {
-	done := make(chan error, 1)
-	key := podKey(pod)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.terminateLocked(pod, t)
+}
+
+// terminateLocked is Terminate with p.mu held.
+func (p *Provider) terminateLocked(pod *corev1.Pod, t Termination) <-chan error {
+	done := make(chan error, 1)
+	key := podKey(pod)
 	rec, ok := p.pods[key]
 	if !ok || rec.uid != string(pod.UID) {
 		done <- errdefs.NotFoundf("pod %s (uid %s) does not run on node %s", key, pod.UID, p.cfg.Node.Name)
@@ -128,7 +138,7 @@ func (p *Provider) FindContainer(namespace, name, container string) (podFound, r
 		api := p.apiPod(key)
 		return api != nil && api.Spec.NodeName == p.cfg.Node.Name, false
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if c.name == container || (container == "" && !c.init && !c.sidecar) {
 			return true, c.running() && c.env != nil
 		}

@@ -30,6 +30,7 @@ type containerFS struct {
 	node      *Node
 	mounts    []mountPoint // longest target first
 	hostPipes bool         // HostProcess / node view: every node pipe is reachable
+	termLog   *store       // the termination message file of this instance (termination.go)
 	err       error        // *ContainerError, if any
 }
 
@@ -193,6 +194,7 @@ func (p *Pod) build(name string) (*containerFS, error) {
 	}
 	if !hp {
 		p.hostsMount(c, ctr)
+		p.terminationMount(c, ctr)
 	}
 	sort.SliceStable(c.mounts, func(i, j int) bool {
 		return len(c.mounts[i].target.parts) > len(c.mounts[j].target.parts)
@@ -304,6 +306,12 @@ func (p *Pod) seedImage(s *store, ctr *corev1.Container) {
 			_ = s.mkdirAll(d)
 		}
 		_ = s.put([]string{"License.txt"}, kindFile, []byte("MICROSOFT SOFTWARE SUPPLEMENTAL LICENSE TERMS\r\n"), 0o644)
+		if strings.Contains(strings.ToLower(ctr.Image), "e2e-test-images/") {
+			// The e2e images' Windows builds are FROM their busybox image,
+			// whose layer has C:\tmp (test/images/busybox/Dockerfile_windows:
+			// COPY --from=prep /tmp-dir /tmp): busybox-w32 sh's /tmp.
+			_ = s.mkdirAll([]string{"tmp"})
+		}
 		return
 	}
 	host, _ := p.hostnameDomain()

@@ -17,7 +17,8 @@ import (
 // This file is the Linux sh (busybox ash flavour) of Linux containers and
 // of the e2e images' `sh -c` (upstream test/e2e/windows/hybrid_network.go:131
 // `/bin/sh -c "nc -vz <ip> <port> -w <s>"`): ; && || | & > >> < 2>&1, $VAR,
-// ${VAR:-x}, $(cmd), quotes, if/while/until/for, trap, and the builtins of
+// ${VAR:-x}, $(cmd), quotes, if/while/until/for, functions (name() { ...; }
+// with $1.., return and local, as ash has them), trap, and the builtins of
 // shBuiltins.
 
 type shBuiltin struct {
@@ -63,6 +64,13 @@ func init() {
 			}
 			return shTest(p, a[1:len(a)-1])
 		}},
+		{"[[", "Evaluates a condition (ash's bash-compatible [[ ]]; no && or || inside).", func(s *shell, p *process.Proc, a []string) int {
+			if a[len(a)-1] != "]]" {
+				p.Eprintln("sh: missing ]]")
+				return 2
+			}
+			return shTest(p, a[1:len(a)-1])
+		}},
 		{"trap", "Sets signal handlers.", (*shell).trap},
 		{"set", "Sets shell options (-e, -x).", (*shell).set},
 		{"shift", "Shifts positional parameters.", func(s *shell, p *process.Proc, a []string) int {
@@ -84,6 +92,8 @@ func init() {
 			s.exited, s.code = true, code
 			return code
 		}},
+		{"return", "Returns from a function.", (*shell).ret},
+		{"local", "Declares function-local variables.", (*shell).local},
 		{".", "Runs a file in this shell.", (*shell).source},
 		{"source", "Runs a file in this shell.", (*shell).source},
 	} {
@@ -101,14 +111,42 @@ type shell struct {
 	brk             int
 	cont            bool
 	errexit, xtrace bool
-	jobs            *sync.WaitGroup
-	jobCtx          context.Context
-	cancel          context.CancelFunc
+	// funcs are the functions defined, by name; frames the calls in
+	// progress, innermost last; returning is set by return until its
+	// function (or dot script, or the script) ends.
+	funcs     map[string]*shNode
+	frames    []*shFrame
+	returning bool
+	jobs      *sync.WaitGroup
+	jobCtx    context.Context
+	cancel    context.CancelFunc
 }
 
-// child is a subshell: same jobs, fresh traps and state.
+// shFrame is one function call: the variables its local declared, with
+// the values they had before (restored when it returns).
+type shFrame struct {
+	saved map[string]savedVar
+}
+
+type savedVar struct {
+	value string
+	set   bool
+}
+
+// child is a subshell: same jobs and functions (a fork has them), fresh
+// traps and state.
 func (s *shell) child(name string, args []string) *shell {
-	return &shell{name: name, args: args, traps: map[string]string{}, jobs: s.jobs, jobCtx: s.jobCtx, cancel: func() {}, errexit: s.errexit, xtrace: s.xtrace}
+	funcs := make(map[string]*shNode, len(s.funcs))
+	for k, v := range s.funcs {
+		funcs[k] = v
+	}
+	// A subshell of a function is still in it (local works there), with
+	// frames of its own.
+	frames := make([]*shFrame, len(s.frames))
+	for i := range frames {
+		frames[i] = &shFrame{saved: map[string]savedVar{}}
+	}
+	return &shell{name: name, args: args, traps: map[string]string{}, funcs: funcs, frames: frames, jobs: s.jobs, jobCtx: s.jobCtx, cancel: func() {}, errexit: s.errexit, xtrace: s.xtrace}
 }
 
 // lockedWriter serialises writes of background jobs and the shell.
@@ -126,7 +164,7 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 // Run is `sh -c script [name args...]`, `sh script.sh`, or sh reading
 // stdin.
 func Run(p *process.Proc, argv []string) int {
-	s := &shell{name: "sh", traps: map[string]string{}, jobs: &sync.WaitGroup{}}
+	s := &shell{name: "sh", traps: map[string]string{}, funcs: map[string]*shNode{}, jobs: &sync.WaitGroup{}}
 	var mu sync.Mutex
 	p.Stdout = lockedWriter{&mu, p.Stdout}
 	p.Stderr = lockedWriter{&mu, p.Stderr}
@@ -174,9 +212,11 @@ func Run(p *process.Proc, argv []string) int {
 		}
 	}
 	code := s.runScript(p, script)
-	if s.exited {
+	if s.exited || s.returning {
+		// return outside a function ends the script, as exit does
 		code = s.code
 	}
+	s.returning = false
 	if p.Done() {
 		return s.onKill(p)
 	}
@@ -207,7 +247,7 @@ func (s *shell) onKill(p *process.Proc) int {
 	defer cancel()
 	hp := p.Sub(nil, nil, nil)
 	hp.Ctx = ctx
-	s.exited, s.brk, s.cont = false, 0, false
+	s.exited, s.brk, s.cont, s.returning = false, 0, false, false
 	delete(s.traps, "TERM")
 	code := s.runScript(hp, h)
 	if s.exited {
@@ -242,13 +282,18 @@ func (s *shell) runScript(p *process.Proc, script string) int {
 
 // ---- execution ----
 
-func (s *shell) stop() bool { return s.exited || s.brk > 0 || s.cont }
+func (s *shell) stop() bool { return s.exited || s.brk > 0 || s.cont || s.returning }
 
 func (s *shell) run(n *shNode, p *process.Proc) int {
 	if p.Done() {
 		return process.ExitKilledLinux
 	}
 	switch n.kind {
+	case "func":
+		if len(n.kids) > 0 {
+			s.funcs[n.varName] = n.kids[0]
+		}
+		return 0
 	case "list":
 		code := p.LastExit
 		for i, k := range n.kids {
@@ -510,7 +555,21 @@ func isName(s string) bool {
 	return true
 }
 
+// specialBuiltins are found before functions (POSIX 2.9.1 command search:
+// special built-ins, then functions, then the other built-ins and PATH).
+var specialBuiltins = map[string]bool{
+	"break": true, ":": true, ".": true, "continue": true, "eval": true, "exec": true, "exit": true,
+	"export": true, "readonly": true, "return": true, "set": true, "shift": true, "times": true,
+	"trap": true, "unset": true,
+}
+
 func (s *shell) command(p *process.Proc, words []string) int {
+	if b, ok := shBuiltins[words[0]]; ok && specialBuiltins[words[0]] {
+		return b.run(s, p, words)
+	}
+	if body, ok := s.funcs[words[0]]; ok {
+		return s.call(p, body, words)
+	}
 	if b, ok := shBuiltins[words[0]]; ok {
 		return b.run(s, p, words)
 	}
@@ -526,6 +585,7 @@ func (s *shell) command(p *process.Proc, words []string) int {
 	if strings.Contains(words[0], "/") {
 		if data, err := p.ReadFile(words[0]); err == nil && strings.HasPrefix(string(data), "#!") {
 			sub := s.child(words[0], words[1:])
+			sub.funcs = map[string]*shNode{} // a new process
 			code := sub.runScript(p.Sub(nil, nil, nil), string(data))
 			if sub.exited {
 				return sub.code
@@ -667,7 +727,7 @@ func (s *shell) expandDollar(p *process.Proc, w string) (string, int) {
 				if depth == 0 {
 					inner := w[2:j]
 					if strings.HasPrefix(inner, "(") && strings.HasSuffix(inner, ")") {
-						v, err := process.EvalArith(strings.Trim(inner, "()"), p.Vars)
+						v, err := process.EvalArith(s.arithParams(p, strings.Trim(inner, "()")), p.Vars)
 						if err != nil {
 							return "0", j + 1
 						}
@@ -733,6 +793,27 @@ func (s *shell) expandDollar(p *process.Proc, w string) (string, int) {
 	return "$", 1
 }
 
+// arithParams expands the $ parameters of an arithmetic expression
+// ($1, $#, ${x}, $(cmd)) before it is evaluated; bare names are the
+// evaluator's.
+func (s *shell) arithParams(p *process.Proc, expr string) string {
+	if !strings.ContainsAny(expr, "$`") {
+		return expr
+	}
+	var b strings.Builder
+	for i := 0; i < len(expr); {
+		if c := expr[i]; c == '$' || c == '`' {
+			v, n := s.expandDollar(p, expr[i:])
+			b.WriteString(v)
+			i += n
+			continue
+		}
+		b.WriteByte(expr[i])
+		i++
+	}
+	return b.String()
+}
+
 func (s *shell) param(p *process.Proc, name string) (string, bool) {
 	switch name {
 	case "?":
@@ -773,7 +854,78 @@ func (s *shell) substitute(p *process.Proc, script string) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// call runs function body with words[1:] as its positional parameters
+// ($0 stays the shell's); its locals are restored and return ends it.
+func (s *shell) call(p *process.Proc, body *shNode, words []string) int {
+	if !p.Enter() {
+		p.Leave()
+		p.Eprintln("sh: " + words[0] + ": recursion too deep")
+		return 2
+	}
+	defer p.Leave()
+	saved := s.args
+	s.args = append([]string(nil), words[1:]...)
+	frame := &shFrame{saved: map[string]savedVar{}}
+	s.frames = append(s.frames, frame)
+	code := s.run(body, p)
+	s.frames = s.frames[:len(s.frames)-1]
+	for name, v := range frame.saved {
+		if v.set {
+			p.Vars.Set(name, v.value)
+		} else {
+			p.Vars.Unset(name)
+		}
+	}
+	s.args = saved
+	if s.returning {
+		s.returning = false
+		code = s.code
+	}
+	return code
+}
+
 // ---- builtins ----
+
+// ret is return [n]: it ends the function (or dot script) running, with n
+// or the last command's status.
+func (s *shell) ret(p *process.Proc, a []string) int {
+	code := p.LastExit
+	if len(a) > 1 {
+		n, err := strconv.Atoi(a[1])
+		if err != nil {
+			p.Eprintln("sh: return: Illegal number: " + a[1])
+			n = 2
+		}
+		code = n & 0xff
+	}
+	s.returning, s.code = true, code
+	return code
+}
+
+// local declares variables local to the function running (ash's local:
+// name or name=value; the value a name had before comes back on return).
+func (s *shell) local(p *process.Proc, a []string) int {
+	if len(s.frames) == 0 {
+		p.Eprintln("sh: local: not in a function")
+		return 2
+	}
+	f := s.frames[len(s.frames)-1]
+	for _, kv := range a[1:] {
+		name, value, hasValue := strings.Cut(kv, "=")
+		if !isName(name) {
+			p.Eprintln("sh: local: " + name + ": bad variable name")
+			return 2
+		}
+		if _, ok := f.saved[name]; !ok {
+			v, set := p.Vars.Get(name)
+			f.saved[name] = savedVar{value: v, set: set}
+		}
+		if hasValue {
+			p.Vars.Set(name, value)
+		}
+	}
+	return 0
+}
 
 func (s *shell) exit(p *process.Proc, a []string) int {
 	code := p.LastExit
@@ -910,7 +1062,13 @@ func (s *shell) source(p *process.Proc, a []string) int {
 		p.Eprintln("sh: .: can't open '" + a[1] + "'")
 		return 2
 	}
-	return s.runScript(p, string(data))
+	code := s.runScript(p, string(data))
+	if s.returning && len(s.frames) == 0 {
+		// return in a dot script ends that script
+		s.returning = false
+		code = s.code
+	}
+	return code
 }
 
 // shTest is test / [: files, strings, integers, !, -a, -o.

@@ -142,7 +142,7 @@ type shRedir struct {
 }
 
 type shNode struct {
-	kind    string // list, andor, pipe, simple, if, while, until, for, group, subshell
+	kind    string // list, andor, pipe, simple, if, while, until, for, group, subshell, func
 	kids    []*shNode
 	ops     []string // list: separators; andor: && ||
 	words   []string
@@ -151,6 +151,21 @@ type shNode struct {
 	varName string
 	items   []string
 	bg      []bool
+}
+
+// funcDef parses the body of function name: one compound command (with
+// its redirections), after optional newlines.
+func (ps *shParser) funcDef(name string) *shNode {
+	for ps.peek().op == "\n" {
+		ps.i++
+	}
+	t := ps.peek()
+	compound := t.op == "(" || (t.op == "" && (t.text == "{" || t.text == "if" || t.text == "while" || t.text == "until" || t.text == "for"))
+	if !compound {
+		ps.err = fmt.Errorf("unexpected %q: a function body is a compound command", t.text)
+		return &shNode{kind: "func", varName: name}
+	}
+	return &shNode{kind: "func", varName: name, kids: []*shNode{ps.command()}}
 }
 
 type shParser struct {
@@ -325,6 +340,28 @@ func (ps *shParser) command() *shNode {
 		n = &shNode{kind: "group"}
 		n.kids = append(n.kids, ps.list([]string{"}"}))
 		ps.expectWord("}")
+	case t.op == "" && t.text == "function" && ps.i+1 < len(ps.toks) && ps.toks[ps.i+1].op == "":
+		// bash's (and busybox ash's) `function name { ...; }`, with or
+		// without ().
+		ps.i++
+		name := ps.peek().text
+		ps.i++
+		if ps.peek().op == "(" {
+			if ps.i+1 >= len(ps.toks) || ps.toks[ps.i+1].op != ")" {
+				ps.err = fmt.Errorf("expected \"()\" after function %s", name)
+				return &shNode{kind: "func"}
+			}
+			ps.i += 2
+		}
+		return ps.funcDef(name)
+	case t.op == "" && ps.i+2 < len(ps.toks) && ps.toks[ps.i+1].op == "(" && ps.toks[ps.i+2].op == ")":
+		// name() compound-command: a function definition (POSIX 2.9.5).
+		if !isName(t.text) {
+			ps.err = fmt.Errorf("bad function name %q", t.text)
+			return &shNode{kind: "func"}
+		}
+		ps.i += 3
+		return ps.funcDef(t.text)
 	case t.op == "(":
 		ps.i++
 		n = &shNode{kind: "subshell"}

@@ -114,6 +114,13 @@ type FS interface {
 	ReadDir(path string) ([]fs.DirEntry, error)
 }
 
+// Remover is an FS that can delete: a file, or a directory with all under
+// it (rm, rm -r). fs.ErrNotExist when nothing is there, fs.ErrPermission
+// on a read-only mount (row B11).
+type Remover interface {
+	Remove(path string) error
+}
+
 // NetConfig is a container's network configuration.
 type NetConfig struct {
 	IP         netip.Addr

@@ -138,6 +138,16 @@ func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
 	return p.Env.Files.WriteFile(full, data)
 }
 
+// Remove deletes a file or directory tree of the container (Env.Files);
+// a file system that cannot delete answers fs.ErrPermission.
+func (p *Proc) Remove(name string) error {
+	r, ok := p.Env.Files.(Remover)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return r.Remove(p.Path(name))
+}
+
 // IsNullDevice is NUL on Windows, /dev/null on Linux.
 func (p *Proc) IsNullDevice(name string) bool {
 	if p.Win {

@@ -216,7 +216,13 @@ func Agnhost(p *process.Proc, argv []string) int {
 		return p.Block()
 	case "nettest":
 		return agnhostNettest(p, port("--port", 8080), port("--peers", 8))
-	case "test-webserver", "liveness", "fake-gitserver", "grpc-health-checking", "pause":
+	case "pause":
+		// test/images/agnhost/pause/pause.go: the image's default CMD
+		// (common/node/containers.go expects "Paused" in the log); Go's
+		// fmt.Println ends lines with "\n" on Windows too.
+		p.Stdout.Write([]byte("Paused\nSignals registered\n"))
+		return p.Block()
+	case "test-webserver", "liveness", "fake-gitserver", "grpc-health-checking":
 		return p.Block()
 	case "porter":
 		return agnhostPorter(p, flags)

@@ -1,7 +1,9 @@
 package programs
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -344,4 +346,48 @@ func Timeout(p *process.Proc, argv []string) int {
 	}
 	p.Println("0")
 	return 0
+}
+
+// Rm is busybox rm (-f, -r/-R): a directory needs -r; -f says nothing of
+// what is not there.
+func Rm(p *process.Proc, argv []string) int {
+	force, recursive := false, false
+	var names []string
+	opts := true
+	for _, a := range argv[1:] {
+		if opts && a == "--" {
+			opts = false
+			continue
+		}
+		if opts && strings.HasPrefix(a, "-") && len(a) > 1 {
+			force = force || strings.Contains(a, "f")
+			recursive = recursive || strings.ContainsAny(a, "rR")
+			continue
+		}
+		names = append(names, a)
+	}
+	if len(names) == 0 {
+		if force {
+			return 0
+		}
+		p.Eprintln("BusyBox v1.x multi-call binary.\n\nUsage: rm [-irf] FILE...")
+		return 1
+	}
+	code := 0
+	for _, n := range names {
+		if _, err := p.ReadDir(n); err == nil && !recursive {
+			p.Eprintln("rm: '" + n + "' is a directory")
+			code = 1
+			continue
+		}
+		err := p.Remove(n)
+		switch {
+		case err == nil:
+		case force && errors.Is(err, fs.ErrNotExist):
+		default:
+			p.Eprintln("rm: can't remove '" + n + "': " + process.PosixFileError(err, true))
+			code = 1
+		}
+	}
+	return code
 }

@@ -121,6 +121,14 @@ func (p podVolumes) SetContainerID(c, id string)            { p.p.SetContainerID
 func (p podVolumes) SetEnv(c string, env map[string]string) { p.p.SetEnv(c, env) }
 func (p podVolumes) SandboxMountPoint(c string) string      { return p.p.SandboxMountPoint(c) }
 
+// SetEphemeralContainers gives the ephemeral containers added to the pod.
+func (p podVolumes) SetEphemeralContainers(ecs []corev1.EphemeralContainer) {
+	p.p.SetEphemeralContainers(ecs)
+}
+
+// TerminationMessage is the container's termination message file (B13).
+func (p podVolumes) TerminationMessage(c string) ([]byte, bool) { return p.p.TerminationMessage(c) }
+
 // Refresh brings the pod's volumes up to date (the provider's periodic
 // remount, pods/remount.go: ConfigMap, Secret and downward API updates,
 // B12); without it the remount loop skipped every production pod.
