@@ -348,24 +348,29 @@ func Timeout(p *process.Proc, argv []string) int {
 	return 0
 }
 
+// busyboxArgs splits a busybox tool's arguments into its single-letter
+// flags (of every "-xy" argument, concatenated) and its operands; "--"
+// ends the options.
+func busyboxArgs(args []string) (flags string, operands []string) {
+	opts := true
+	for _, a := range args {
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && strings.HasPrefix(a, "-") && len(a) > 1:
+			flags += a[1:]
+		default:
+			operands = append(operands, a)
+		}
+	}
+	return flags, operands
+}
+
 // Rm is busybox rm (-f, -r/-R): a directory needs -r; -f says nothing of
 // what is not there.
 func Rm(p *process.Proc, argv []string) int {
-	force, recursive := false, false
-	var names []string
-	opts := true
-	for _, a := range argv[1:] {
-		if opts && a == "--" {
-			opts = false
-			continue
-		}
-		if opts && strings.HasPrefix(a, "-") && len(a) > 1 {
-			force = force || strings.Contains(a, "f")
-			recursive = recursive || strings.ContainsAny(a, "rR")
-			continue
-		}
-		names = append(names, a)
-	}
+	flags, names := busyboxArgs(argv[1:])
+	force, recursive := strings.Contains(flags, "f"), strings.ContainsAny(flags, "rR")
 	if len(names) == 0 {
 		if force {
 			return 0

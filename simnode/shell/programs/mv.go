@@ -21,21 +21,8 @@ type remover interface {
 // StatefulSet specs break a readiness probe with `mv -v /localhost.crt
 // /tmp/`; kubelet versions: all).
 func Mv(p *process.Proc, argv []string) int {
-	verbose, noClobber := false, false
-	var names []string
-	opts := true
-	for _, a := range argv[1:] {
-		if opts && a == "--" {
-			opts = false
-			continue
-		}
-		if opts && strings.HasPrefix(a, "-") && len(a) > 1 {
-			verbose = verbose || strings.Contains(a, "v")
-			noClobber = noClobber || strings.Contains(a, "n")
-			continue
-		}
-		names = append(names, a)
-	}
+	flags, names := busyboxArgs(argv[1:])
+	verbose, noClobber := strings.Contains(flags, "v"), strings.Contains(flags, "n")
 	if len(names) < 2 {
 		p.Eprintln("BusyBox v1.37.0 multi-call binary.\n\nUsage: mv [-fin] SOURCE DEST\nor: mv [-fin] SOURCE... DIRECTORY")
 		return 1
