@@ -22,6 +22,7 @@ type htmlRow struct {
 
 type htmlData struct {
 	R        *Report
+	Heading  string
 	Headline string
 	Failed   bool
 	Rows     []htmlRow
@@ -33,7 +34,7 @@ type htmlData struct {
 // catalog statement → row → tests → result → evidence, collapsible
 // evidence, the failures and every result, filterable by area and status.
 func WriteHTML(w io.Writer, r *Report) error {
-	d := htmlData{R: r, Headline: r.Headline(), Failed: r.Failed()}
+	d := htmlData{R: r, Heading: r.Heading(), Headline: r.Headline(), Failed: r.Failed()}
 	byKey := r.byKey()
 	for _, res := range r.Results {
 		if res.Area != "" && !slices.Contains(d.Areas, res.Area) {
@@ -104,9 +105,9 @@ var htmlTemplate = template.Must(template.Must(htmlBase.Clone()).New("report").F
 	"code":   inlineCode,
 	"join":   strings.Join,
 	"status": func(s Status) string { return strings.ReplaceAll(string(s), " ", "-") },
-}).Parse(`{{template "head" (print "wink test: " .Headline)}}</head>
+}).Parse(`{{template "head" (print .Heading ": " .Headline)}}</head>
 <body>
-<h1>{{if .Failed}}❌{{else}}✅{{end}} wink test: {{.Headline}}</h1>
+<h1>{{if .Failed}}❌{{else}}✅{{end}} {{.Heading}}: {{.Headline}}</h1>
 <p class="totals"><span><b>{{.R.Totals.Results}}</b> results</span><span class="badge pass">{{.R.Totals.Pass}} pass</span> <span class="badge fail">{{.R.Totals.Fail}} fail</span> <span class="badge skip">{{.R.Totals.Skip}} skip</span>
 <span>rows covered: <b>{{.R.Totals.Covered}}</b> of {{.R.Totals.Rows}} ({{.R.Totals.RowsFail}} failing)</span><span>time: <b>{{dur .R.Duration}}</b></span>
 {{if not .R.Started.IsZero}}<span class="muted">{{.R.Started.UTC.Format "2006-01-02 15:04:05 MST"}} – {{.R.Finished.UTC.Format "15:04:05 MST"}}</span>{{end}}</p>

@@ -54,7 +54,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		icon = "❌"
 	}
 	t := r.Totals
-	fmt.Fprintf(&b, "# %s wink test: %s\n\n", icon, r.Headline())
+	fmt.Fprintf(&b, "# %s %s: %s\n\n", icon, r.Heading(), r.Headline())
 	fmt.Fprintf(&b, "| results | pass | fail | skip | suites | rows covered | time |\n|---|---|---|---|---|---|---|\n")
 	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d (%d failed) | %d of %d (%d failing) | %s |\n\n",
 		t.Results, t.Pass, t.Fail, t.Skip, t.Packages, t.PkgFailed, t.Covered, t.Rows, t.RowsFail, FormatDuration(r.Duration))

@@ -107,6 +107,8 @@ type Totals struct {
 
 // Report is what every writer writes.
 type Report struct {
+	// Title heads the Markdown and HTML reports: "wink test" when empty.
+	Title    string          `json:"title,omitempty"`
 	Started  time.Time       `json:"started"`
 	Finished time.Time       `json:"finished"`
 	Duration float64         `json:"duration_seconds"`
@@ -114,6 +116,14 @@ type Report struct {
 	Packages []PackageResult `json:"packages"`
 	Results  []Result        `json:"results"`
 	Rows     []RowResult     `json:"rows"`
+}
+
+// Heading is the report's title: Title, or "wink test".
+func (r *Report) Heading() string {
+	if r.Title != "" {
+		return r.Title
+	}
+	return "wink test"
 }
 
 // Failed reports whether anything failed.

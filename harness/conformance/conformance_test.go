@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,6 +152,25 @@ func TestReport(t *testing.T) {
 	var buf bytes.Buffer
 	if err := reports.WriteJUnit(&buf, r); err != nil || !strings.Contains(buf.String(), "localgroup") {
 		t.Errorf("junit: %v", err)
+	}
+}
+
+// TestReportOfParallelSpecs: specs that ran side by side (ginkgo
+// processes) are placed at their own start times, so the report's time is
+// the job's wall time, not the sum of the specs'; its title names the job.
+func TestReportOfParallelSpecs(t *testing.T) {
+	start := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	var specs []Spec
+	for i := 0; i < 6; i++ {
+		specs = append(specs, Spec{Text: fmt.Sprintf("spec %d", i), State: "passed", Started: start.Add(time.Second), Elapsed: 4 * time.Minute})
+	}
+	r := Default().Report("windows-parallel", specs, start, start.Add(5*time.Minute))
+	if r.Duration != 300 || !r.Finished.Equal(start.Add(5*time.Minute)) {
+		t.Errorf("duration %vs, finished %v; want 300s, %v", r.Duration, r.Finished, start.Add(5*time.Minute))
+	}
+	var md bytes.Buffer
+	if err := reports.WriteMarkdown(&md, r); err != nil || !strings.HasPrefix(md.String(), "# ✅ wink conformance windows-parallel: 6 passed") {
+		t.Errorf("summary.md starts %q (%v)", strings.SplitN(md.String(), "\n", 2)[0], err)
 	}
 }
 

@@ -55,7 +55,8 @@ func (s ginkgoSpec) FullText() string {
 // Spec is one spec's outcome.
 type Spec struct {
 	Text    string
-	State   string // passed, failed, skipped, pending, panicked, interrupted, aborted, timedout
+	State   string    // passed, failed, skipped, pending, panicked, interrupted, aborted, timedout
+	Started time.Time // zero when the report does not say
 	Elapsed time.Duration
 	// Message is the failure (or skip) message and where it happened.
 	Message string
@@ -104,7 +105,7 @@ func readGinkgoReport(path string) ([]Spec, error) {
 			if setup {
 				text = "[" + s.LeafNodeType + "] " + text
 			}
-			out = append(out, Spec{Text: strings.TrimSpace(text), State: s.State, Elapsed: s.RunTime, Message: strings.TrimSpace(msg), Setup: setup})
+			out = append(out, Spec{Text: strings.TrimSpace(text), State: s.State, Started: s.StartTime, Elapsed: s.RunTime, Message: strings.TrimSpace(msg), Setup: setup})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Text < out[j].Text })
@@ -132,6 +133,12 @@ func (c *Catalog) Report(job string, specs []Spec, started, finished time.Time) 
 	add(reports.Event{Action: reports.ActionStart})
 	failed := false
 	for _, s := range specs {
+		// Parallel processes run specs side by side: each is placed at
+		// its own start, not after the one before it.
+		t = started
+		if !s.Started.IsZero() {
+			t = s.Started
+		}
 		name := testName(s.Text)
 		labels, _ := json.Marshal(reports.Labels{Feature: s.Text, Rows: c.RowsFor(s.Text), Area: "conformance", Needs: "any"})
 		add(reports.Event{Action: reports.ActionRun, Test: name})
@@ -146,7 +153,11 @@ func (c *Catalog) Report(job string, specs []Spec, started, finished time.Time) 
 		case s.State == "skipped" || s.State == "pending":
 			action = reports.ActionSkip
 		}
-		t = t.Add(s.Elapsed)
+		if end := t.Add(s.Elapsed); end.Before(finished) {
+			t = end
+		} else {
+			t = finished
+		}
 		add(reports.Event{Action: action, Test: name, Elapsed: s.Elapsed.Seconds()})
 	}
 	final := reports.ActionPass
@@ -154,7 +165,9 @@ func (c *Catalog) Report(job string, specs []Spec, started, finished time.Time) 
 		final = reports.ActionFail
 	}
 	add(reports.Event{Action: final, Time: finished, Elapsed: finished.Sub(started).Seconds()})
-	return col.Report()
+	r := col.Report()
+	r.Title = "wink conformance " + job
+	return r
 }
 
 // FailedSpecs are the texts of the failed specs of a results.json (wink's
