@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"time"
 
 	"wink.dev/wink/simnode/shell/process"
 	"wink.dev/wink/simnode/shell/programs"
@@ -91,6 +92,10 @@ func Listens(argv []string) []int { return programs.Listens(argv) }
 
 // Listeners is Listens with protocols (netexec's UDP port too).
 func Listeners(argv []string) []Listener { return programs.Listeners(argv) }
+
+// ShutdownDelay reports how long argv keeps running after SIGTERM before it
+// exits with 0 by itself (agnhost netexec --delay-shutdown).
+func ShutdownDelay(argv []string) (time.Duration, bool) { return programs.ShutdownDelay(argv) }
 
 // ImageOf is what wink knows of the programs of image ref on os.
 func ImageOf(os OS, ref string, hostProcess bool) Image {

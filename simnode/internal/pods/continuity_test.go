@@ -42,8 +42,9 @@ func (s *tickShell) Run(ctx context.Context, env *Env, argv []string, stdin io.R
 	}
 }
 
-func (*tickShell) Found(*Env, []string) (bool, bool) { return true, true }
-func (*tickShell) Listens([]string) []int            { return nil }
+func (*tickShell) Found(*Env, []string) (bool, bool)            { return true, true }
+func (*tickShell) Listens([]string) []int                       { return nil }
+func (*tickShell) ShutdownDelay([]string) (time.Duration, bool) { return 0, false }
 
 // tickerImages resolves every image to one whose entrypoint is "ticker".
 type tickerImages struct{}

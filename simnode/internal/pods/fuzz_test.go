@@ -61,6 +61,9 @@ func (testShell) Found(e *Env, argv []string) (bool, bool) {
 	return shell.Lookup(e.OS, e.Image, e.HostProcess, argv)
 }
 func (testShell) Listens(argv []string) []int { return shell.Listens(argv) }
+func (testShell) ShutdownDelay(argv []string) (time.Duration, bool) {
+	return shell.ShutdownDelay(argv)
+}
 
 type fuzzImages struct{ c *images.Catalog }
 

@@ -862,11 +862,10 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 		return
 	}
 	remaining := len(order)
-	stop := func(c *container, killed bool) {
+	stopWith := func(c *container, code int32, killed bool) {
 		if !c.running() {
 			return
 		}
-		code := stopCode
 		if killed {
 			code = m.rules.KilledExitCode[m.node.OS]
 		}
@@ -880,6 +879,7 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 			m.refreshConditions(rec, m.now())
 		}
 	}
+	stop := func(c *container, killed bool) { stopWith(c, stopCode, killed) }
 	for _, c := range order {
 		m.event(rec.pod, c, rules.EventKilling, rules.EventData{Container: c.name, Image: c.image})
 		spec := m.spec(rec, c)
@@ -908,8 +908,28 @@ func (m *machine) beginStop(rec *record, stopDelay, grace time.Duration, stopCod
 		if spec.Lifecycle != nil && spec.Lifecycle.PreStop != nil && spec.Lifecycle.PreStop.HTTPGet != nil {
 			m.remoteHook(rec, c, spec.Lifecycle.PreStop.HTTPGet)
 		}
+		// A program that keeps running after SIGTERM (agnhost netexec
+		// --delay-shutdown) exits with 0 when it is done, or is killed
+		// when the grace period ends first (B13).
+		if delay, ok := m.shutdownDelay(c); ok {
+			if delay >= grace {
+				m.fx.after(rec, grace, func() { stop(c, true) })
+			} else {
+				m.fx.after(rec, delay, func() { stopWith(c, 0, false) })
+			}
+			continue
+		}
 		m.fx.after(rec, min(stopDelay, grace), func() { stop(c, false) })
 	}
+}
+
+// shutdownDelay is how long c's program runs on after SIGTERM (Shell's
+// ShutdownDelay).
+func (m *machine) shutdownDelay(c *container) (time.Duration, bool) {
+	if m.rt.shell == nil {
+		return 0, false
+	}
+	return m.rt.shell.ShutdownDelay(c.argv)
 }
 
 // runHook runs an exec hook in c (postStart, preStop); done gets its exit

@@ -298,14 +298,25 @@ func TestGracefulDeletion(t *testing.T) {
 		wantExit   int32
 		wantReason string
 		wantPhase  corev1.PodPhase
+		cmd        []string // run in the agnhost image
 	}{
-		{"exits at once", "windows", false, 30, stopDelay, 0, "Completed", corev1.PodSucceeded},
-		{"windows ignores SIGTERM", "windows", true, 5, 5 * time.Second, 1, "Error", corev1.PodFailed},
-		{"linux ignores SIGTERM", "linux", true, 3, 3 * time.Second, 137, "Error", corev1.PodFailed},
+		{"exits at once", "windows", false, 30, stopDelay, 0, "Completed", corev1.PodSucceeded, nil},
+		{"windows ignores SIGTERM", "windows", true, 5, 5 * time.Second, 1, "Error", corev1.PodFailed, nil},
+		{"linux ignores SIGTERM", "linux", true, 3, 3 * time.Second, 137, "Error", corev1.PodFailed, nil},
+		// agnhost netexec --delay-shutdown N sleeps N s after SIGTERM, then
+		// exits 0; the kubelet kills it when the grace period ends first
+		// (e2e windows/node_shutdown.go runs it with 9999).
+		{"netexec --delay-shutdown past the grace period", "windows", false, 20, 20 * time.Second, 1, "Error", corev1.PodFailed,
+			[]string{"/agnhost", "netexec", "--delay-shutdown", "9999"}},
+		{"netexec --delay-shutdown within it", "linux", false, 30, 5 * time.Second, 0, "Completed", corev1.PodSucceeded,
+			[]string{"/agnhost", "netexec", "--delay-shutdown", "5"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.os, "10.244.1.0/24")
-			pod := simplePod("d")
+			pod := simplePod("d", tc.cmd...)
+			if tc.cmd != nil {
+				pod.Spec.Containers[0].Image = "registry.k8s.io/e2e-test-images/agnhost:2.59"
+			}
 			if tc.ignore {
 				pod.Annotations = map[string]string{IgnoreSigtermAnnotation: "true"}
 			}

@@ -167,6 +167,9 @@ type Shell interface {
 	Found(env *Env, argv []string) (found, simulated bool)
 	// Listens returns the TCP ports argv listens on.
 	Listens(argv []string) []int
+	// ShutdownDelay reports how long argv keeps running after SIGTERM
+	// before it exits with 0 by itself; false: it exits at once.
+	ShutdownDelay(argv []string) (time.Duration, bool)
 }
 
 // ImageHost is what an image pull depends on (images.Host).

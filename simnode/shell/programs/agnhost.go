@@ -53,6 +53,25 @@ func Listens(argv []string) []int {
 	return ports
 }
 
+// ShutdownDelay reports how long argv keeps running after SIGTERM
+// (CTRL_SHUTDOWN_EVENT on Windows) before it exits by itself with 0:
+// agnhost netexec --delay-shutdown N sleeps N seconds first
+// (test/images/agnhost/netexec: registerHandlers' SIGTERM handler; used by
+// e2e's graceful node shutdown specs, node_shutdown.go, with 9999). Row B13
+// (termination grace period; kubelet versions: all): the kubelet kills it
+// when the grace period ends first.
+func ShutdownDelay(argv []string) (time.Duration, bool) {
+	for i, w := range argv {
+		if process.ProgramName(w, true) != "netexec" || (i > 0 && process.ProgramName(argv[i-1], true) != "agnhost") {
+			continue
+		}
+		if n, err := strconv.Atoi(parseLongFlags(argv[i+1:])["--delay-shutdown"]); err == nil && n > 0 {
+			return time.Duration(n) * time.Second, true
+		}
+	}
+	return 0, false
+}
+
 // HTTPListenerPrefix matches an HttpListener prefix of a PowerShell script.
 var HTTPListenerPrefix = regexp.MustCompile(`(?i)Prefixes\.Add\(\s*['"](https?)://[^:/'"]*(?::(\d+))?/?[^'"]*['"]\s*\)`)
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/netip"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
@@ -40,6 +41,9 @@ func (Shell) Found(e *pods.Env, argv []string) (found, simulated bool) {
 
 // Listens implements pods.Shell.
 func (Shell) Listens(argv []string) []int { return shell.Listens(argv) }
+
+// ShutdownDelay implements pods.Shell.
+func (Shell) ShutdownDelay(argv []string) (time.Duration, bool) { return shell.ShutdownDelay(argv) }
 
 // Images is pods.Images over the registry resolver and the catalog: the
 // one lookup every pull goes through.
