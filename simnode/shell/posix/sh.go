@@ -889,17 +889,23 @@ func (s *shell) call(p *process.Proc, body *shNode, words []string) int {
 // ret is return [n]: it ends the function (or dot script) running, with n
 // or the last command's status.
 func (s *shell) ret(p *process.Proc, a []string) int {
-	code := p.LastExit
-	if len(a) > 1 {
-		n, err := strconv.Atoi(a[1])
-		if err != nil {
-			p.Eprintln("sh: return: Illegal number: " + a[1])
-			n = 2
-		}
-		code = n & 0xff
-	}
+	code := statusArg(p, a)
 	s.returning, s.code = true, code
 	return code
+}
+
+// statusArg is the status of return [n] and exit [n]: n modulo 256, the
+// last command's status without one, 2 for what is not a number.
+func statusArg(p *process.Proc, a []string) int {
+	if len(a) < 2 {
+		return p.LastExit
+	}
+	n, err := strconv.Atoi(a[1])
+	if err != nil {
+		p.Eprintln("sh: " + a[0] + ": Illegal number: " + a[1])
+		n = 2
+	}
+	return n & 0xff
 }
 
 // local declares variables local to the function running (ash's local:
@@ -928,15 +934,7 @@ func (s *shell) local(p *process.Proc, a []string) int {
 }
 
 func (s *shell) exit(p *process.Proc, a []string) int {
-	code := p.LastExit
-	if len(a) > 1 {
-		n, err := strconv.Atoi(a[1])
-		if err != nil {
-			p.Eprintln("sh: exit: Illegal number: " + a[1])
-			n = 2
-		}
-		code = n & 0xff
-	}
+	code := statusArg(p, a)
 	s.exited, s.code = true, code
 	return code
 }
