@@ -490,24 +490,35 @@ func (c *containerFS) InVolume(path string) bool {
 	return m != nil && m.volume != ""
 }
 
-// ReadFile implements shell.FS.
-func (c *containerFS) ReadFile(path string) ([]byte, error) {
+// file resolves path to the mount holding it and the path inside that
+// mount: a path only mount points below it make (a directory of no mount)
+// answers impliedErr, a named pipe its pipe's answer.
+func (c *containerFS) file(path string, impliedErr error) (*mountPoint, []string, vpath, error) {
 	vp, err := parsePath(c.win, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, vp, err
 	}
 	if vp.pipe != "" {
-		return nil, c.pipe(vp.pipe)
+		return nil, nil, vp, c.pipe(vp.pipe)
 	}
 	m, rel := c.resolve(vp)
 	if m == nil {
 		if c.implied(vp) {
-			return nil, errIsDir(c.win)
+			return nil, nil, vp, impliedErr
 		}
-		return nil, fs.ErrNotExist
+		return nil, nil, vp, fs.ErrNotExist
 	}
 	if m.pipe != "" {
-		return nil, c.pipeErr(m.pipe)
+		return nil, nil, vp, c.pipeErr(m.pipe)
+	}
+	return m, rel, vp, nil
+}
+
+// ReadFile implements shell.FS.
+func (c *containerFS) ReadFile(path string) ([]byte, error) {
+	m, rel, vp, err := c.file(path, errIsDir(c.win))
+	if err != nil {
+		return nil, err
 	}
 	data, kind, err := m.st.readFile(join(m.base, rel))
 	if err != nil {
@@ -525,22 +536,9 @@ func (c *containerFS) ReadFile(path string) ([]byte, error) {
 // WriteFile implements shell.FS: fs.ErrPermission (ErrAccessDenied on
 // Windows, ErrReadOnlyFS on Linux) on a read-only mount (row B11).
 func (c *containerFS) WriteFile(path string, data []byte) error {
-	vp, err := parsePath(c.win, path)
+	m, rel, vp, err := c.file(path, errIsDir(c.win))
 	if err != nil {
 		return err
-	}
-	if vp.pipe != "" {
-		return c.pipe(vp.pipe)
-	}
-	m, rel := c.resolve(vp)
-	if m == nil {
-		if c.implied(vp) {
-			return errIsDir(c.win)
-		}
-		return fs.ErrNotExist
-	}
-	if m.pipe != "" {
-		return c.pipeErr(m.pipe)
 	}
 	if c.implied(vp) {
 		return errIsDir(c.win)

@@ -38,22 +38,9 @@ func (s *store) remove(parts []string) error {
 // (ErrAccessDenied, ErrReadOnlyFS) on a read-only mount (row B11), and a
 // mount point itself cannot be removed.
 func (c *containerFS) Remove(path string) error {
-	vp, err := parsePath(c.win, path)
+	m, rel, vp, err := c.file(path, errReadOnly(c.win))
 	if err != nil {
 		return err
-	}
-	if vp.pipe != "" {
-		return c.pipe(vp.pipe)
-	}
-	m, rel := c.resolve(vp)
-	if m == nil {
-		if c.implied(vp) {
-			return errReadOnly(c.win)
-		}
-		return fs.ErrNotExist
-	}
-	if m.pipe != "" {
-		return c.pipeErr(m.pipe)
 	}
 	if len(rel) == 0 || c.implied(vp) {
 		// a mount point (the kernel answers EBUSY, Windows access denied)
