@@ -303,7 +303,7 @@ func TestGracefulDeletion(t *testing.T) {
 		{"exits at once", "windows", false, 30, stopDelay, 0, "Completed", corev1.PodSucceeded, nil},
 		{"windows ignores SIGTERM", "windows", true, 5, 5 * time.Second, 1, "Error", corev1.PodFailed, nil},
 		{"linux ignores SIGTERM", "linux", true, 3, 3 * time.Second, 137, "Error", corev1.PodFailed, nil},
-		// agnhost netexec --delay-shutdown N sleeps N s after SIGTERM, then
+		// B13: agnhost netexec --delay-shutdown N sleeps N s after SIGTERM, then
 		// exits 0; the kubelet kills it when the grace period ends first
 		// (e2e windows/node_shutdown.go runs it with 9999).
 		{"netexec --delay-shutdown past the grace period", "windows", false, 20, 20 * time.Second, 1, "Error", corev1.PodFailed,
