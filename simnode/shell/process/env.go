@@ -80,6 +80,8 @@ type Env struct {
 	// BootTime is when the machine booted (Win32_OperatingSystem
 	// LastBootUpTime); zero: the process's start.
 	BootTime time.Time
+	// Limits bound the process's memory and pace (limits.go).
+	Limits Limits
 }
 
 // MemoryMeter counts memory held.

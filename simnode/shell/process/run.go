@@ -46,6 +46,8 @@ type Proc struct {
 	// Depth counts nested scripts, functions and shells of this Run (a
 	// script that runs itself must end, not exhaust the stack).
 	Depth *atomic.Int32
+	// meter counts the steps and memory of this Run (limits.go).
+	meter *meter
 }
 
 // maxDepth is how deep scripts may nest (PowerShell reports a call depth
@@ -74,7 +76,7 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	p := &Proc{Ctx: ctx, Env: env, Win: env.OS == Windows, Programs: programs, Stdin: stdin, Stdout: stdout, Stderr: stderr, Depth: &atomic.Int32{}}
+	p := &Proc{Ctx: ctx, Env: env, Win: env.OS == Windows, Programs: programs, Stdin: stdin, Stdout: stdout, Stderr: stderr, Depth: &atomic.Int32{}, meter: &meter{}}
 	if p.Win {
 		p.NL = "\r\n"
 		p.Vars = windowsVars(env)

@@ -128,6 +128,7 @@ func Printf(p *process.Proc, argv []string) int {
 	format, args := unescapeC(argv[1]), argv[2:]
 	var b strings.Builder
 	for {
+		before := len(args)
 		for i := 0; i < len(format); i++ {
 			c := format[i]
 			if c != '%' || i+1 >= len(format) {
@@ -150,7 +151,9 @@ func Printf(p *process.Proc, argv []string) int {
 				b.WriteByte(format[i])
 			}
 		}
-		if len(args) == 0 || !strings.Contains(format, "%") {
+		// The format is reused while arguments remain, but only while it
+		// consumes them: a pass that takes none would repeat forever.
+		if len(args) == 0 || len(args) == before {
 			break
 		}
 	}
