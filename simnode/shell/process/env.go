@@ -82,6 +82,9 @@ type Env struct {
 	BootTime time.Time
 	// Limits bound the process's memory and pace (limits.go).
 	Limits Limits
+	// Tracer hears of what ran without being simulated (limits.go); nil:
+	// nobody.
+	Tracer Tracer
 }
 
 // MemoryMeter counts memory held.

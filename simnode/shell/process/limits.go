@@ -86,3 +86,20 @@ func (p *Proc) Grow(delta int64) error {
 	}
 	return nil
 }
+
+// Tracer hears of what a process ran that wink does not simulate: a program
+// it knows is there but does not imitate, or a language construct its
+// interpreter does not implement. The kubelet side turns each into one
+// NotSimulated Warning event on the pod (issue 18: honest about what is
+// not simulated); it is never a failure of the process.
+type Tracer interface {
+	NotSimulated(what string)
+}
+
+// NotSimulated tells the container's Tracer that what (a program's name, or
+// a construct such as "cmd: for /f usebackq") ran without being simulated.
+func (p *Proc) NotSimulated(what string) {
+	if p.Env.Tracer != nil {
+		p.Env.Tracer.NotSimulated(what)
+	}
+}
