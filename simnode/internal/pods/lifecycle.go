@@ -3,6 +3,7 @@ package pods
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -223,6 +224,7 @@ func (m *machine) sync(rec *record) {
 		return
 	}
 	now := m.now()
+	m.definitionChanged(rec)
 	policy := restartPolicy(rec)
 	initDone := true
 	for _, c := range rec.containers {
@@ -273,7 +275,7 @@ func (m *machine) sync(rec *record) {
 			}
 			switch {
 			case c.state.Terminated != nil || (c.state.Waiting != nil && c.lastState.Terminated != nil && c.created):
-				if shouldRestart(policy, c) {
+				if shouldRestart(policy, c) || c.changed {
 					m.startOrRestart(rec, c, true, now)
 				}
 			default:
@@ -284,6 +286,54 @@ func (m *machine) sync(rec *record) {
 	m.startEphemeral(rec, now)
 	m.updatePhase(rec, initDone, now)
 	m.refreshConditions(rec, now)
+}
+
+// definitionChanged is computePodActions' containerChanged
+// (kuberuntime_manager.go; kuberuntime_container.go for a restartable init
+// container): the container hash covers its name and image only
+// (container/helpers.go pickFieldsToHash), so a pod update that changes a
+// container's image makes the kubelet kill the running container with
+// "Container <name> definition changed, will be restarted" ("Init container
+// <name> definition changed" for a sidecar) and start it again, whatever the
+// restart policy: it pulls the new image and its restart count goes on. The
+// crash-loop and pull back-offs are keyed by the image (helpers.go
+// GetBackoffKey, image_manager.go's pod UID and image key), so the new image
+// starts with none: the restart is at once (issue 21; B13).
+func (m *machine) definitionChanged(rec *record) {
+	for _, c := range rec.containers {
+		if c.init {
+			continue
+		}
+		img := m.spec(rec, c).Image
+		if img == c.image {
+			continue
+		}
+		if c.running() {
+			if !c.killing {
+				msg := fmt.Sprintf("Container %s definition changed, will be restarted", c.name)
+				if c.sidecar {
+					msg = fmt.Sprintf("Init container %s definition changed", c.name)
+				}
+				m.kill(rec, c, msg)
+				c.changed = true
+			}
+			continue
+		}
+		c.image = img
+		c.crash, c.pullBackoff = backoff{}, backoff{}
+		c.pulled, c.pullUntil, c.notBefore = false, time.Time{}, time.Time{}
+	}
+}
+
+// imageChanged reports whether a container's image in rec's spec differs
+// from the one it runs (definitionChanged).
+func (m *machine) imageChanged(rec *record) bool {
+	for _, c := range rec.containers {
+		if !c.init && m.spec(rec, c).Image != c.image {
+			return true
+		}
+	}
+	return false
 }
 
 func shouldRestart(policy corev1.RestartPolicy, c *container) bool {
@@ -568,6 +618,7 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	}
 	c.pulled = false // the next start goes through the image manager again
 	c.notBefore = time.Time{}
+	c.changed = false
 	if c.state.Terminated != nil || (c.state.Waiting != nil && c.lastState.Terminated != nil && c.created) {
 		if c.state.Terminated != nil {
 			c.lastState = corev1.ContainerState{Terminated: c.state.Terminated}

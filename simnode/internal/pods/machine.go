@@ -74,6 +74,9 @@ type container struct {
 	notBefore   time.Time
 	pullBackoff backoff
 	crash       backoff
+	// changed: the kubelet killed the running instance because the spec's
+	// image changed; it restarts whatever the restart policy (issue 21).
+	changed bool
 	// finishedAt is when the last instance exited (crash back-off key time).
 	finishedAt time.Time
 	// backoffFor is the finishedAt whose back-off was already announced.

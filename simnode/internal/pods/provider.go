@@ -401,6 +401,9 @@ func (p *Provider) UpdatePod(_ context.Context, pod *corev1.Pod) error {
 	rec.pod = pod.DeepCopy()
 	p.armDeadline(rec) // activeDeadlineSeconds may be set or changed (B13)
 	p.addEphemeral(rec)
+	if p.m.imageChanged(rec) {
+		p.after(rec, 0, nil) // the pod worker syncs the new spec (issue 21)
+	}
 	p.enqueue(rec.key)
 	return nil
 }
