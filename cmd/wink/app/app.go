@@ -58,6 +58,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 type usageError struct{ error }
 
+// rootOnlyFlag is a flag only the root command has: a subcommand refuses it.
+type rootOnlyFlag struct{}
+
+func (rootOnlyFlag) String() string { return "false" }
+func (rootOnlyFlag) Type() string   { return "bool" }
+func (rootOnlyFlag) Set(string) error {
+	return errors.New("unknown flag: --version (wink --version prints wink's version)")
+}
+
 // Run runs the wink command line.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	root := newRoot(stdout, stderr)
@@ -106,7 +115,19 @@ Windows Server and Linux nodes, so that charts, webhooks and schedulers can be
 tested against Windows nodes without Windows hosts or Docker.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       Version,
 	}
+	root.SetVersionTemplate("wink {{.Version}} (Kubernetes " + harness.KubernetesVersion + ")\n")
+	// component-base's verflag registers --version on pflag's global
+	// CommandLine set (imported with the control plane), which cobra adds
+	// to the root's persistent flags: a flag of the same name here keeps it
+	// off wink's commands (pflag adds only names not yet defined). The
+	// root's own --version prints wink's version (issue 21); the hidden
+	// persistent one keeps the subcommands' help free of it and refuses it.
+	root.Flags().BoolP("version", "v", false, "print wink's version and the Kubernetes version it runs")
+	root.PersistentFlags().Var(rootOnlyFlag{}, "version", "")
+	root.PersistentFlags().Lookup("version").NoOptDefVal = "true"
+	_ = root.PersistentFlags().MarkHidden("version")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
 		newUp(stderr), newDown(stderr), newDelete(stderr), newStatus(stdout),
