@@ -383,7 +383,7 @@ func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig str
 					if schedulable {
 						what = "Ready and schedulable"
 					}
-					step(fmt.Sprintf("Nodes %s %d/%d", what, ready, len(nodes)))
+					fmt.Fprint(o.Progress, nodesProgress(what, ready, len(nodes), time.Since(start)))
 				}
 				if ready == len(nodes) {
 					return nil
@@ -402,6 +402,16 @@ func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig str
 		case <-tick.C:
 		}
 	}
+}
+
+// nodesProgress is Up's line for ready of total nodes: a tick only once
+// every node is (issue 21); before that, the count so far.
+func nodesProgress(what string, ready, total int, since time.Duration) string {
+	mark := "✓"
+	if ready < total {
+		mark = "…"
+	}
+	return fmt.Sprintf(" %s Nodes %s %d/%d (%.1fs)\n", mark, what, ready, total, since.Seconds())
 }
 
 // supervisorGone reports a supervisor that exited: the one this Up

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"wink.dev/wink/harness/config"
 )
@@ -54,5 +55,22 @@ func TestHostAddress(t *testing.T) {
 				t.Fatalf("HostAddress: %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// Issue 21: Up ticks the nodes only once every node is Ready; before that
+// it shows the count without a tick.
+func TestNodesProgress(t *testing.T) {
+	for _, tc := range []struct {
+		ready, total int
+		want         string
+	}{
+		{0, 4, " … Nodes Ready 0/4 (1.5s)\n"},
+		{3, 4, " … Nodes Ready 3/4 (1.5s)\n"},
+		{4, 4, " ✓ Nodes Ready 4/4 (1.5s)\n"},
+	} {
+		if got := nodesProgress("Ready", tc.ready, tc.total, 1500*time.Millisecond); got != tc.want {
+			t.Errorf("%d/%d: %q, want %q", tc.ready, tc.total, got, tc.want)
+		}
 	}
 }
