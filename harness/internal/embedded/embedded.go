@@ -368,6 +368,10 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 		{
 			Name: "simnode",
 			Args: []string{"simnode", "--config", p.simnodeCfg},
+			// Ready once its nodes are: `wink status` shows simnode as its
+			// nodes are (issue 21), without holding up the next component.
+			Ready:    simnodeplan.NodesReady(p.kubeconfig, st.Config.Name, st.Config.NodePools),
+			Parallel: true,
 		},
 		metricsServer(st, p, selfSigned),
 	}, nil

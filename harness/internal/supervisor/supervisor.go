@@ -118,6 +118,7 @@ func (s *Supervisor) Run(ctx context.Context, components []Component) error {
 		}
 		// Children are stopped one by one in reverse order below, not all at
 		// once when ctx ends: the apiserver must not lose etcd first.
+		s.set(c.Name, func(st *ComponentStatus) { st.State = StateStarting })
 		childCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 		stopped := make(chan struct{})
 		children.Add(1)
@@ -211,7 +212,14 @@ func (s *Supervisor) runChild(ctx context.Context, c Component, restart bool) er
 	_ = os.WriteFile(pidFile, []byte(fmt.Sprint(cmd.Process.Pid)), 0o600)
 	defer os.Remove(pidFile)
 	pid := cmd.Process.Pid
-	s.set(c.Name, func(st *ComponentStatus) { st.PID = pid; st.State = StateStarting })
+	s.set(c.Name, func(st *ComponentStatus) {
+		st.PID = pid
+		// Run marks a first start starting, then ready, and may do so
+		// before this runs: only a restart is starting here (issue 21).
+		if restart {
+			st.State = StateStarting
+		}
+	})
 
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()

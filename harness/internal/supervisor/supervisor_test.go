@@ -121,6 +121,32 @@ func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) er
 	}
 }
 
+// TestFirstStartIsReady: a child without a Ready probe (the embedded
+// backend's simnode before issue 21) is "ready" once started, not left
+// "starting" by its start racing Run's readiness.
+func TestFirstStartIsReady(t *testing.T) {
+	s := newSupervisor(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Run(ctx, []Component{{Name: "sleeper", Args: []string{"-c", "exec sleep 30"}}})
+	}()
+	waitFor(t, "the child", func() bool { return pidOf(s.RunDir, "sleeper") > 0 })
+	waitFor(t, "its pid in the status", func() bool {
+		list, err := ReadStatus(s.RunDir)
+		return err == nil && list[0].PID != 0
+	})
+	time.Sleep(300 * time.Millisecond)
+	if list, err := ReadStatus(s.RunDir); err != nil || list[0].State != StateReady {
+		t.Errorf("status %+v (%v), want ready", list, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestOrderAndFailedTask checks that components wait for the readiness of
 // the ones before them and that a failing task stops everything.
 func TestOrderAndFailedTask(t *testing.T) {
