@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Binaries are the upstream test programs of one Kubernetes version.
@@ -36,6 +37,25 @@ type BuildOptions struct {
 	Have Binaries
 	// Log gets the go commands and their output.
 	Log io.Writer
+	// Progress, when a build is needed, is told what is built, where, and
+	// how long it has taken so far against ExpectedBuildTime, every
+	// ProgressEvery (default 30s) until it is done (issue 21).
+	Progress      io.Writer
+	ProgressEvery time.Duration
+}
+
+// ExpectedBuildTime is about how long the first build of e2e.test takes on
+// a machine of 2 cores (measured for issue 21; later builds reuse it).
+const ExpectedBuildTime = 8 * time.Minute
+
+// Built reports whether BuildE2E has nothing to build for opts (the
+// binaries are given or in its cache).
+func Built(opts BuildOptions) bool {
+	dir := filepath.Join(opts.Dir, opts.Version)
+	if opts.Have.E2E == "" && !exists(filepath.Join(dir, "e2e.test")) {
+		return false
+	}
+	return !opts.Ginkgo || opts.Have.Ginkgo != "" || exists(filepath.Join(dir, "ginkgo"))
 }
 
 // ErrNoGo is BuildE2E's error without a Go toolchain.
@@ -47,7 +67,7 @@ var ErrNoGo = errors.New("no Go toolchain (go) on PATH to build e2e.test: instal
 // its own that requires k8s.io/kubernetes at the version and replaces its
 // staging modules (k8s.io/api, ...) by their published v0.<minor>.<patch>
 // versions, as k8s.io/kubernetes' own go.mod maps them to ./staging.
-func BuildE2E(ctx context.Context, opts BuildOptions) (Binaries, error) {
+func BuildE2E(ctx context.Context, opts BuildOptions) (_ Binaries, err error) {
 	dir := filepath.Join(opts.Dir, opts.Version)
 	bins := opts.Have
 	needE2E, needGinkgo := false, false
@@ -95,7 +115,11 @@ func BuildE2E(ctx context.Context, opts BuildOptions) (Binaries, error) {
 		}
 		return nil
 	}
-	fmt.Fprintf(log, "building the upstream test programs of %s (once; several minutes)...\n", opts.Version)
+	fmt.Fprintf(log, "building the upstream test programs of %s (once; about %s on 2 cores)...\n", opts.Version, ExpectedBuildTime)
+	if opts.Progress != nil {
+		stop := announce(opts, dir)
+		defer func() { stop(err) }()
+	}
 	if err := run("mod", "tidy"); err != nil {
 		return Binaries{}, err
 	}
@@ -113,6 +137,43 @@ func BuildE2E(ctx context.Context, opts BuildOptions) (Binaries, error) {
 		}
 	}
 	return bins, nil
+}
+
+// announce tells opts.Progress what BuildE2E builds, then how long it has
+// taken, until stop is called.
+func announce(opts BuildOptions, dir string) (stop func(error)) {
+	what := "e2e.test"
+	if opts.Ginkgo {
+		what = "e2e.test and ginkgo"
+	}
+	fmt.Fprintf(opts.Progress, "Building upstream %s of Kubernetes %s from the Go module cache into %s: once, about %s on 2 cores (later runs reuse it)\n",
+		what, opts.Version, dir, ExpectedBuildTime)
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = 30 * time.Second
+	}
+	start := time.Now()
+	done := make(chan error)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case err := <-done:
+				if err != nil {
+					fmt.Fprintf(opts.Progress, "  %s: failed after %s\n", what, time.Since(start).Round(time.Second))
+				} else {
+					fmt.Fprintf(opts.Progress, "  %s: built in %s\n", what, time.Since(start).Round(time.Second))
+				}
+				return
+			case <-t.C:
+				fmt.Fprintf(opts.Progress, "  %s: building, %s of about %s\n", what, time.Since(start).Round(time.Second), ExpectedBuildTime)
+			}
+		}
+	}()
+	return func(err error) { done <- err; <-finished }
 }
 
 func exists(path string) bool {

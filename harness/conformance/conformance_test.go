@@ -88,6 +88,55 @@ func TestBuildOnlyWhatIsMissing(t *testing.T) {
 	}
 }
 
+// TestBuildAnnounced (issue 21): a build says what it builds, where, and
+// how long it has taken against the expected time, until it is built; a
+// cached binary is reused without a word. The go on PATH is a stand-in
+// that writes the binaries.
+func TestBuildAnnounced(t *testing.T) {
+	bin, dir := t.TempDir(), t.TempDir()
+	gomod := filepath.Join(bin, "kubernetes.mod")
+	if err := os.WriteFile(gomod, []byte("module k8s.io/kubernetes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := `#!/bin/sh
+case "$1 $2" in
+"mod download") echo '{"GoMod": "` + gomod + `"}' ;;
+"test -c") sleep 0.3; : > "$4" ;;
+esac
+`
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+	var progress strings.Builder
+	opts := BuildOptions{Version: "v1.35.4", Dir: dir, Progress: &progress, ProgressEvery: 50 * time.Millisecond}
+	if Built(opts) {
+		t.Fatal("Built before the build")
+	}
+	got, err := BuildE2E(context.Background(), opts)
+	if err != nil || got.E2E != filepath.Join(dir, "v1.35.4", "e2e.test") {
+		t.Fatalf("BuildE2E = %+v, %v", got, err)
+	}
+	out := progress.String()
+	for _, want := range []string{
+		"Building upstream e2e.test of Kubernetes v1.35.4 from the Go module cache into " + filepath.Join(dir, "v1.35.4") + ": once, about 8m0s on 2 cores",
+		"  e2e.test: building, ",
+		" of about 8m0s\n",
+		"  e2e.test: built in ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("progress lacks %q:\n%s", want, out)
+		}
+	}
+	if !Built(opts) {
+		t.Fatal("not Built after the build")
+	}
+	progress.Reset()
+	if _, err := BuildE2E(context.Background(), opts); err != nil || progress.Len() != 0 {
+		t.Errorf("a cached build: %v, progress %q", err, progress.String())
+	}
+}
+
 func TestBuildModule(t *testing.T) {
 	staging := parseStaging([]byte("module k8s.io/kubernetes\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/kubelet => ./staging/src/k8s.io/kubelet\n\tgithub.com/x/y => github.com/x/y v1.0.0\n)\n"))
 	if strings.Join(staging, ",") != "k8s.io/api,k8s.io/kubelet" {

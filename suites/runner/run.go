@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/harness/conformance"
 	"wink.dev/wink/reports"
 	"wink.dev/wink/suites/suite/undertest"
 )
@@ -47,6 +48,53 @@ func runSuite(ctx context.Context, s suiteRun, args, env []string, timeout time.
 	conv.Exited(err)
 	conv.Close()
 	return err
+}
+
+// e2eForConformance builds upstream's e2e.test for the conformance suite
+// before any suite runs, saying what it builds and how long it takes (the
+// first build takes minutes: issue 21), and hands it to the suite
+// (WINK_E2E_BINARY). It builds where the suite itself would
+// ($WINK_E2E_CACHE, else the user's cache directory) and only once; without
+// the conformance suite, or with WINK_E2E_BINARY set, or without a Go
+// toolchain (the suite then skips, saying so), it does nothing.
+func e2eForConformance(ctx context.Context, plan *testPlan, env []string, stdout io.Writer) ([]string, error) {
+	if !slices.ContainsFunc(plan.Suites, func(s suiteRun) bool { return s.Area == "conformance" }) || lookupEnv(env, "WINK_E2E_BINARY") != "" {
+		return env, nil
+	}
+	dir := lookupEnv(env, "WINK_E2E_CACHE")
+	if dir == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			return env, nil
+		}
+		dir = filepath.Join(c, "wink", "e2e")
+	}
+	log, err := os.CreateTemp("", "wink-e2e-build-*.log")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(log.Name())
+	defer log.Close()
+	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{Version: harness.KubernetesVersion, Dir: dir, Log: log, Progress: stdout})
+	if errors.Is(err, conformance.ErrNoGo) {
+		return env, nil
+	}
+	if err != nil {
+		out, _ := os.ReadFile(log.Name())
+		return nil, fmt.Errorf("building e2e.test for the conformance suite: %w\n%s", err, out)
+	}
+	return append(env, "WINK_E2E_BINARY="+bins.E2E), nil
+}
+
+// lookupEnv is the last value of key in env.
+func lookupEnv(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }
 
 // buildSuites links the plan's suites from source into dir with one `go test
@@ -184,6 +232,10 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 	}
 	if len(args) > 0 {
 		fmt.Fprintf(stdout, "Suite flags: %s\n", strings.Join(args, " "))
+	}
+
+	if env, err = e2eForConformance(ctx, plan, env, stdout); err != nil {
+		return err
 	}
 
 	// Count the features first (e2e-framework --dry-run: no cluster).

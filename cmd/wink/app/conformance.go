@@ -143,7 +143,7 @@ func runConformance(ctx context.Context, f conformanceFlags, stdout, stderr io.W
 		}
 	}
 	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{
-		Version: harness.KubernetesVersion, Dir: filepath.Join(home, "cache", "e2e"), Ginkgo: job.Nodes > 1, Log: stderr,
+		Version: harness.KubernetesVersion, Dir: filepath.Join(home, "cache", "e2e"), Ginkgo: job.Nodes > 1, Log: stderr, Progress: stderr,
 		Have: conformance.Binaries{E2E: f.e2eBinary, Ginkgo: f.ginkgoBinary},
 	})
 	if err != nil {
