@@ -85,22 +85,28 @@ func Handler(b Backend) http.Handler {
 		_, _ = io.WriteString(w, "ok")
 	}).Methods(http.MethodGet)
 	r.HandleFunc("/pods", api.HandleRunningPods(b.GetPods)).Methods(http.MethodGet)
-	r.HandleFunc("/containerLogs/{namespace}/{pod}/{container}", api.HandleContainerLogs(
-		func(ctx context.Context, namespace, pod, container string, opts api.ContainerLogOpts) (io.ReadCloser, error) {
+	r.HandleFunc("/containerLogs/{namespace}/{pod}/{container}", func(w http.ResponseWriter, req *http.Request) {
+		// virtual-kubelet's ContainerLogOpts.Tail is 0 both for tailLines
+		// unset and for tailLines=0; the kubelet prints nothing for 0
+		// (kuberuntime/logs NewLogOptions: tail 0 of a set TailLines), so
+		// whether it was given is read from the query (issue 21, B16).
+		tailSet := req.URL.Query().Get("tailLines") != ""
+		api.HandleContainerLogs(func(ctx context.Context, namespace, pod, container string, opts api.ContainerLogOpts) (io.ReadCloser, error) {
 			buf, err := b.ContainerLogs(namespace, pod, container, opts.Previous)
 			if err != nil {
 				return nil, err
 			}
 			return buf.Reader(ctx, logs.Options{
 				Tail:         opts.Tail,
-				TailSet:      opts.Tail > 0,
+				TailSet:      tailSet,
 				LimitBytes:   opts.LimitBytes,
 				Timestamps:   opts.Timestamps,
 				Follow:       opts.Follow,
 				SinceSeconds: opts.SinceSeconds,
 				SinceTime:    opts.SinceTime,
 			}, b.Now()), nil
-		})).Methods(http.MethodGet)
+		})(w, req)
+	}).Methods(http.MethodGet)
 	streams, _ := b.(Streams)
 	noStreams := func(what string) error {
 		return errdefs.AsInvalidInput(fmt.Errorf("%s: %w", what, ErrNoStreams))
