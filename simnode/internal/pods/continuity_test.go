@@ -168,3 +168,73 @@ func TestCollectGarbage(t *testing.T) {
 		t.Fatalf("links left: %v", links)
 	}
 }
+
+// Issue 21 (B16): an ephemeral container is a container of the pod like the
+// others: after a simnode restart it is adopted with its status (same
+// containerID, startedAt), its process resumes where it was, exec reaches
+// it, and one that had exited stays exited.
+func TestEphemeralResumeAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	sh := &tickShell{}
+	f := newFixtureWith(t, "windows", func(c *Config) {
+		c.Shell = sh
+		c.Images = tickerImages{}
+		c.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
+		c.StateDir = filepath.Join(dir, "runtime")
+	})
+	pod := simplePod("tick")
+	pod.Spec.Containers[0].Image = "example.com/ticker:1"
+	pod = f.start(pod)
+	upd := f.get("tick").DeepCopy()
+	upd.Spec.EphemeralContainers = []corev1.EphemeralContainer{
+		{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debugger", Image: "example.com/ticker:1"}},
+		{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "once", Image: "example.com/ticker:1", Command: []string{"cmd", "/c", "exit 0"}}},
+	}
+	if err := f.p.UpdatePod(context.Background(), upd); err != nil {
+		t.Fatal(err)
+	}
+	f.run(4 * time.Second)
+	before := f.get("tick")
+	if n := len(before.Status.EphemeralContainerStatuses); n != 2 || before.Status.EphemeralContainerStatuses[0].State.Running == nil {
+		t.Fatalf("ephemeral statuses before: %+v", before.Status.EphemeralContainerStatuses)
+	}
+
+	f.p.mu.Lock()
+	for _, rec := range f.p.pods {
+		for _, c := range rec.withEphemeral() {
+			c.stopped = true
+			if c.cancel != nil {
+				c.cancel()
+			}
+		}
+	}
+	f.p.mu.Unlock()
+	cfg := f.p.cfg
+	cfg.Clock = newManualClock(f.clk.Now().Add(3 * time.Second))
+	cfg.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
+	f.clk = cfg.Clock.(*manualClock)
+	f.p = NewProvider(cfg)
+	if err := f.indexer.Update(before); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.p.CreatePod(context.Background(), before); err != nil {
+		t.Fatal(err)
+	}
+	f.run(2 * time.Second)
+
+	after := f.get("tick")
+	if !reflect.DeepEqual(before.Status.EphemeralContainerStatuses, after.Status.EphemeralContainerStatuses) {
+		t.Fatalf("ephemeral statuses changed:\n%+v\n%+v", before.Status.EphemeralContainerStatuses, after.Status.EphemeralContainerStatuses)
+	}
+	if _, running := f.p.FindContainer("default", "tick", "debugger"); !running {
+		t.Fatal("the adopted ephemeral container does not run")
+	}
+	b, err := f.p.ContainerLogs("default", "tick", "debugger", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := b.Lines()
+	if len(lines) < 8 || lines[0].Text != "header" || lines[len(lines)-1].Text != fmt.Sprintf("tick %d", len(lines)-1) {
+		t.Fatalf("debugger's log after the restart: %+v", lines)
+	}
+}

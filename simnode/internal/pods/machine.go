@@ -585,10 +585,15 @@ func (m *machine) adopt(pod *corev1.Pod, now time.Time) *record {
 	rec.podIP = pod.Status.PodIP
 	rec.sandboxReady = true
 	statuses := map[string]corev1.ContainerStatus{}
-	for _, cs := range append(append([]corev1.ContainerStatus(nil), pod.Status.InitContainerStatuses...), pod.Status.ContainerStatuses...) {
+	for _, cs := range append(append(append([]corev1.ContainerStatus(nil), pod.Status.InitContainerStatuses...), pod.Status.ContainerStatuses...), pod.Status.EphemeralContainerStatuses...) {
 		statuses[cs.Name] = cs
 	}
-	for _, c := range rec.containers {
+	// Ephemeral containers are containers of the pod's sandbox like the
+	// others: they outlive simnode as the regular ones do (issue 21, B16).
+	for _, ec := range pod.Spec.EphemeralContainers {
+		rec.ephemeral = append(rec.ephemeral, &container{name: ec.Name, image: ec.Image, ephemeral: true})
+	}
+	for _, c := range rec.withEphemeral() {
 		cs, ok := statuses[c.name]
 		if !ok {
 			c.state = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}
@@ -668,9 +673,12 @@ func (m *machine) resume(rec *record) {
 			if rec.podIP != "" {
 				v.SetPodIPs([]string{rec.podIP})
 			}
+			if ev, ok := v.(ephemeralVolumes); ok && len(rec.pod.Spec.EphemeralContainers) > 0 {
+				ev.SetEphemeralContainers(rec.pod.Spec.EphemeralContainers)
+			}
 		}
 	}
-	for _, c := range rec.containers {
+	for _, c := range rec.withEphemeral() {
 		if !c.running() {
 			continue
 		}

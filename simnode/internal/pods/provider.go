@@ -286,8 +286,8 @@ func (p *Provider) CreatePod(_ context.Context, pod *corev1.Pod) error {
 		// as the kubelet's first sync after its restart does: it
 		// restarts per restartPolicy, its back-off starting afresh (the
 		// kubelet keeps back-offs in memory).
-		for _, c := range rec.containers {
-			if !c.running() && !c.succeeded() {
+		for _, c := range rec.withEphemeral() {
+			if !c.running() && !c.succeeded() && (!c.ephemeral || !c.created) {
 				p.after(rec, 0, nil)
 				break
 			}
