@@ -391,6 +391,14 @@ func (v *view) query(s *snapshot, servers []netip.Addr, fqdn string) ([]netip.Ad
 		switch {
 		case t.kind == "pod" && isClusterDNS(s, t.pod):
 			return s.clusterLookup(fqdn, 0), nil
+		case t.kind == "pod" && v.m.dnsServer(t.pod) != nil:
+			var out []netip.Addr
+			for _, r := range s.corefileAnswer(v.m.dnsServer(t.pod), fqdn, "A").Answer {
+				if a, ok := parseAddr(r.Data); ok {
+					out = append(out, a)
+				}
+			}
+			return out, nil
 		case t.kind == "pod", t.kind == "external":
 			// A resolver outside the cluster, or a pod that is not the
 			// cluster DNS: it forwards to the internet.

@@ -54,6 +54,8 @@ func (v *view) ExchangeDNS(ctx context.Context, server netip.Addr, tcp bool, nam
 	switch {
 	case t.kind == "pod" && isClusterDNS(s, t.pod):
 		return s.clusterAnswer(name, qtype), nil
+	case t.kind == "pod" && v.m.dnsServer(t.pod) != nil:
+		return s.corefileAnswer(v.m.dnsServer(t.pod), name, qtype), nil
 	case t.kind == "pod", t.kind == "external":
 		return s.upstreamAnswer(name, qtype), nil
 	}

@@ -160,6 +160,10 @@ type Options struct {
 	// TCPHandler answers the bytes a client writes on a TCP connection to
 	// pod's port (Converse, nc); ok false: the server writes nothing back.
 	TCPHandler func(pod *corev1.Pod, port int, data string, from netip.Addr) (answer string, ok bool)
+	// DNSServer is the DNS server a pod runs besides the cluster DNS (a
+	// CoreDNS with its Corefile: corefile.go), nil when it runs none: such
+	// a pod listening on 53 then forwards as a resolver of the internet.
+	DNSServer func(pod *corev1.Pod) *DNSServer
 	// APIServer sends a request that reached the apiserver (the kubernetes
 	// Service or its endpoint) to the real one: the control plane is
 	// never faked. Nil: the anonymous answers of apiserverResponse.
@@ -218,6 +222,14 @@ func New(src Source, opts Options) *Model {
 		opts.Now = time.Now
 	}
 	return &Model{src: src, opts: opts, rules: defaultTable, rr: map[string]int{}, affinity: map[string]affinityEntry{}}
+}
+
+// dnsServer is pod's own DNS server (Options.DNSServer), or nil.
+func (m *Model) dnsServer(pod *corev1.Pod) *DNSServer {
+	if m.opts.DNSServer == nil || pod == nil {
+		return nil
+	}
+	return m.opts.DNSServer(pod)
 }
 
 // RuleError is a network error together with the table entry that caused

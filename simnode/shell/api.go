@@ -75,6 +75,8 @@ const (
 const (
 	RcodeNoError  = process.RcodeNoError
 	RcodeNXDomain = process.RcodeNXDomain
+	RcodeServFail = process.RcodeServFail
+	RcodeRefused  = process.RcodeRefused
 )
 
 // Network errors a Network returns; commands turn them into the messages

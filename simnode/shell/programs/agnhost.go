@@ -37,6 +37,9 @@ var agnhostServers = map[string][]struct {
 		{"tcp", "--port", 5000}, {"tcp", "--http-port", 8080},
 	},
 	"pause": {},
+	// agnhost's image carries CoreDNS as /coredns (e2e network/dns_common.go
+	// generateCoreDNSServerPod); it serves DNS on 53 (issue 21, H1).
+	"coredns": {{"tcp", "", 53}},
 }
 
 // Listens reports the TCP ports the command argv would listen on: agnhost

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"net/netip"
+	"path"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -212,6 +214,12 @@ func NetworkOptions(opts network.Options, providers Providers) network.Options {
 		}
 		return "", false
 	}
+	opts.DNSServer = func(pod *corev1.Pod) *network.DNSServer {
+		if p := providers(pod.Spec.NodeName); p != nil {
+			return coreDNS(p, pod)
+		}
+		return nil
+	}
 	opts.UDPHandler = func(pod *corev1.Pod, port int, payload string, from netip.Addr) (string, bool) {
 		if p := providers(pod.Spec.NodeName); p != nil {
 			return netexecUDP(p, pod, port, payload, from)
@@ -219,6 +227,35 @@ func NetworkOptions(opts network.Options, providers Providers) network.Options {
 		return "", false
 	}
 	return opts
+}
+
+// coreDNS is the CoreDNS server a container of pod runs (`/coredns
+// [-conf FILE]`, default ./Corefile in its working directory /): its
+// Corefile as its files have it (a ConfigMap volume). Issue 21, H1.
+func coreDNS(p *pods.Provider, pod *corev1.Pod) *network.DNSServer {
+	for _, pr := range p.Processes(pod) {
+		if path.Base(pr.Argv[0]) != "coredns" || pr.Files == nil {
+			continue
+		}
+		conf := "/Corefile"
+		for i, a := range pr.Argv[1:] {
+			switch {
+			case (a == "-conf" || a == "--conf") && i+2 < len(pr.Argv):
+				conf = pr.Argv[i+2]
+			case strings.HasPrefix(a, "-conf="), strings.HasPrefix(a, "--conf="):
+				_, conf, _ = strings.Cut(a, "=")
+			}
+		}
+		if !strings.HasPrefix(conf, "/") {
+			conf = "/" + conf
+		}
+		data, err := pr.Files.ReadFile(conf)
+		if err != nil {
+			continue
+		}
+		return &network.DNSServer{Corefile: string(data), ReadFile: pr.Files.ReadFile}
+	}
+	return nil
 }
 
 // Source is a volumes.Source over listers (ServiceAccountToken: a fake,
