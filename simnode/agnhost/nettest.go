@@ -13,10 +13,10 @@ import (
 // pass, running or fail; /quit ends the program. Upstream's PreStop spec
 // (test/e2e/node/pre_stop.go) posts {"Source": "prestop"} from a preStop
 // hook and reads Received["prestop"] through pods/proxy. Row E (the e2e
-// images' programs; kubelet versions: all). Its peer search (the
-// Endpoints of --service, by the in-cluster client) is not simulated: it
-// stays "still contacting peers", as a nettest without peers does for its
-// first minutes.
+// images' programs; kubelet versions: all). Its peer search (contactOthers:
+// the Endpoints of --service through the in-cluster client, a POST /write
+// to each) is the program's own (simnode/shell/programs), reporting here
+// through Sent, Logf and DoneContactingPeers (issue 21).
 
 // NettestState is nettest's State: the JSON /read answers.
 type NettestState struct {
@@ -44,7 +44,43 @@ type nettestWriteResp struct {
 // hostname, expecting peers peers (--peers, default 8); quit is called on
 // /quit (the program exits 0).
 func NettestHandler(hostname string, peers int, quit func()) http.Handler {
-	s := &NettestState{Hostname: hostname, StillContactingPeers: true, peers: peers}
+	return NewNettestState(hostname, peers).Handler(quit)
+}
+
+// NewNettestState is a nettest's state before it contacts its peers.
+func NewNettestState(hostname string, peers int) *NettestState {
+	return &NettestState{Hostname: hostname, StillContactingPeers: true, peers: peers}
+}
+
+// SentTo counts a successful /write to the peer whose hostname answered.
+func (s *NettestState) SentTo(hostname string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Sent == nil {
+		s.Sent = map[string]int{}
+	}
+	s.Sent[hostname]++
+}
+
+// Logf adds a line to the state's Log (its last 500 lines).
+func (s *NettestState) Logf(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.Log = append(s.Log, fmt.Sprintf(format, args...))
+	if len(s.Log) > 500 {
+		s.Log = s.Log[1:]
+	}
+}
+
+// DoneContactingPeers ends the peer search: /status is then pass or fail.
+func (s *NettestState) DoneContactingPeers() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.StillContactingPeers = false
+}
+
+// Handler is the state's web server; quit is called on /quit.
+func (s *NettestState) Handler(quit func()) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/quit", func(http.ResponseWriter, *http.Request) { quit() })
 	mux.HandleFunc("/read", s.read)

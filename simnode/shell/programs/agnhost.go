@@ -237,7 +237,7 @@ func Agnhost(p *process.Proc, argv []string) int {
 		logf(p, "Started UDP server on port  %d", port("--udp-port", 8081))
 		return p.Block()
 	case "nettest":
-		return agnhostNettest(p, port("--port", 8080), port("--peers", 8))
+		return agnhostNettest(p, flags)
 	case "pause":
 		// test/images/agnhost/pause/pause.go: the image's default CMD
 		// (common/node/containers.go expects "Paused" in the log); Go's

@@ -10,30 +10,51 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 
 	"wink.dev/wink/simnode/agnhost"
 )
 
-// agnhostNettest is `agnhost nettest [--port N] [--peers N]`: its web
-// server (simnode/agnhost nettest.go) on a real socket, reached by the
-// apiserver's pods/proxy and by the pods' clients (wget --post-data), its
-// state the program's own: a restarted container starts with none. /quit
-// ends it with 0. Without real sockets it serves no one.
-func agnhostNettest(p *process.Proc, port, peers int) int {
-	sn, ok := p.Env.Net.(socketNetwork)
-	if !ok {
-		return p.Block()
+// agnhostNettest is `agnhost nettest [--port N] [--peers N] [--service S]
+// [--namespace NS]`: its web server (simnode/agnhost nettest.go) on a real
+// socket, reached by the apiserver's pods/proxy and by the pods' clients
+// (wget --post-data), its state the program's own: a restarted container
+// starts with none; and its peer search (nettestContactOthers), which
+// takes /status from running to pass or fail. /quit ends it with 0.
+// Without real sockets it serves no one.
+func agnhostNettest(p *process.Proc, flags map[string]string) int {
+	port, peers := 8080, 8
+	if n, err := strconv.Atoi(flags["--port"]); err == nil {
+		port = n
 	}
-	l, err := sn.Listen(p.Ctx, port)
-	if err != nil {
-		logf(p, "%v", err) // log.Fatal
-		return 1
+	if n, err := strconv.Atoi(flags["--peers"]); err == nil {
+		peers = n
 	}
+	service, namespace := "nettest", "default"
+	if v := flags["--service"]; v != "" {
+		service = v
+	}
+	if v := flags["--namespace"]; v != "" {
+		namespace = v
+	}
+	state := agnhost.NewNettestState(p.Env.Hostname, peers)
 	parent := p.Ctx
 	ctx, quit := context.WithCancel(parent)
 	defer quit()
-	go func() { _ = agnhost.ServeHTTP(ctx, l, agnhost.NettestHandler(p.Env.Hostname, peers, quit)) }()
+	if sn, ok := p.Env.Net.(socketNetwork); ok {
+		l, err := sn.Listen(p.Ctx, port)
+		if err != nil {
+			logf(p, "%v", err) // log.Fatal
+			return 1
+		}
+		go func() { _ = agnhost.ServeHTTP(ctx, l, state.Handler(quit)) }()
+	}
 	p.Ctx = ctx
+	if fatal := nettestContactOthers(p, state, service, namespace, peers); fatal != "" {
+		logf(p, "%s", strings.TrimSuffix(fatal, "\n")) // log.Fatalf
+		p.Ctx = parent
+		return 1
+	}
 	code := p.Block()
 	p.Ctx = parent
 	if parent.Err() == nil {
