@@ -30,8 +30,9 @@
 //     lines it prints and the files it writes come at the same
 //     process-clock times on every run. The exact start is recorded on the
 //     node's disk (Config.StateDir: pods/<uid>/containers/<name>-<n>.json).
-//   - After a restart an adopted running container keeps its containerID,
-//     startedAt and restartCount (the API's), and its process is re-run
+//   - After a restart an adopted running container (an ephemeral one too)
+//     keeps its containerID, startedAt and restartCount (the API's), and
+//     its process is re-run
 //     from its recorded start. Sleeps that ended in the past return at once,
 //     so it fast-forwards to now. Side effects already recorded are not
 //     repeated: lines up to the last line of its log file (by time, and by
