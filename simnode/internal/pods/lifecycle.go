@@ -636,6 +636,11 @@ func (m *machine) startContainer(rec *record, c *container, now time.Time) {
 	c.imageRef, c.imageID = m.imageFor(c)
 	c.id = containerID(rec.uid, c.name, c.restartCount)
 	if rec.volumes != nil {
+		// The mounts of this start are made with its environment: a
+		// subPathExpr expands with the pod as it is now (kubelet_pods.go
+		// makeMounts, each start attempt), so a pod update that sets the
+		// missing value lets the next attempt start (issue 21, B11).
+		rec.volumes.SetEnv(c.name, vars)
 		if err := rec.volumes.ContainerError(c.name); err != nil {
 			var ce *ContainerMountError
 			if errors.As(err, &ce) && ce.Reason != "StartError" {
