@@ -24,7 +24,8 @@ func TestPreStopSleep(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, "windows", "10.244.1.0/24")
-			pod := simplePod("victim", "cmd", "/c", "ping -t localhost")
+			pod := simplePod("victim")
+			pod.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1" // the preemption spec's victims
 			pod.Spec.Containers[0].Lifecycle = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: tc.sleep}}}
 			pod = f.addPod(pod)
 			_ = f.p.CreatePod(context.Background(), pod)
