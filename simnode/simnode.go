@@ -86,6 +86,9 @@ func withDefaults(c *config.Config) (*config.Config, error) {
 	if out.ClientBurst == 0 && out.ClientQPS > 0 {
 		out.ClientBurst = int(2 * out.ClientQPS)
 	}
+	if err := out.Shard.Validate(); err != nil {
+		return nil, fmt.Errorf("simnode config: %w", err)
+	}
 	seen := map[string]bool{}
 	for _, name := range out.NodeNames() {
 		if seen[name] {
@@ -108,6 +111,7 @@ func nodeSpecs(c *config.Config) ([]nodes.Spec, error) {
 	}
 	shared := c.ListenAddress != ""
 	var out []nodes.Spec
+	n := 0 // the node's place in the cluster's node order
 	for _, p := range c.Pools {
 		for i := range p.Count {
 			if !ip.IsValid() {
@@ -122,11 +126,16 @@ func nodeSpecs(c *config.Config) ([]nodes.Spec, error) {
 				KubeletPort:           int32(c.KubeletPort),
 			}
 			if shared {
-				spec.KubeletPort += int32(len(out))
+				spec.KubeletPort += int32(n)
 			} else {
 				ip = ip.Next()
 			}
-			out = append(out, spec)
+			n++
+			// Issue 19: a shard serves only the nodes it owns, each at
+			// the address and port of its place in the whole cluster.
+			if c.Shard.Owns(config.NodeName(c.ClusterName, p.Name, i)) {
+				out = append(out, spec)
+			}
 		}
 	}
 	return out, nil
@@ -147,15 +156,26 @@ func Run(ctx context.Context, cfg *config.Config) error {
 	}
 	vkLogger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: vkLevel})).With("component", "virtual-kubelet")
 
+	// Without a kubeconfig, in a pod (the in-cluster chart, issue 19):
+	// the service account's (client-go's in-cluster fallback).
 	restCfg, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
 	if err != nil {
-		return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
+		return fmt.Errorf("kubeconfig %q: %w", cfg.Kubeconfig, err)
 	}
 	restCfg.QPS, restCfg.Burst = cfg.ClientQPS, cfg.ClientBurst
 	restCfg.UserAgent = "wink-simnode"
 	client, err := kubernetes.NewForConfig(restCfg)
 	if err != nil {
 		return fmt.Errorf("kubernetes client: %w", err)
+	}
+	if cfg.ControlPlaneVersion == "" {
+		// The chart names no version: the nodes' kubeletVersion is the
+		// apiserver's, as the harness makes it.
+		v, err := client.Discovery().ServerVersion()
+		if err != nil {
+			return fmt.Errorf("apiserver version: %w", err)
+		}
+		cfg.ControlPlaneVersion = v.GitVersion
 	}
 	return run(ctx, cfg, client, log, vkLogger)
 }
@@ -295,7 +315,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	s.images = images.Default()
 	s.registry = imageResolver(cfg)
 	var netOpts network.Options
-	if cfg.Kubeconfig != "" {
+	if cfg.Kubeconfig != "" || os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
 		// Containers' requests to the kubernetes Service reach the real
 		// apiserver (agnhost inclusterclient, OIDC discovery).
 		rc, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
