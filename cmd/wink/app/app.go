@@ -258,7 +258,7 @@ func newSupervise() *cobra.Command {
 func newSimnode() *cobra.Command {
 	var (
 		path, nodeAddress, statefulSet string
-		shard                           simconfig.Shard
+		shard                          simconfig.Shard
 	)
 	cmd := &cobra.Command{
 		Use:    "simnode",
