@@ -268,7 +268,14 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	if cfg.ServingCACert != "" {
 		s.ca, err = kubeletapi.LoadCA(cfg.ServingCACert, cfg.ServingCAKey)
 	} else {
-		s.ca, err = kubeletapi.LoadOrCreateCA(filepath.Join(cfg.StateDir, "pki"))
+		// Shards on one machine share StateDir (a node's disk stays
+		// where it is when it changes owner); each keeps a CA of its own,
+		// so that none races another to create it.
+		pki := "pki"
+		if cfg.Shard.Count > 1 {
+			pki = fmt.Sprintf("pki-shard-%d", cfg.Shard.Index)
+		}
+		s.ca, err = kubeletapi.LoadOrCreateCA(filepath.Join(cfg.StateDir, pki))
 	}
 	if err != nil {
 		return err
@@ -338,7 +345,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 		return nil
 	}))
 
-	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs))
+	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs), "shard", cfg.Shard.Index, "shards", max(cfg.Shard.Count, 1))
 	g, gctx := errgroup.WithContext(ctx)
 	if cfg.EgressSocket != "" {
 		s.routes = &egress.Routes{}

@@ -76,19 +76,35 @@ func ClientCAPath(st *cluster.State) string {
 // ListenAddress ("0.0.0.0" for kind and existing clusters, whose apiserver
 // reaches the host on st.Ports.NodeAddressBase, not on a loopback address).
 func Components(st *cluster.State, kubeconfig, listenAddress string) []supervisor.Component {
-	return []supervisor.Component{
-		{
-			Name: SetupComponent,
-			Task: func(ctx context.Context) error {
-				return Setup(ctx, st, kubeconfig, listenAddress)
-			},
+	out := []supervisor.Component{{
+		Name: SetupComponent,
+		Task: func(ctx context.Context) error {
+			return Setup(ctx, st, kubeconfig, listenAddress)
 		},
-		{
-			Name:  SimnodeComponent,
-			Args:  []string{"simnode", "--config", ConfigPath(st)},
-			Ready: NodesReady(kubeconfig, st.Config.Name, st.Config.NodePools),
-		},
+	}}
+	return append(out, Processes(st, kubeconfig)...)
+}
+
+// Processes are the simnode processes of st: one, SimnodeComponent, or with
+// simnode.shards: N (issue 19) one per shard, simnode-0 … simnode-<N-1>,
+// each serving the nodes it owns (simnode/config.Owner), started together;
+// the last is ready when every node of the cluster is Ready.
+func Processes(st *cluster.State, kubeconfig string) []supervisor.Component {
+	shards := max(st.Config.Simnode.Shards, 1)
+	var out []supervisor.Component
+	for i := range shards {
+		c := supervisor.Component{Name: SimnodeComponent, Args: []string{"simnode", "--config", ConfigPath(st)}}
+		if shards > 1 {
+			c.Name = fmt.Sprintf("%s-%d", SimnodeComponent, i)
+			c.Args = append(c.Args, "--shard-index", fmt.Sprint(i), "--shard-count", fmt.Sprint(shards))
+			c.Parallel = i < shards-1
+		}
+		if i == shards-1 {
+			c.Ready = NodesReady(kubeconfig, st.Config.Name, st.Config.NodePools)
+		}
+		out = append(out, c)
 	}
+	return out
 }
 
 // Setup reads the control plane's version, creates the RBAC simnode relies on
