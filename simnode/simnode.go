@@ -199,6 +199,8 @@ type shared struct {
 	// localAccounts maps node name to its machine's local groups
 	// (*shell.MemAccounts), kept across boots.
 	localAccounts sync.Map
+	// nodeProviders maps node name to its running boot's *nodes.Provider.
+	nodeProviders sync.Map
 	// powers maps node name to its *power (power.go).
 	powers sync.Map
 	// network is the process's one HNS model (H1-H9), over the shared
@@ -304,6 +306,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	if _, err := s.others.Core().V1().Nodes().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj interface{}) { s.notifyPower(obj) },
 		UpdateFunc: func(old, obj interface{}) {
+			s.reassertReady(obj)
 			o, ok1 := old.(*corev1.Node)
 			n, ok2 := obj.(*corev1.Node)
 			if ok1 && ok2 && o.Annotations[ShutdownAnnotation] == n.Annotations[ShutdownAnnotation] {
@@ -472,6 +475,31 @@ func (s *shared) notifyPower(obj interface{}) {
 	}
 	if pw, ok := s.powers.Load(n.Name); ok {
 		pw.(*power).notify()
+	}
+}
+
+// reassertReady pushes the node's own status again when the apiserver's
+// copy says it is not Ready while the node is (the node lifecycle
+// controller set Ready=Unknown after the process was stopped or frozen, or
+// cut off from the apiserver, longer than the node monitor grace period),
+// as the kubelet does: every nodeStatusUpdateFrequency it compares the
+// status it would write with the apiserver's and patches at once when they
+// differ (k8s.io/kubernetes@v1.35.4 pkg/kubelet/kubelet_node_status.go
+// tryUpdateNodeStatus, nodeStatusHasChanged), so the node is Ready again
+// within seconds, not at the next nodeStatusReportFrequency (5 min).
+// Issue 19: a stopped shard's nodes come back.
+func (s *shared) reassertReady(obj interface{}) {
+	n, ok := obj.(*corev1.Node)
+	if !ok || nodes.Ready(n) {
+		return
+	}
+	p, ok := s.nodeProviders.Load(n.Name)
+	if !ok {
+		return
+	}
+	np := p.(*nodes.Provider)
+	if nodes.Ready(np.Node()) {
+		np.Update(func(*corev1.Node) {})
 	}
 }
 
