@@ -197,6 +197,137 @@ func waitReady(ctx context.Context, t *testing.T, cs kubernetes.Interface, names
 	t.Logf("nodes %v Ready=%v after %.1fs", names, ready, time.Since(start).Seconds())
 }
 
+// TestStatefulSetShards: the in-cluster chart's re-partitioning (issue 19),
+// run from this machine against the suite's cluster: 4 `wink simnode
+// --statefulset` processes stand for ordinals 0-3 of a StatefulSet of 3
+// replicas (as the chart runs them, with the pod IP 127.0.0.1); ordinal 3
+// serves nothing until `kubectl scale --replicas 4`, after which it owns
+// exactly the nodes simnode/config.Owner gives shard 3 of 4: stopped, those
+// nodes go NotReady, the others stay Ready.
+func TestStatefulSetShards(t *testing.T) {
+	f := suite.Feature("simnode replicas follow their StatefulSet's replicas and re-partition the nodes when it scales", "existing", "simnode").
+		Assess("scaling from 3 to 4 replicas hands the new replica its nodes", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
+			cs := suite.Clientset(t, cfg)
+			ns := suite.Namespace(ctx, t, cs, "simnode-sts")
+			const stsName = "simnode"
+			replicas := int32(3)
+			sts := &appsv1.StatefulSet{
+				ObjectMeta: metav1.ObjectMeta{Name: stsName},
+				Spec: appsv1.StatefulSetSpec{
+					Replicas:    &replicas,
+					ServiceName: stsName,
+					Selector:    &metav1.LabelSelector{MatchLabels: map[string]string{"app": stsName}},
+					Template: corev1.PodTemplateSpec{
+						ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": stsName}},
+						Spec: corev1.PodSpec{
+							// Its pods are the processes below: none runs here.
+							NodeSelector: map[string]string{"wink.dev/nowhere": "true"},
+							Containers:   []corev1.Container{{Name: "simnode", Image: "wink.dev/wink:dev"}},
+						},
+					},
+				},
+			}
+			if _, err := cs.AppsV1().StatefulSets(ns).Create(ctx, sts, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			bin, err := suite.Binary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			const clusterName = "wink-sts"
+			simCfg := &simconfig.Config{
+				ClusterName: clusterName,
+				Kubeconfig:  cfg.KubeconfigFile(),
+				Pools: []simconfig.Pool{{
+					Name: "win2022", OS: "windows", WindowsBuild: suite.Build2022, Count: 9,
+					Labels: map[string]string{joinedLabel: "sts"},
+					Taints: []corev1.Taint{{Key: "wink.dev/shards", Effect: corev1.TaintEffectNoSchedule}},
+				}},
+				KubeletPort:     21250,
+				CSRServingCerts: true,
+				ImageResolve:    "offline",
+			}
+			nodes := simCfg.NodeNames()
+			t.Cleanup(func() { _ = deleteNodes(context.Background(), joinConfig.Kubeconfig, nodes) })
+			dir := t.TempDir()
+			var procs []*exec.Cmd
+			var logs []*prefixWriter
+			for i := range 4 {
+				// Each replica has a volume claim of its own.
+				c := *simCfg
+				c.StateDir = filepath.Join(dir, fmt.Sprint(i))
+				data, err := yaml.Marshal(&c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(dir, fmt.Sprintf("simnode-%d.yaml", i))
+				if err := os.WriteFile(path, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command(bin, "simnode", "--config", path, "--node-address", "127.0.0.1", "--statefulset", ns+"/"+stsName, "--shard-index", fmt.Sprint(i))
+				w := &prefixWriter{t: t, prefix: fmt.Sprintf("ordinal %d: ", i)}
+				logs = append(logs, w)
+				cmd.Stderr = w
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				procs = append(procs, cmd)
+				t.Cleanup(func() {
+					_ = cmd.Process.Signal(syscall.SIGCONT)
+					_ = cmd.Process.Signal(syscall.SIGTERM)
+					_ = cmd.Wait()
+				})
+			}
+			waitReady(ctx, t, cs, nodes, true, 2*time.Minute)
+
+			scale, err := cs.AppsV1().StatefulSets(ns).GetScale(ctx, stsName, metav1.GetOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			scale.Spec.Replicas = 4
+			if _, err := cs.AppsV1().StatefulSets(ns).UpdateScale(ctx, stsName, scale, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			var owned, others []string
+			for _, n := range nodes {
+				if simconfig.Owner(n, 4) == 3 {
+					owned = append(owned, n)
+				} else {
+					others = append(others, n)
+				}
+			}
+			if len(owned) == 0 {
+				t.Fatalf("shard 3 of 4 owns none of %v", nodes)
+			}
+			// Every replica reads the new count (simnode.StatefulSetPoll)
+			// and serves its new shard: all nodes Ready again.
+			if err := wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(context.Context) (bool, error) {
+				for _, w := range logs {
+					if !w.saw("re-partitioning") {
+						return false, nil
+					}
+				}
+				return true, nil
+			}); err != nil {
+				t.Fatal("not every replica re-partitioned within a minute of the scaling")
+			}
+			waitReady(ctx, t, cs, nodes, true, time.Minute)
+			if err := procs[3].Process.Signal(syscall.SIGSTOP); err != nil {
+				t.Fatal(err)
+			}
+			waitReady(ctx, t, cs, owned, false, 2*time.Minute)
+			for _, n := range others {
+				if !nodeReady(ctx, t, cs, n) {
+					t.Errorf("node %s, not shard 3's, went NotReady with ordinal 3 stopped", n)
+				}
+			}
+			_ = procs[3].Process.Signal(syscall.SIGCONT)
+			waitReady(ctx, t, cs, owned, true, time.Minute)
+			return ctx
+		}).Feature()
+	testenv.Test(t, f)
+}
+
 // prefixWriter logs a process's stderr lines through t.
 type prefixWriter struct {
 	t      *testing.T
