@@ -303,7 +303,7 @@ func TestStatefulSetShards(t *testing.T) {
 			// and serves its new shard: all nodes Ready again.
 			if err := wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(context.Context) (bool, error) {
 				for _, w := range logs {
-					if !w.saw("re-partitioning") {
+					if !w.saw("count=4") {
 						return false, nil
 					}
 				}
