@@ -93,6 +93,8 @@ nodePools:
     containerRuntimeVersion: containerd://2.1.4
     shutdownGracePeriod: 30s
     shutdownGracePeriodCriticalPods: 10s
+simnode:
+  shards: 1
 images:
   resolve: registry
 `

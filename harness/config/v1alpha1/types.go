@@ -196,7 +196,7 @@ type Simnode struct {
 	// Shards is the number of simnode processes that share the nodes,
 	// each serving the nodes it owns (simnode/config.Owner: every node has
 	// exactly one owner), so that more than one core serves them. Default
-	// (0 or left out): 1. More than 1 needs backend kind or existing: the embedded
+	// 1. More than 1 needs backend kind or existing: the embedded
 	// apiserver reaches its nodes through one simnode's egress proxy.
 	Shards int `json:"shards,omitempty"`
 }
