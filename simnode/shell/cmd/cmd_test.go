@@ -13,11 +13,11 @@ func TestCmdQuoteRules(t *testing.T) {
 		{`echo "a"`, `echo "a"`},
 		{`"`, ``},
 	} {
-		if got := cmdStripQuotes(tc.in, false); got != tc.want {
+		if got := cmdStripQuotes(tc.in, false, nil); got != tc.want {
 			t.Errorf("cmdStripQuotes(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	if got := cmdStripQuotes(`"C:\Program Files\x.exe" arg`, true); got != `C:\Program Files\x.exe arg` {
+	if got := cmdStripQuotes(`"C:\Program Files\x.exe" arg`, true, nil); got != `C:\Program Files\x.exe arg` {
 		t.Errorf("/S: %q", got)
 	}
 	for _, tc := range []struct {
