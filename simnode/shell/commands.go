@@ -33,6 +33,11 @@ var windowsPrograms = []*process.Command{
 	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: programs.NslookupWindows},
 	{Name: "nltest", Help: "Domain trust and secure channel queries.", Rows: "E (gmsa_kubelet.go, gmsa_full.go)", Run: programs.Nltest},
 	{Name: "timeout", Help: "Waits for the given number of seconds.", Rows: "E", Run: programs.Timeout},
+	// System32 programs cmd scripts run (programs/wintools.go, issue 18)
+	{Name: "findstr", Help: "Searches for patterns of text in files.", Rows: "E", Run: programs.Findstr},
+	{Name: "find", Help: "Searches for a string of text in a file or files.", Rows: "E", Run: programs.Find},
+	{Name: "xcopy", Help: "Copies files and directories, including subdirectories.", Rows: "E", Run: programs.Xcopy},
+	{Name: "robocopy", Help: "Robust File Copy for Windows.", Rows: "E", Run: programs.Robocopy},
 	{Name: "agnhost", Aliases: []string{"agnhost-2"}, Help: "The Kubernetes e2e test image's multi-call binary (and its copy /agnhost-2, Dockerfile_windows).", Rows: "H1", Run: programs.Agnhost},
 	{Name: "pause", Help: "The pause container: waits forever.", Run: programs.Pause},
 	{Name: "test-webserver", Help: "agnhost test-webserver (the image's entrypoint argument).", Run: programs.AgnhostSub},

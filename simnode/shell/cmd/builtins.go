@@ -68,7 +68,9 @@ func init() {
 		{name: "verify", help: "Tells Windows whether to verify that your files are written correctly to a disk.", keep: true, run: func(*shell, *process.Proc, string) int { return 0 }},
 		{name: "pause", help: "Suspends processing of a batch file and displays a message.", keep: true, run: (*shell).pause},
 		{name: "path", help: "Displays or sets a search path for executable files.", run: (*shell).path},
-		{name: "prompt", help: "Changes the Windows command prompt.", run: func(s *shell, c *process.Proc, rest string) int { return s.setVar(c, "PROMPT", strings.TrimSpace(rest)) }},
+		{name: "prompt", help: "Changes the Windows command prompt.", run: func(s *shell, c *process.Proc, rest string) int {
+			return s.setVar(c, "PROMPT", strings.TrimSpace(rest))
+		}},
 		{name: "vol", help: "Displays a disk volume label and serial number.", run: (*shell).vol},
 		{name: "start", help: "Starts a separate window to run a specified program or command.", run: (*shell).start},
 		{name: "help", help: "Provides Help information for Windows commands.", run: (*shell).help},
@@ -242,7 +244,7 @@ func readLine(r io.Reader, max int) (string, bool) {
 
 // local is an environment setlocal saved.
 type local struct {
-	vars  []process.VarEntry
+	vars  *process.Vars
 	dir   string
 	delay bool
 	size  int64
@@ -272,10 +274,8 @@ func (s *shell) setlocal(c *process.Proc, rest string) int {
 		c.Eprintln("Maximum setlocal recursion level reached.")
 		return 1
 	}
-	l := local{vars: c.Vars.Sorted(), dir: s.p.Dir, delay: s.delay}
-	for _, e := range l.vars {
-		l.size += int64(len(e.Name) + len(e.Value))
-	}
+	l := local{vars: c.Vars.Snapshot(), dir: s.p.Dir, delay: s.delay}
+	l.size = l.vars.Size()
 	if !s.grow(l.size, c.Stderr) {
 		return 1
 	}
@@ -295,14 +295,7 @@ func (s *shell) endlocal(c *process.Proc, rest string) int {
 func (s *shell) popLocal() {
 	l := s.locals[len(s.locals)-1]
 	s.locals = s.locals[:len(s.locals)-1]
-	for _, e := range s.p.Vars.Sorted() {
-		s.p.Vars.Unset(e.Name)
-	}
-	var now int64
-	for _, e := range l.vars {
-		s.p.Vars.Set(e.Name, e.Value)
-		now += int64(len(e.Name) + len(e.Value))
-	}
+	s.p.Vars.Restore(l.vars)
 	s.p.Grow(-l.size)
 	s.p.Dir, s.delay = l.dir, l.delay
 }

@@ -210,6 +210,7 @@ func (s *shell) grow(delta int64, errw io.Writer) bool {
 	}
 	return true
 }
+
 // splitWinArgs splits a command line into arguments by the rules of
 // CommandLineToArgvW: whitespace separates, quotes group, 2n backslashes
 // before a quote are n backslashes, 2n+1 escape the quote.
