@@ -303,10 +303,8 @@ func (s *shell) popLocal() {
 // call is windows-commands/call: `call :label args`, `call file.cmd args`
 // or `call command`, whose %VAR% are expanded once more.
 func (s *shell) call(c *process.Proc, rest string) int {
-	t := strings.TrimLeft(rest, " \t")
-	if s.bat != nil {
-		t = s.percent(t)
-	}
+	// call expands %VAR% once more (`call echo %%X%%`)
+	t := s.percent(strings.TrimLeft(rest, " \t"))
 	st := streams{in: c.Stdin, out: c.Stdout, err: c.Stderr}
 	if strings.HasPrefix(t, ":") {
 		label, args := splitName(t[1:])

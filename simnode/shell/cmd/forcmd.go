@@ -57,14 +57,14 @@ func (s *shell) forRun(n *forNode, st streams) int {
 		}
 		for _, dir := range walkDirs(c, root) {
 			for _, item := range setItems(set) {
-				if !s.forItem(c, item, dir, one) {
+				if !s.forItem(c, item, dir, false, one) {
 					return code
 				}
 			}
 		}
 	default:
 		for _, item := range setItems(set) {
-			if !s.forItem(c, item, "", one) {
+			if !s.forItem(c, item, "", n.mode == 'd', one) {
 				return code
 			}
 		}
@@ -74,7 +74,7 @@ func (s *shell) forRun(n *forNode, st streams) int {
 
 // forItem runs the body for one item of a set: the matches of a wildcard
 // (directories with /d), or the item itself; in dir for /r.
-func (s *shell) forItem(c *process.Proc, item, dir string, one func(string) bool) bool {
+func (s *shell) forItem(c *process.Proc, item, dir string, dirs bool, one func(string) bool) bool {
 	if dir != "" {
 		if !hasWild(item) {
 			return one(strings.TrimRight(dir, `\`) + `\` + strings.Trim(item, `"`))
@@ -91,7 +91,7 @@ func (s *shell) forItem(c *process.Proc, item, dir string, one func(string) bool
 	if i := strings.LastIndexAny(pattern, `\/`); i >= 0 {
 		prefix = pattern[:i+1]
 	}
-	for _, m := range glob(c, pattern, false) {
+	for _, m := range glob(c, pattern, dirs) {
 		if !s.forMatch(m, prefix, quoted, dir != "", one) {
 			return false
 		}
