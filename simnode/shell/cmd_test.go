@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestCmd covers cmd.exe: the /C rules, operators, redirections, %VAR%
@@ -70,5 +72,91 @@ func TestCmd(t *testing.T) {
 		{name: "stray operator aborts the line", argv: []string{"cmd", "/c", "& echo x"}, errOut: "& was unexpected at this time.\r\n", out: "-", code: 255},
 		{name: "direct echo is busybox", argv: []string{"echo", "a", "b"}, out: "a b\r\n"},
 		{name: "direct cat", argv: []string{"cat", `C:\data\hello.txt`}, out: "hello from a configmap\r\n"},
+	})
+}
+
+// tracer records NotSimulated events.
+type tracer struct{ what []string }
+
+func (t *tracer) NotSimulated(what string) { t.what = append(t.what, what) }
+
+// TestCmdBounded: no cmd script runs or grows without bound (issue 18): a
+// goto loop is throttled on the clock and ends with its context; a
+// variable that doubles ends at the process's memory (row B5: on Windows
+// the allocation fails, nothing is OOM-killed) or at cmd's 8191-character
+// line.
+func TestCmdBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		memory       int64
+		errOut       string
+		code         int
+	}{
+		{name: "goto loop", script: "@echo off\r\n:a\r\ngoto a\r\n", code: 1},
+		{name: "for /l with step 0", script: "@for /l %%i in (1,0,2) do @rem\r\n", code: 1},
+		{name: "call recursion", script: "@echo off\r\n:f\r\ncall :f\r\n", code: 255, errOut: "****** B A T C H   R E C U R S I O N  exceeds STACK limits ******\r\n"},
+		{name: "delayed doubling", memory: 1 << 20, script: "@echo off\r\nsetlocal EnableDelayedExpansion\r\nset x=ab\r\n:a\r\nset x=!x!!x!\r\ngoto a\r\n",
+			errOut: "Not enough memory resources are available to process this command.\r\n", code: 1},
+		{name: "many variables", memory: 1 << 20, script: "@echo off\r\n:a\r\nset /a n+=1\r\nset v%n%=0123456789012345678901234567890123456789\r\ngoto a\r\n",
+			errOut: "Not enough memory resources are available to process this command.\r\n", code: 1},
+		{name: "percent doubling", script: "@echo off\r\nset x=ab\r\n:a\r\nset x=%x%%x%\r\ngoto a\r\n", errOut: "The input line is too long.\r\n", code: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(Windows)
+			f.env.Limits.Memory = tc.memory
+			f.clock.limit = fakeEpoch.Add(2 * time.Second)
+			f.fs.add(`C:\rw\loop.cmd`, tc.script)
+			r := f.run(t, []string{"cmd", "/c", `C:\rw\loop.cmd`}, "")
+			if r.code != tc.code || r.stderr != tc.errOut {
+				t.Errorf("code %d stderr %q, want %d %q", r.code, r.stderr, tc.code, tc.errOut)
+			}
+			if tc.code == 1 && tc.errOut == "" && f.clock.slept == 0 {
+				t.Errorf("the loop never yielded on the clock")
+			}
+		})
+	}
+}
+
+// TestCmdNotSimulated: what cmd does not simulate succeeds and leaves a
+// NotSimulated trace (issue 18), never "not recognized".
+func TestCmdNotSimulated(t *testing.T) {
+	f := newFixture(Windows)
+	tr := &tracer{}
+	f.env.Tracer = tr
+	r := f.run(t, []string{"cmd", "/c", "assoc .txt=txtfile & start /b C:\\app\\server.exe & ftype & echo on"}, "")
+	if r.code != 0 || r.stderr != "" {
+		t.Errorf("code %d stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(tr.what, ","); got != "cmd: assoc,cmd: start,cmd: ftype" {
+		t.Errorf("NotSimulated %q", got)
+	}
+}
+
+// TestCmdMklink: a symbolic link needs SeCreateSymbolicLinkPrivilege,
+// which ContainerUser lacks and ContainerAdministrator holds (row B9);
+// the link reads as its target (simulated as a copy).
+func TestCmdMklink(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "symlink as ContainerUser", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt`},
+			errOut: "You do not have sufficient privilege to perform this operation.\r\n", code: 1},
+		{name: "symlink as ContainerAdministrator", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt && type C:\rw\link.txt`},
+			setup: func(f *fixture) { f.env.User = "ContainerAdministrator" },
+			out:   "symbolic link created for C:\\rw\\link.txt <<===>> C:\\data\\hello.txt\r\nhello from a configmap\r\n"},
+		{name: "directory symlink", argv: []string{"cmd", "/c", `mklink /d C:\rw\conf C:\data && type C:\rw\conf\hello.txt`},
+			setup: func(f *fixture) { f.env.User = "ContainerAdministrator" },
+			out:   "symbolic link created for C:\\rw\\conf <<===>> C:\\data\r\nhello from a configmap\r\n"},
+		{name: "hard link", argv: []string{"cmd", "/c", `mklink /h C:\rw\h.txt C:\data\hello.txt`},
+			out: "Hardlink created for C:\\rw\\h.txt <<===>> C:\\data\\hello.txt\r\n"},
+		{name: "link exists", argv: []string{"cmd", "/c", `mklink /j C:\data C:\rw`},
+			errOut: "Cannot create a file when that file already exists.\r\n", code: 1},
+	})
+}
+
+// TestCmdInteractive: commands typed into `kubectl exec -i -- cmd` read the
+// lines after them (set /p), windows-commands/set.
+func TestCmdInteractive(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "set /p reads the next line", argv: []string{"cmd", "/q"}, stdin: "set /p NAME=\r\nworld\r\necho hello %NAME%\r\n",
+			out: "Microsoft Windows [Version 10.0.20348.2655]\r\n(c) Microsoft Corporation. All rights reserved.\r\nhello world\r\n"},
 	})
 }

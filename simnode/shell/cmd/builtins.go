@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -400,6 +399,9 @@ func (s *shell) typeCmd(c *process.Proc, rest string) int {
 	}
 	code := 0
 	for _, f := range files {
+		if c.IsNullDevice(f) {
+			continue // `type nul > file` makes an empty file
+		}
 		data, err := c.ReadFile(f)
 		if err != nil {
 			if _, derr := c.ReadDir(f); derr == nil {
@@ -564,5 +566,3 @@ func (s *shell) help(c *process.Proc, _ string) int {
 	}
 	return 0
 }
-
-var _ = bytes.NewReader

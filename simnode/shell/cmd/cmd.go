@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"io"
 	"strings"
 
@@ -129,15 +128,14 @@ func isExecutable(p *process.Proc, name string) bool {
 	return err == nil
 }
 
-// interactive reads commands from stdin, as `kubectl exec -i pod -- cmd`.
+// interactive reads commands from stdin, as `kubectl exec -i pod -- cmd`;
+// a command that reads stdin (set /p, more) reads the lines after it.
 func (s *shell) interactive(banner bool, st streams) int {
 	p := s.p
 	if banner {
 		p.Println("Microsoft Windows [Version " + p.OSVersion() + "]")
 		p.Println("(c) Microsoft Corporation. All rights reserved.")
 	}
-	sc := bufio.NewScanner(p.Stdin)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for {
 		if s.echoOn {
 			p.Println("")
@@ -146,16 +144,18 @@ func (s *shell) interactive(banner bool, st streams) int {
 		if p.Done() {
 			return p.Killed()
 		}
-		if !sc.Scan() {
+		line, ok := readLine(p.Stdin, maxLine+1)
+		if !ok {
 			return p.LastExit
 		}
-		line := strings.TrimRight(sc.Text(), "\r")
 		if s.echoOn {
 			p.Println(line)
 		}
-		// the rest of stdin is no longer the commands' own input
-		s.runLine(line, streams{in: strings.NewReader(""), out: st.out, err: st.err})
+		s.runLine(line, st)
 		if s.exited {
+			return s.code
+		}
+		if !s.step() {
 			return s.code
 		}
 	}

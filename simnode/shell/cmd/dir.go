@@ -14,12 +14,21 @@ import (
 // `cmd /c dir <file>`): the volume header, one line per entry, the totals.
 func dirListing(p *process.Proc, args []string) int {
 	target := ""
+	bare, deep := false, false
 	for _, a := range args {
-		if !strings.HasPrefix(a, "/") {
+		switch la := strings.ToLower(a); {
+		case la == "/b":
+			bare = true
+		case la == "/s":
+			deep = true
+		case !strings.HasPrefix(a, "/"):
 			target = a
 		}
 	}
 	full := p.Path(target)
+	if bare {
+		return dirBare(p, full, deep)
+	}
 	p.Println(" Volume in drive C has no label.")
 	p.Println(" Volume Serial Number is 5E4A-8C1F")
 	p.Println("")
@@ -103,4 +112,41 @@ func commas(n int64) string {
 		b.WriteString(s[i : i+3])
 	}
 	return b.String()
+}
+
+// dirBare is `dir /b` (names only) and `dir /s /b` (full paths of the
+// whole tree), windows-commands/dir.
+func dirBare(p *process.Proc, full string, deep bool) int {
+	if _, err := p.ReadFile(full); err == nil {
+		if deep {
+			p.Println(full)
+		} else {
+			p.Println(process.BaseName(full))
+		}
+		return 0
+	}
+	dirs := []string{full}
+	if deep {
+		dirs = walkDirs(p, full)
+	}
+	n := 0
+	for _, d := range dirs {
+		ents, err := p.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			n++
+			if deep {
+				p.Println(strings.TrimRight(d, `\`) + `\` + e.Name())
+			} else {
+				p.Println(e.Name())
+			}
+		}
+	}
+	if n == 0 {
+		p.Eprintln("File Not Found")
+		return 1
+	}
+	return 0
 }

@@ -304,6 +304,9 @@ func (s *shell) copy(c *process.Proc, rest string) int {
 	copied := 0
 	for _, src := range srcs {
 		data, err := c.ReadFile(src)
+		if c.IsNullDevice(src) {
+			data, err = nil, nil // `copy nul file` makes an empty file
+		}
 		if err != nil {
 			if isDir(c, src) {
 				err = fs.ErrPermission
@@ -314,6 +317,9 @@ func (s *shell) copy(c *process.Proc, rest string) int {
 		}
 		if many {
 			c.Println(c.Path(src))
+		}
+		if c.IsNullDevice(src) {
+			src = "nul"
 		}
 		if concat {
 			joined = append(joined, data...)
