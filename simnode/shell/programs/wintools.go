@@ -654,3 +654,80 @@ func Robocopy(p *process.Proc, argv []string) int {
 	}
 	return code
 }
+
+// More is more.com as a filter: the files or stdin copied to stdout (a
+// container has no console to page on); +n starts at line n.
+func More(p *process.Proc, argv []string) int {
+	skip := 0
+	var names []string
+	for _, a := range argv[1:] {
+		switch {
+		case strings.HasPrefix(a, "+"):
+			fmt.Sscan(a[1:], &skip)
+		case strings.HasPrefix(a, "/"):
+		default:
+			names = append(names, a)
+		}
+	}
+	_, data, missing := winInputs(p, names)
+	for _, m := range missing {
+		p.Eprintln("Cannot access file " + p.Path(m))
+		return 1
+	}
+	for _, b := range data {
+		for i, line := range lines(b) {
+			if i >= skip {
+				p.Println(line)
+			}
+		}
+	}
+	return 0
+}
+
+// Sort is sort.exe: the lines of a file or stdin sorted without regard to
+// case; /r reverses, /o file writes the output there.
+func Sort(p *process.Proc, argv []string) int {
+	reverse, out := false, ""
+	var names []string
+	for i := 1; i < len(argv); i++ {
+		switch la := strings.ToLower(argv[i]); {
+		case la == "/r" || la == "/reverse":
+			reverse = true
+		case (la == "/o" || la == "/output") && i+1 < len(argv):
+			i++
+			out = argv[i]
+		case strings.HasPrefix(la, "/"):
+		default:
+			names = append(names, argv[i])
+		}
+	}
+	_, data, missing := winInputs(p, names)
+	if len(missing) > 0 {
+		p.Eprintln("The system cannot find the file specified.")
+		return 1
+	}
+	var all []string
+	for _, b := range data {
+		all = append(all, lines(b)...)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := strings.ToLower(all[i]), strings.ToLower(all[j])
+		if reverse {
+			return a > b
+		}
+		return a < b
+	})
+	text := ""
+	for _, l := range all {
+		text += l + "\r\n"
+	}
+	if out != "" {
+		if err := p.WriteFile(out, []byte(text), false); err != nil {
+			p.Eprintln(process.CmdFileError(err, true))
+			return 1
+		}
+		return 0
+	}
+	io.WriteString(p.Stdout, text)
+	return 0
+}
