@@ -66,6 +66,11 @@ func (s *shell) percent(line string) string {
 		}
 		name := line[i+1 : i+1+j]
 		if v, ok := s.varRef(name, !inBatch); ok {
+			if b.Len()+len(v) > maxLine {
+				// too long for cmd: the caller refuses the line
+				b.WriteString(v[:maxLine+1-b.Len()])
+				return b.String()
+			}
 			b.WriteString(v)
 			i += j + 1
 			continue
@@ -223,6 +228,8 @@ func (s *shell) delayed(text string) string {
 		return text
 	}
 	var b strings.Builder
+	g := guard{s: s}
+	defer g.release()
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch c {
@@ -238,6 +245,9 @@ func (s *shell) delayed(text string) string {
 				break
 			}
 			if v, ok := s.varRef(text[i+1:i+1+j], false); ok {
+				if !g.ok(b.Len() + len(v)) {
+					return ""
+				}
 				b.WriteString(v)
 			}
 			i += j + 1
@@ -254,8 +264,13 @@ func (s *shell) forVars(text string) string {
 		return text
 	}
 	var b strings.Builder
+	g := guard{s: s}
+	defer g.release()
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if !g.ok(b.Len()) {
+			return ""
+		}
 		if c != '%' || i+1 >= len(text) {
 			b.WriteByte(c)
 			continue
@@ -425,4 +440,30 @@ func (b *batch) modArg(n int, mods string) string {
 		return b.path
 	}
 	return b.arg(n)
+}
+
+// guard accounts a string an expansion builds (process.Grow) once it is
+// past 64 KiB: a line of many references to a large variable must not
+// outgrow the process's memory (issue 18).
+type guard struct {
+	s    *shell
+	held int64
+}
+
+func (g *guard) ok(n int) bool {
+	if n <= 1<<16 || int64(n) <= g.held {
+		return true
+	}
+	want := int64(n) * 2
+	if !g.s.grow(want-g.held, g.s.p.Stderr) {
+		return false
+	}
+	g.held = want
+	return true
+}
+
+func (g *guard) release() {
+	if g.held > 0 {
+		g.s.p.Grow(-g.held)
+	}
 }
