@@ -84,6 +84,10 @@ type parser struct {
 	// open: the text ended inside a group; a batch file reads its next
 	// line into the same command.
 	open bool
+	// inBody: parsing the command of an IF or FOR that is not a group,
+	// which a newline ends (inside a group, the next line is another
+	// command).
+	inBody bool
 }
 
 // parse parses one logical line.
@@ -118,6 +122,9 @@ func (p *parser) list() node {
 			break
 		}
 		c := p.s[p.i]
+		if c == '\n' && p.inBody {
+			break
+		}
 		if c == '&' || c == '\n' {
 			p.i++
 			l.ops = append(l.ops, "&")
@@ -262,7 +269,10 @@ func (p *parser) skipLine() {
 func (p *parser) group() node {
 	p.i++ // (
 	p.depth++
+	inBody := p.inBody
+	p.inBody = false
 	body := p.list()
+	p.inBody = inBody
 	if p.err != nil {
 		return &simpleNode{}
 	}
@@ -526,6 +536,9 @@ func (p *parser) body() node {
 	if p.s[p.i] == '(' {
 		return p.group()
 	}
+	inBody := p.inBody
+	p.inBody = true
+	defer func() { p.inBody = inBody }()
 	return p.list()
 }
 
