@@ -160,3 +160,15 @@ func TestCmdInteractive(t *testing.T) {
 			out: "Microsoft Windows [Version 10.0.20348.2655]\r\n(c) Microsoft Corporation. All rights reserved.\r\nhello world\r\n"},
 	})
 }
+
+// TestCmdErrorlevelIdioms: the idioms scripts use to set ERRORLEVEL
+// (windows-commands/call, /verify, /ver) and a group typed over several
+// lines of an interactive cmd.
+func TestCmdErrorlevelIdioms(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "(call), (call ), verify other, ver", argv: []string{"cmd", "/c", "(call) & call echo %^errorlevel% & (call ) & call echo %^errorlevel% & verify other 2>nul & call echo %^errorlevel% & ver >nul & call echo %^errorlevel%"},
+			out: "1 \r\n0 \r\n1 \r\n0\r\n"},
+		{name: "interactive group over lines", argv: []string{"cmd", "/q"}, stdin: "(\r\necho one\r\necho two\r\n)\r\n",
+			out: "Microsoft Windows [Version 10.0.20348.2655]\r\n(c) Microsoft Corporation. All rights reserved.\r\none\r\ntwo\r\n"},
+	})
+}

@@ -48,7 +48,7 @@ func init() {
 		{name: "exit", help: "Quits the CMD.EXE program (command interpreter).", run: (*shell).exit},
 		{name: "type", help: "Displays the contents of a text file.", rows: "E, B11 (volumes.go:148)", run: (*shell).typeCmd},
 		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *shell, c *process.Proc, rest string) int { return dirListing(c, splitWinArgs(rest)) }},
-		{name: "ver", help: "Displays the Windows version.", rows: "N3", keep: true, run: (*shell).ver},
+		{name: "ver", help: "Displays the Windows version.", rows: "N3", run: (*shell).ver}, // `ver >nul` clears ERRORLEVEL
 		{name: "cd", aliases: []string{"chdir"}, help: "Displays the name of or changes the current directory.", run: (*shell).cd},
 		{name: "pushd", help: "Saves the current directory then changes it.", run: (*shell).pushd},
 		{name: "popd", help: "Restores the previous value of the current directory saved by PUSHD.", run: (*shell).popd},
@@ -64,7 +64,7 @@ func init() {
 		{name: "title", help: "Sets the window title for a CMD.EXE session.", keep: true, run: func(*shell, *process.Proc, string) int { return 0 }},
 		{name: "color", help: "Sets the default console foreground and background colors.", keep: true, run: func(*shell, *process.Proc, string) int { return 0 }},
 		{name: "break", help: "Sets or clears extended CTRL+C checking.", keep: true, run: func(*shell, *process.Proc, string) int { return 0 }},
-		{name: "verify", help: "Tells Windows whether to verify that your files are written correctly to a disk.", keep: true, run: func(*shell, *process.Proc, string) int { return 0 }},
+		{name: "verify", help: "Tells Windows whether to verify that your files are written correctly to a disk.", keep: true, run: (*shell).verify},
 		{name: "pause", help: "Suspends processing of a batch file and displays a message.", keep: true, run: (*shell).pause},
 		{name: "path", help: "Displays or sets a search path for executable files.", run: (*shell).path},
 		{name: "prompt", help: "Changes the Windows command prompt.", run: func(s *shell, c *process.Proc, rest string) int {
@@ -303,6 +303,9 @@ func (s *shell) popLocal() {
 // or `call command`, whose %VAR% are expanded once more.
 func (s *shell) call(c *process.Proc, rest string) int {
 	// call expands %VAR% once more (`call echo %%X%%`)
+	if rest == "" {
+		return 1 // `(call)`: the idiom that sets ERRORLEVEL 1
+	}
 	t := s.percent(strings.TrimLeft(rest, " \t"))
 	st := streams{in: c.Stdin, out: c.Stdout, err: c.Stderr}
 	if strings.HasPrefix(t, ":") {
@@ -489,6 +492,20 @@ func (s *shell) popd(c *process.Proc, _ string) int {
 	}
 	s.p.Dir = s.dirs[len(s.dirs)-1]
 	s.dirs = s.dirs[:len(s.dirs)-1]
+	return 0
+}
+
+// verify is `verify [on|off]`; any other argument is an error, the idiom
+// `verify other 2>nul` that sets ERRORLEVEL 1.
+func (s *shell) verify(c *process.Proc, rest string) int {
+	switch t := strings.ToLower(strings.TrimSpace(rest)); t {
+	case "":
+		c.Println("VERIFY is off.")
+	case "on", "off":
+	default:
+		c.Eprintln("Must specify ON or OFF.")
+		return 1
+	}
 	return 0
 }
 

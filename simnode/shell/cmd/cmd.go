@@ -151,6 +151,23 @@ func (s *shell) interactive(banner bool, st streams) int {
 		if s.echoOn {
 			p.Println(line)
 		}
+		// a group left open goes on over the next lines ("More? ")
+		for len(line) <= maxLine {
+			if _, _, open := parse(s.percent(line)); !open {
+				break
+			}
+			if s.echoOn {
+				io.WriteString(p.Stdout, "More? ")
+			}
+			next, ok := readLine(p.Stdin, maxLine+1)
+			if !ok {
+				break
+			}
+			if s.echoOn {
+				p.Println(next)
+			}
+			line += "\n" + next
+		}
 		s.runLine(line, st)
 		if s.exited {
 			return s.code
