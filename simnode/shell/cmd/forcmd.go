@@ -57,14 +57,14 @@ func (s *shell) forRun(n *forNode, st streams) int {
 		}
 		for _, dir := range walkDirs(c, root) {
 			for _, item := range setItems(set) {
-				if !s.forItem(c, item, dir, false, one) {
+				if !s.forItem(c, item, dir, n.dirs, one) {
 					return code
 				}
 			}
 		}
 	default:
 		for _, item := range setItems(set) {
-			if !s.forItem(c, item, "", n.mode == 'd', one) {
+			if !s.forItem(c, item, "", n.dirs, one) {
 				return code
 			}
 		}
@@ -76,7 +76,7 @@ func (s *shell) forRun(n *forNode, st streams) int {
 // (directories with /d), or the item itself; in dir for /r.
 func (s *shell) forItem(c *process.Proc, item, dir string, dirs bool, one func(string) bool) bool {
 	if dir != "" {
-		if !hasWild(item) {
+		if !hasWild(item) && !dirs {
 			return one(strings.TrimRight(dir, `\`) + `\` + strings.Trim(item, `"`))
 		}
 		item = strings.TrimRight(dir, `\`) + `\` + item

@@ -54,6 +54,7 @@ type ifNode struct {
 // forNode is FOR: its switches, variable, set and body.
 type forNode struct {
 	mode    byte   // 0 plain, 'd', 'r', 'l', 'f'
+	dirs    bool   // /d (with /r too: the directories of a tree)
 	root    string // /r's directory
 	options string // /f's options
 	varName byte
@@ -554,8 +555,13 @@ func (p *parser) forCmd() node {
 		sw := strings.ToLower(p.s[p.i+1 : p.i+2])
 		p.i += 2
 		switch sw {
-		case "d", "l":
-			n.mode = sw[0]
+		case "d":
+			n.dirs = true
+			if n.mode == 0 {
+				n.mode = 'd'
+			}
+		case "l":
+			n.mode = 'l'
 		case "r":
 			n.mode = 'r'
 			p.blank()
