@@ -111,6 +111,9 @@ func (s *shell) redirect(st streams, rs []redir) (openStreams, int, bool) {
 		target := strings.Trim(s.delayed(s.forVars(r.target)), `"`)
 		switch r.op {
 		case "<":
+			if strings.EqualFold(target, "con") {
+				continue // the console: cmd's own stdin
+			}
 			if s.p.IsNullDevice(target) {
 				out.in = strings.NewReader("")
 				continue
@@ -135,6 +138,10 @@ func (s *shell) redirect(st streams, rs []redir) (openStreams, int, bool) {
 			}
 		default:
 			if r.fd == 0 {
+				continue
+			}
+			if strings.EqualFold(target, "con") {
+				fds[r.fd] = st.out // the console: the container's output
 				continue
 			}
 			w, err := s.p.OpenRedirect(target, r.op == ">>")

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -214,6 +215,8 @@ func (s *shell) lookup(name string) (string, bool) {
 		return s.cmdline, true
 	case "CMDEXTVERSION":
 		return "2", true
+	case "=EXITCODE":
+		return fmt.Sprintf("%08X", uint32(s.p.LastExit)), true
 	case "__CD__":
 		return strings.TrimRight(s.p.Dir, `\`) + `\`, true
 	}
