@@ -731,3 +731,55 @@ func Sort(p *process.Proc, argv []string) int {
 	io.WriteString(p.Stdout, text)
 	return 0
 }
+
+// Where is where.exe [/q] pattern...: the full path of each program the
+// current directory or PATH holds (with PATHEXT's extensions); the
+// programs wink simulates are in C:\Windows\System32. Exit 1 and "INFO:
+// Could not find files for the given pattern(s)." when one is missing.
+func Where(p *process.Proc, argv []string) int {
+	quiet := false
+	code := 0
+	for _, a := range argv[1:] {
+		if strings.EqualFold(a, "/q") {
+			quiet = true
+			continue
+		}
+		if strings.HasPrefix(a, "/") {
+			continue
+		}
+		found := ""
+		if c, ok := p.Programs.Lookup(process.Windows, a); ok && !strings.ContainsAny(a, `\/`) {
+			found = `C:\Windows\System32\` + c.Name + ".exe"
+		} else {
+			path, _ := p.Vars.Get("PATH")
+			exts := []string{""}
+			if !strings.Contains(process.BaseName(a), ".") {
+				exts = []string{".com", ".exe", ".bat", ".cmd"}
+			}
+		search:
+			for _, dir := range append([]string{p.Dir}, strings.Split(path, ";")...) {
+				if dir == "" {
+					continue
+				}
+				for _, ext := range exts {
+					cand := strings.TrimRight(dir, `\`) + `\` + a + ext
+					if _, err := p.ReadFile(cand); err == nil {
+						found = p.Path(cand)
+						break search
+					}
+				}
+			}
+		}
+		if found == "" {
+			if !quiet {
+				p.Eprintln("INFO: Could not find files for the given pattern(s).")
+			}
+			code = 1
+			continue
+		}
+		if !quiet {
+			p.Println(found)
+		}
+	}
+	return code
+}
