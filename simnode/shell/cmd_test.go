@@ -172,3 +172,13 @@ func TestCmdErrorlevelIdioms(t *testing.T) {
 			out: "Microsoft Windows [Version 10.0.20348.2655]\r\n(c) Microsoft Corporation. All rights reserved.\r\none\r\ntwo\r\n"},
 	})
 }
+
+// TestBatchFileAsCommand: a container whose command is a batch file runs
+// it with cmd /c; one that is not there cannot be created (hcsshim), as
+// any missing program (issue 18).
+func TestBatchFileAsCommand(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "present", argv: []string{`C:\data\run.cmd`, "a b"}, setup: func(f *fixture) { f.fs.add(`C:\data\run.cmd`, "@echo [%~1]\r\n") }, out: "[a b]\r\n"},
+		{name: "missing", argv: []string{`C:\data\nope.cmd`}, errOut: "hcs::System::CreateProcess C:\\data\\nope.cmd: The system cannot find the file specified.\r\n", code: 126},
+	})
+}
