@@ -40,7 +40,6 @@ type arith struct {
 	src  string
 	i    int
 	err  int
-	sets []string // assignments made (ERRORLEVEL of a failed Grow)
 }
 
 // setA is `set /a expression`.
@@ -190,11 +189,7 @@ func (a *arith) level(l int) int32 {
 
 // isAssignAt: the operator at the cursor is op= (an assignment, not op).
 func (a *arith) isAssignAt(op string) bool {
-	rest := a.src[a.i+len(op):]
-	if op == "<" || op == ">" {
-		return false
-	}
-	return strings.HasPrefix(rest, "=") || (len(op) == 1 && (op == "<" || op == ">"))
+	return strings.HasPrefix(a.src[a.i+len(op):], "=")
 }
 
 func (a *arith) binary(op string, x, y int32) int32 {
