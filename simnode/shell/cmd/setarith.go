@@ -35,11 +35,11 @@ var arithMessages = map[int]string{
 }
 
 type arith struct {
-	s    *shell
-	c    *process.Proc
-	src  string
-	i    int
-	err  int
+	s   *shell
+	c   *process.Proc
+	src string
+	i   int
+	err int
 }
 
 // setA is `set /a expression`.
