@@ -261,7 +261,9 @@ func (s *shell) setlocal(c *process.Proc, rest string) int {
 			delay = true
 		case "disabledelayedexpansion":
 			delay = false
-		case "enableextensions", "disableextensions":
+		case "enableextensions":
+		case "disableextensions":
+			c.NotSimulated("cmd: setlocal DisableExtensions") // extensions stay on
 		default:
 			code = 1
 		}

@@ -63,6 +63,10 @@ func Run(p *process.Proc, argv []string) int {
 			s.echoOn = false
 		case "V":
 			s.delay = arg != "V:OFF"
+		case "E":
+			if arg == "E:OFF" {
+				p.NotSimulated("cmd /e:off") // extensions stay on
+			}
 		case "?":
 			p.Println("Starts a new instance of the Windows command interpreter")
 			p.Println("")
