@@ -182,3 +182,22 @@ func TestBatchFileAsCommand(t *testing.T) {
 		{name: "missing", argv: []string{`C:\data\nope.cmd`}, errOut: "hcs::System::CreateProcess C:\\data\\nope.cmd: The system cannot find the file specified.\r\n", code: 126},
 	})
 }
+
+// TestCmdProgramOnDisk: a program the container's files hold (a tool in a
+// volume) is there: cmd does not answer "not recognized"; wink cannot run
+// it and leaves a NotSimulated trace (open world, issue 18).
+func TestCmdProgramOnDisk(t *testing.T) {
+	f := newFixture(Windows)
+	f.env.Image = ImageOf(Windows, "mcr.microsoft.com/windows/nanoserver:ltsc2022", false)
+	f.env.Completes = true
+	tr := &tracer{}
+	f.env.Tracer = tr
+	f.fs.add(`C:\tools\agent.exe`, "MZ")
+	r := f.run(t, []string{"cmd", "/c", `C:\tools\agent.exe --install && cd C:\tools && agent --version && nothere`}, "")
+	if r.code != 9009 || r.stderr != "'nothere' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n" {
+		t.Errorf("code %d stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(tr.what, ","); got != "agent.exe,agent" {
+		t.Errorf("NotSimulated %q", got)
+	}
+}

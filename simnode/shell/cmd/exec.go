@@ -265,7 +265,39 @@ func (s *shell) external(name, rest string, st streams, call bool) int {
 	if code, ok := c.Unsimulated(name); ok {
 		return code // open world (openworld.go)
 	}
+	if onDisk(c, name) {
+		// a program the container's files hold (a volume's tool): it is
+		// there, wink cannot run it (open world, issue 18)
+		c.NotSimulated(process.BaseName(name))
+		return c.UnknownProgram()
+	}
 	return notRecognized(c, name)
+}
+
+// onDisk: the container's files hold program name, as written or with
+// one of PATHEXT's extensions, in the current directory or on PATH.
+func onDisk(c *process.Proc, name string) bool {
+	exts := []string{""}
+	if !strings.Contains(process.BaseName(name), ".") {
+		exts = []string{".com", ".exe"}
+	}
+	dirs := []string{""}
+	if !strings.ContainsAny(name, `\/:`) {
+		path, _ := c.Vars.Get("PATH")
+		dirs = append(dirs, strings.Split(path, ";")...)
+	}
+	for _, d := range dirs {
+		for _, ext := range exts {
+			cand := name + ext
+			if d != "" {
+				cand = strings.TrimRight(d, `\`) + `\` + cand
+			}
+			if _, err := c.ReadFile(cand); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // notRecognized is cmd's answer to an unknown command (row E).
