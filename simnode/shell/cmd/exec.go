@@ -49,8 +49,7 @@ func (s *shell) run(n node, st streams) int {
 		if !ok {
 			return code
 		}
-		defer gst.close()
-		return s.run(n.body, gst.streams)
+		return s.run(n.body, gst)
 	case *ifNode:
 		return s.ifRun(n, st)
 	case *forNode:
@@ -90,19 +89,12 @@ func (s *shell) pipe(n *pipeNode, st streams) int {
 // pipeMax bounds what a pipe holds (a real pipe blocks its writer).
 const pipeMax = 4 << 20
 
-// openStreams are streams with the files a redirection opened.
-type openStreams struct {
-	streams
-}
-
-func (openStreams) close() {}
-
 // redirect applies redirections in order: > truncates, >> appends, <
 // reads, n>&m duplicates; a file that cannot be opened fails the command
 // (row B11: "Access is denied."; a missing directory: "The system cannot
 // find the path specified.").
-func (s *shell) redirect(st streams, rs []redir) (openStreams, int, bool) {
-	out := openStreams{st}
+func (s *shell) redirect(st streams, rs []redir) (streams, int, bool) {
+	out := st
 	if len(rs) == 0 {
 		return out, 0, true
 	}
@@ -173,8 +165,7 @@ func (s *shell) simple(n *simpleNode, st streams) int {
 	if !ok {
 		return code
 	}
-	defer cst.close()
-	code, keep := s.dispatch(text, cst.streams)
+	code, keep := s.dispatch(text, cst)
 	if !keep || code != 0 {
 		s.p.LastExit = code
 	}
