@@ -208,7 +208,9 @@ func (s *shell) lookup(name string) (string, bool) {
 	case "DATE":
 		return s.p.Now().Format("Mon 01/02/2006"), true
 	case "TIME":
-		return s.p.Now().Format("15:04:05.00"), true
+		// en-US: the hour padded with a blank, hundredths of a second
+		t := s.p.Now()
+		return fmt.Sprintf("%2d:%02d:%02d.%02d", t.Hour(), t.Minute(), t.Second(), t.Nanosecond()/1e7), true
 	case "RANDOM":
 		return strconv.Itoa(int(s.p.Now().UnixNano()/1000) % 32768), true
 	case "CMDCMDLINE":
