@@ -206,13 +206,18 @@ func (s *shell) setP(c *process.Proc, t string) int {
 		}
 	}
 	name, prompt, ok := strings.Cut(t, "=")
-	if !ok || name == "" {
+	if !ok {
 		c.Eprintln("The syntax of the command is incorrect.")
 		return 1
 	}
+	if len(prompt) >= 2 && prompt[0] == '"' && prompt[len(prompt)-1] == '"' {
+		prompt = prompt[1 : len(prompt)-1]
+	}
+	// `<nul set /p =text` and `echo|set /p=text` print text without a
+	// line end: the idiom has no variable name
 	io.WriteString(c.Stdout, prompt)
 	line, ok := readLine(c.Stdin, maxLine)
-	if !ok || line == "" {
+	if !ok || line == "" || name == "" {
 		return 1
 	}
 	return s.setVar(c, name, line)
