@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -41,6 +42,8 @@ type psCall struct {
 	input    []any
 	hasInput bool
 	out      emitter
+	// errs are the errors the call wrote (-ErrorVariable).
+	errs []*psErrorRecord
 }
 
 // psCmdlets is the cmdlet table (filled in init: some cmdlets run scripts).
@@ -110,7 +113,7 @@ func init() {
 			block, perr := parsePowerShell(c.str("Command"))
 			if perr != nil {
 				c.s.printParseError(perr)
-				c.s.lastOK = false
+				c.s.failed()
 				return
 			}
 			c.s.execBlock(block, c.out)
@@ -183,7 +186,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	name := toStr(target)
 	lname := strings.ToLower(name)
 	if fn, ok := s.funcs[lname]; ok {
-		s.invokeFunction(fn, s.evalArgs(el), input, out)
+		s.callFunction(fn, el, input, out)
 		return
 	}
 	if c, ok := psCmdletIndex[lname]; ok {
@@ -252,17 +255,24 @@ func (s *psShell) runNative(c *process.Command, name string, el *psNode, input [
 		elw.flush()
 	}
 	s.p.LastExit = code
-	s.lastOK = code == 0
+	if code != 0 {
+		s.failed()
+	}
 	s.checkCtx()
 }
 
 func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitter) {
 	if !s.p.Enter() {
 		s.p.Leave()
-		panic(psThrowSignal{&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"}})
+		s.throwStmt(&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"})
 	}
 	defer s.p.Leave()
 	saveArgs := s.vars["args"]
+	if b := block.block; len(b) > 0 && b[0].kind == "param" && block.kind != "body" {
+		ps, _ := b[0].val.([]psParam)
+		restore := s.bindParams(ps, nil, &args)
+		defer restore()
+	}
 	s.vars["args"] = args
 	defer func() { s.vars["args"] = saveArgs }()
 	if input != nil {
@@ -284,18 +294,107 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 	}()
 }
 
-func (s *psShell) invokeFunction(fn *psNode, args []any, input []any, out emitter) {
-	params, _ := fn.val.([]string)
-	var rest []any
-	for i, a := range args {
-		if i < len(params) {
-			s.setVar(params[i], a)
-		} else {
-			rest = append(rest, a)
+// paramsOf are a function's parameters: function f($a, $b) or the param
+// block that opens its body.
+func paramsOf(fn *psNode) []psParam {
+	if ps, ok := fn.val.([]psParam); ok && len(ps) > 0 {
+		return ps
+	}
+	if b := fn.kids[0].block; len(b) > 0 && b[0].kind == "param" {
+		ps, _ := b[0].val.([]psParam)
+		return ps
+	}
+	return nil
+}
+
+// callFunction runs a function: -Name value and positional arguments bind
+// to its parameters (about_Functions), the rest are $args.
+func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
+	params := paramsOf(fn)
+	named := map[string]any{}
+	var positional []any
+	for i := 0; i < len(el.args); i++ {
+		a := el.args[i]
+		if a.param == "" || a.param == "--" {
+			if a.value != nil {
+				positional = append(positional, s.eval(a.value))
+			}
+			continue
+		}
+		var match *psParam
+		for k := range params {
+			if strings.EqualFold(params[k].name, a.param) || (match == nil && len(a.param) < len(params[k].name) && strings.EqualFold(params[k].name[:len(a.param)], a.param)) {
+				match = &params[k]
+			}
+		}
+		switch {
+		case match == nil:
+			if a.colon {
+				positional = append(positional, "-"+a.param+":"+toStr(s.eval(a.value)))
+			} else {
+				positional = append(positional, "-"+a.param)
+			}
+		case a.colon:
+			named[strings.ToLower(match.name)] = s.eval(a.value)
+		case match.isSwitch:
+			named[strings.ToLower(match.name)] = true
+		case i+1 < len(el.args) && el.args[i+1].param == "":
+			i++
+			named[strings.ToLower(match.name)] = s.eval(el.args[i].value)
 		}
 	}
-	s.invokeBlock(fn.kids[0], rest, input, out)
+	s.calls = append(s.calls, psFrame{name: fn.name, pos: el.pos, end: el.end, src: s.src, file: s.file})
+	defer func() { s.calls = s.calls[:len(s.calls)-1] }()
+	restore := s.bindParams(params, named, &positional)
+	defer restore()
+	s.invokeBlock(&psNode{kind: "body", block: fn.kids[0].block}, positional, input, out)
 }
+
+// bindParams sets parameters from named values, then positional ones in
+// order, then defaults; it returns what restores the caller's variables.
+func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) func() {
+	saved := map[string]any{}
+	for _, p := range params {
+		k := strings.ToLower(p.name)
+		if old, ok := s.vars[k]; ok {
+			saved[k] = old
+		} else {
+			saved[k] = psUnset{}
+		}
+	}
+	for _, p := range params {
+		k := strings.ToLower(p.name)
+		if v, ok := named[k]; ok {
+			s.vars[k] = v
+			continue
+		}
+		if !p.isSwitch && len(*positional) > 0 {
+			s.vars[k] = (*positional)[0]
+			*positional = (*positional)[1:]
+			continue
+		}
+		switch {
+		case p.def != nil:
+			s.vars[k] = s.eval(p.def)
+		case p.isSwitch:
+			s.vars[k] = false
+		default:
+			s.vars[k] = nil
+		}
+	}
+	return func() {
+		for k, v := range saved {
+			if _, unset := v.(psUnset); unset {
+				delete(s.vars, k)
+			} else {
+				s.vars[k] = v
+			}
+		}
+	}
+}
+
+// psUnset marks a variable that did not exist before a call.
+type psUnset struct{}
 
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
 // `powershell.exe ./etc/configmap/validationscript.ps1`).
@@ -306,27 +405,19 @@ func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
 	defer func() { s.src, s.file = saveSrc, saveFile }()
 	if perr != nil {
 		s.printParseError(perr)
-		s.lastOK = false
+		s.failed()
 		return
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			if t, ok := r.(psThrowSignal); ok {
-				// errors inside the script point into the script
-				s.printError(t.rec)
-				panic(psExitSignal{1})
-			}
-			panic(r)
-		}
-	}()
-	s.invokeBlock(&psNode{block: block}, args, nil, out)
+	// errors inside the script point into the script (stamped as they
+	// are raised), and reach the caller's try/catch
+	s.invokeBlock(&psNode{kind: "script", block: block}, args, nil, out)
 }
 
 // invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
 // allows: -V is -Value), then by position, and runs the cmdlet.
 func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bool, out emitter) {
 	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out}
-	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction")
+	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction", "WarningVariable", "InformationVariable", "OutBuffer", "PipelineVariable")
 	for _, p := range c.positional {
 		all = append(all, strings.TrimSuffix(p, "*"))
 	}
@@ -347,7 +438,11 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			}
 			continue
 		}
-		name, err := matchParam(a.param, all)
+		given := a.param
+		if alias, ok := commonAliases[strings.ToLower(given)]; ok {
+			given = alias
+		}
+		name, err := matchParam(given, all)
 		if err != "" {
 			s.cmdletError(call, err, "InvalidArgument", "", "ParameterBindingException", map[bool]string{true: "AmbiguousParameter", false: "NamedParameterNotFound"}[strings.Contains(err, "ambiguous")], a.pos, a.end)
 			return
@@ -387,7 +482,28 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			"InvalidArgument", "", "ParameterBindingException", "PositionalParameterNotFound", el.pos, el.end)
 		return
 	}
+	if ev := strings.TrimPrefix(call.str("ErrorVariable"), "+"); ev != "" {
+		defer s.setErrorVariable(call, ev, strings.HasPrefix(call.str("ErrorVariable"), "+"))
+	}
 	c.run(call)
+}
+
+// commonAliases are the common parameters' aliases (about_CommonParameters).
+var commonAliases = map[string]string{"ea": "ErrorAction", "ev": "ErrorVariable", "wa": "WarningAction", "ov": "OutVariable", "infa": "InformationAction", "vb": "Verbose", "db": "Debug", "wv": "WarningVariable", "iv": "InformationVariable", "ob": "OutBuffer", "pv": "PipelineVariable"}
+
+// setErrorVariable is -ErrorVariable: the errors of the call (+name appends).
+func (s *psShell) setErrorVariable(c *psCall, name string, appendTo bool) {
+	var list []any
+	if appendTo {
+		list = enumerate(s.getVar(name))
+	}
+	for _, r := range c.errs {
+		list = append(list, s.errorObject(r))
+	}
+	if list == nil {
+		list = []any{}
+	}
+	s.setVar(name, list)
 }
 
 // collapseKeep is one value or an array of several.
@@ -398,7 +514,7 @@ func collapseKeep(vals []any) any {
 	return vals
 }
 
-var commonParams = map[string]bool{"ErrorAction": true, "ErrorVariable": true, "WarningAction": true, "Verbose": true, "Debug": true, "OutVariable": true, "InformationAction": true}
+var commonParams = map[string]bool{"ErrorAction": true, "ErrorVariable": true, "WarningAction": true, "Verbose": true, "Debug": true, "OutVariable": true, "InformationAction": true, "WarningVariable": true, "InformationVariable": true, "OutBuffer": true, "PipelineVariable": true}
 
 // matchParam resolves -Name against the cmdlet's parameters: exact, else a
 // unique prefix.
@@ -442,12 +558,14 @@ func matchParam(given string, all []string) (string, string) {
 	return "", fmt.Sprintf("Parameter cannot be processed because the parameter name '%s' is ambiguous. Possible matches include: -%s.", given, strings.Join(list, " -"))
 }
 
+// cmdletError is a statement-terminating error of a cmdlet's invocation
+// (a parameter binding error).
 func (s *psShell) cmdletError(c *psCall, msg, category, target, reason, fq string, pos, end int) {
 	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"
 	if c.cmdlet.class != "" {
 		class = c.cmdlet.class
 	}
-	s.writeError(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: pos, end: end})
+	s.throwStmt(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: pos, end: end})
 }
 
 // ---- psCall helpers ----
@@ -467,37 +585,27 @@ func (c *psCall) set(name string) bool {
 }
 
 // fail reports a non-terminating error of the cmdlet (-ErrorAction Stop
-// makes it terminating, SilentlyContinue hides it).
+// makes it terminating, SilentlyContinue hides it: ps_errors.go).
 func (c *psCall) fail(msg, category, target, reason, fq string) {
-	action := strings.ToLower(c.str("ErrorAction"))
-	if action == "" {
-		action = strings.ToLower(toStr(c.s.getVar("ErrorActionPreference")))
-	}
 	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"
 	if c.cmdlet.class != "" {
 		class = c.cmdlet.class
 	}
-	rec := &psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.pos, end: c.node.end}
-	switch action {
-	case "stop":
-		panic(psThrowSignal{rec})
-	case "silentlycontinue", "ignore":
-		c.s.lastOK = false
-		return
-	}
-	c.s.writeError(rec)
+	c.s.nonTerminating(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.pos, end: c.node.end}, c)
 }
 
+// failRecord is a non-terminating error given as a record.
 func (c *psCall) failRecord(rec *psErrorRecord) {
 	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
-	if strings.EqualFold(c.str("ErrorAction"), "Stop") || strings.EqualFold(toStr(c.s.getVar("ErrorActionPreference")), "Stop") {
-		panic(psThrowSignal{rec})
-	}
-	if strings.EqualFold(c.str("ErrorAction"), "SilentlyContinue") {
-		c.s.lastOK = false
-		return
-	}
-	c.s.writeError(rec)
+	c.s.nonTerminating(rec, c)
+}
+
+// terminate is the cmdlet's ThrowTerminatingError: a statement-terminating
+// error (Invoke-WebRequest's WebException).
+func (c *psCall) terminate(rec *psErrorRecord) {
+	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
+	c.errs = append(c.errs, rec)
+	c.s.throwStmt(rec)
 }
 
 // ---- cmdlets ----
@@ -538,9 +646,31 @@ func cmdletWriteHost(c *psCall) {
 	io.WriteString(c.s.p.Stdout, text)
 }
 
+// cmdletWriteError is Write-Error: a non-terminating error attributed to
+// the function it runs in (at its call), else to the script file, else to
+// the command line itself, without a position (Windows PowerShell 5.1).
 func cmdletWriteError(c *psCall) {
 	msg := joinValues(c.named["Message"], " ")
-	c.s.writeError(&psErrorRecord{msg: msg, cmd: "Write-Error", category: "NotSpecified", target: ":", targetType: "", reason: "WriteErrorException", fqid: "Microsoft.PowerShell.Commands.WriteErrorException", pos: c.node.pos, end: c.node.end})
+	cat := "NotSpecified"
+	if c.set("Category") {
+		cat = c.str("Category")
+	}
+	fq := "Microsoft.PowerShell.Commands.WriteErrorException"
+	if c.set("ErrorId") {
+		fq = c.str("ErrorId") + "," + fq
+	}
+	r := &psErrorRecord{msg: msg, cmd: "Write-Error", category: cat, target: ":", reason: "WriteErrorException", fqid: fq}
+	s := c.s
+	switch {
+	case len(s.calls) > 0:
+		f := s.calls[len(s.calls)-1]
+		r.cmd, r.pos, r.end, r.src, r.file, r.stamped = f.name, f.pos, f.end, f.src, f.file, true
+	case s.file != "":
+		r.cmd, r.noPos, r.stamped = s.file, true, true
+	default:
+		r.cmd, r.noPos, r.stamped = strings.TrimSpace(s.src), true, true
+	}
+	s.nonTerminating(r, c)
 }
 
 // cmdletStartSleep is Start-Sleep / sleep (upstream gmsa_kubelet.go:72 and
@@ -634,7 +764,7 @@ func cmdletNewObject(c *psCall) {
 				}
 			}
 			if msg != "" {
-				panic(psThrowSignal{&psErrorRecord{msg: fmt.Sprintf("Exception calling \"Connect\" with \"2\" argument(s): \"%s\"", msg), category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "SocketException", pos: c.node.pos, end: c.node.end}})
+				c.s.throwStmt(methodError("Connect", 2, msg, "SocketException"))
 			}
 			o.set("Connected", true)
 			return nil
@@ -665,7 +795,17 @@ func cmdletNewObject(c *psCall) {
 			resp, err := s.p.Net().HTTP(s.p.Ctx, "GET", toStr(argAt(a, 0)), false)
 			s.checkCtx()
 			if err != nil || resp == nil || resp.Status >= 400 {
-				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"DownloadString\" with \"1\" argument(s): \"Unable to connect to the remote server\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "WebException", pos: c.node.pos, end: c.node.end}})
+				status := 0
+				if resp != nil && resp.Status >= 400 {
+					status = resp.Status
+				}
+				msg := "Unable to connect to the remote server"
+				if status > 0 {
+					msg = fmt.Sprintf("The remote server returned an error: (%d) %s.", status, http.StatusText(status))
+				}
+				r := methodError("DownloadString", 1, msg, "WebException")
+				r.status = status
+				s.throwStmt(r)
 			}
 			return string(resp.Body)
 		}}

@@ -148,13 +148,17 @@ func cmdletInvokeWebRequest(c *psCall) {
 	if !strings.Contains(raw, "://") {
 		raw = "http://" + raw
 	}
+	// A failed request is a statement-terminating WebException (the
+	// cmdlet's ThrowTerminatingError): try/catch catches it without
+	// -ErrorAction Stop (issue 18).
+	status := 0
 	webErr := func(msg string) {
-		c.failRecord(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest",
+		c.terminate(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest", status: status,
 			reason: "WebException", fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
 	}
 	scheme, host, port, path, ok := process.ParseURL(raw)
 	if !ok || (scheme != "http" && scheme != "https") {
-		c.failRecord(&psErrorRecord{msg: "Invalid URI: The hostname could not be parsed.", category: "NotSpecified", target: ":", reason: "UriFormatException", fqid: "System.UriFormatException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
+		c.terminate(&psErrorRecord{msg: "Invalid URI: The hostname could not be parsed.", category: "NotSpecified", target: ":", reason: "UriFormatException", fqid: "System.UriFormatException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
 		return
 	}
 	if _, err := s.p.Resolve(host); err != nil {
@@ -202,11 +206,12 @@ func cmdletInvokeWebRequest(c *psCall) {
 		return
 	}
 	if resp.Status >= 400 {
+		status = resp.Status
 		webErr(fmt.Sprintf("The remote server returned an error: (%d) %s.", resp.Status, http.StatusText(resp.Status)))
 		return
 	}
 	if !rest && !s.pwsh && !c.has("UseBasicParsing") {
-		c.failRecord(&psErrorRecord{msg: "The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
+		c.terminate(&psErrorRecord{msg: "The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
 			category: "NotImplemented", target: ":", reason: "NotSupportedException", fqid: "WebCmdletIEDomNotSupportedException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
 		return
 	}

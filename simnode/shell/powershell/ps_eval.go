@@ -25,8 +25,10 @@ type psShell struct {
 	file  string
 	vars  map[string]any
 	funcs map[string]*psNode
-	// lastOK is $?.
-	lastOK bool
+	// lastOK is $?; failures counts the errors that set it False, so
+	// that a pipeline that wrote none sets it True when it ends.
+	lastOK   bool
+	failures int
 	// errw is where error records are printed (2> redirects it).
 	errw io.Writer
 	// errToOut merges errors into the output stream (2>&1).
@@ -36,6 +38,21 @@ type psShell struct {
 	jobs      *psJobs
 	steps     int64
 	computing bool
+	// errs is $Error, newest first; handlers counts the try blocks and
+	// trap-holding blocks the running statement is in (ps_errors.go).
+	errs     []any
+	handlers int
+	// calls are the functions running, innermost last (Write-Error names
+	// the function it is in).
+	calls []psFrame
+}
+
+// psFrame is a function call: its name and where it was called.
+type psFrame struct {
+	name     string
+	pos, end int
+	src      string
+	file     string
 }
 
 type emitter func(v any)
@@ -60,6 +77,8 @@ type psObject struct {
 	cols    []psCol
 	str     string
 	methods map[string]func(args []any) any
+	// rec is the error an ErrorRecord object stands for.
+	rec *psErrorRecord
 }
 
 type psProp struct {
@@ -128,6 +147,17 @@ type psErrorRecord struct {
 	noActivity bool
 	fqid       string
 	pos, end   int
+	// stmt: a statement-terminating error (ps_errors.go); inner and
+	// innerMsg the exception a MethodInvocationException wraps; status a
+	// WebException's HTTP status.
+	stmt            bool
+	inner, innerMsg string
+	status          int
+	// src and file are the script the position points into (stamped
+	// when the error is raised); noPos prints no position lines.
+	stamped, noPos, recorded bool
+	src, file                string
+	obj                      *psObject
 }
 
 // ---- entry ----
@@ -249,6 +279,7 @@ func (s *psShell) run(script string) (code int) {
 			case psExitSignal:
 				code = sig.code
 			case psThrowSignal:
+				s.stamp(sig.rec)
 				s.printError(sig.rec)
 				code = 1
 			case psKilledSignal:
@@ -266,6 +297,11 @@ func (s *psShell) run(script string) (code int) {
 			}
 		}
 	}()
+	if args, ok := s.vars["args"].([]any); ok && len(block) > 0 && block[0].kind == "param" {
+		ps, _ := block[0].val.([]psParam)
+		s.bindParams(ps, nil, &args)
+		s.vars["args"] = args
+	}
 	s.execBlock(block, out)
 	out(flushMarker{})
 	return -2
@@ -332,15 +368,20 @@ func (s *psShell) checkCtx() {
 }
 
 func (s *psShell) execBlock(block []*psNode, out emitter) {
+	trapList := traps(block)
+	if trapList != nil {
+		s.handlers++
+		defer func() { s.handlers-- }()
+	}
 	for _, st := range block {
 		s.checkCtx()
-		s.execStmt(st, out)
+		s.execGuarded(st, out, trapList)
 	}
 }
 
 func (s *psShell) execStmt(n *psNode, out emitter) {
 	switch n.kind {
-	case "nop":
+	case "nop", "trap", "param":
 	case "if":
 		for i := 0; i+1 < len(n.kids); i += 2 {
 			if toBool(s.evalCond(n.kids[i])) {
@@ -409,11 +450,9 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 		}
 		panic(psExitSignal{code})
 	case "throw":
-		msg := "ScriptHalted"
-		if len(n.kids) > 0 {
-			msg = toStr(s.evalValue(n.kids[0]))
-		}
-		panic(psThrowSignal{&psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.pos, end: n.end}})
+		rec := s.throwValue(n)
+		rec.stmt = false
+		panic(psThrowSignal{rec})
 	case "return":
 		var vals []any
 		if len(n.kids) > 0 {
@@ -448,29 +487,6 @@ func (s *psShell) loopBody(block []*psNode, out emitter) (brk bool) {
 	}()
 	s.execBlock(block, out)
 	return false
-}
-
-func (s *psShell) execTry(n *psNode, out emitter) {
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if t, ok := r.(psThrowSignal); ok && n.kids[1] != nil {
-					s.setVar("_", &psObject{typeName: "System.Management.Automation.ErrorRecord", str: t.rec.msg,
-						props: []psProp{{"Exception", &psObject{typeName: "System.Exception", str: t.rec.msg, props: []psProp{{"Message", t.rec.msg}}}}}})
-					s.execBlock(n.kids[1].block, out)
-					return
-				}
-				if n.kids[2] != nil {
-					s.execBlock(n.kids[2].block, out)
-				}
-				panic(r)
-			}
-		}()
-		s.execBlock(n.kids[0].block, out)
-	}()
-	if n.kids[2] != nil {
-		s.execBlock(n.kids[2].block, out)
-	}
 }
 
 func (s *psShell) evalCond(n *psNode) any {
@@ -594,6 +610,13 @@ func (s *psShell) getVar(name string) any {
 		return nil
 	case "?":
 		return s.lastOK
+	case "error":
+		return append([]any{}, s.errs...)
+	case "erroractionpreference":
+		if v, ok := s.vars["erroractionpreference"]; ok {
+			return v
+		}
+		return "Continue"
 	case "lastexitcode":
 		return int64(s.p.LastExit)
 	case "pwd":
@@ -657,10 +680,21 @@ func (s *psShell) runPipelineNode(n *psNode, out emitter) {
 	}
 }
 
+// failed sets $? to False.
+func (s *psShell) failed() {
+	s.lastOK = false
+	s.failures++
+}
+
 func (s *psShell) runPipeline(n *psNode, out emitter) {
 	var input []any
 	hasInput := false
-	s.lastOK = true
+	before := s.failures
+	defer func() {
+		if s.failures == before {
+			s.lastOK = true
+		}
+	}()
 	for i, el := range n.kids {
 		last := i == len(n.kids)-1
 		var collected []any
@@ -782,30 +816,35 @@ func enumerate(v any) []any {
 
 // ---- errors ----
 
-func (s *psShell) lineCol(pos int) (line, col int, text string) {
-	if pos > len(s.src) {
-		pos = len(s.src)
+func (s *psShell) lineCol(pos int) (line, col int, text string) { return lineCol(s.src, pos) }
+
+// lineCol is the line, column and text of a position in a script.
+func lineCol(src string, pos int) (line, col int, text string) {
+	if pos > len(src) {
+		pos = len(src)
 	}
 	if pos < 0 {
 		pos = 0
 	}
-	line = 1 + strings.Count(s.src[:pos], "\n")
-	start := strings.LastIndex(s.src[:pos], "\n") + 1
-	end := strings.IndexByte(s.src[pos:], '\n')
+	line = 1 + strings.Count(src[:pos], "\n")
+	start := strings.LastIndex(src[:pos], "\n") + 1
+	end := strings.IndexByte(src[pos:], '\n')
 	if end < 0 {
-		end = len(s.src)
+		end = len(src)
 	} else {
 		end += pos
 	}
-	return line, pos - start + 1, strings.TrimRight(s.src[start:end], "\r")
+	return line, pos - start + 1, strings.TrimRight(src[start:end], "\r")
 }
 
 // position is "At line:1 char:1" and the source line with its squiggle.
-func (s *psShell) position(pos, end int) []string {
-	line, col, text := s.lineCol(pos)
+func (s *psShell) position(pos, end int) []string { return position(s.src, s.file, pos, end) }
+
+func position(src, file string, pos, end int) []string {
+	line, col, text := lineCol(src, pos)
 	at := fmt.Sprintf("At line:%d char:%d", line, col)
-	if s.file != "" {
-		at = fmt.Sprintf("At %s:%d char:%d", s.file, line, col)
+	if file != "" {
+		at = fmt.Sprintf("At %s:%d char:%d", file, line, col)
 	}
 	width := end - pos
 	if max := len(text) - (col - 1); width > max {
@@ -818,37 +857,8 @@ func (s *psShell) position(pos, end int) []string {
 }
 
 func (s *psShell) printError(r *psErrorRecord) {
-	nl := s.p.NL
-	var b strings.Builder
-	if s.pwsh {
-		prefix := r.cmd
-		if prefix == "" {
-			prefix = "Exception"
-		}
-		b.WriteString(prefix + ": " + r.msg + nl)
-		io.WriteString(s.errw, b.String())
-		return
-	}
-	if r.cmd != "" {
-		b.WriteString(r.cmd + " : " + r.msg + nl)
-	} else {
-		b.WriteString(r.msg + nl)
-	}
-	for _, l := range s.position(r.pos, r.end) {
-		b.WriteString(l + nl)
-	}
-	tt := r.targetType
-	if tt == "" {
-		tt = "String"
-	}
-	activity := r.cmd
-	if r.noActivity {
-		activity = ""
-	}
-	b.WriteString(fmt.Sprintf("    + CategoryInfo          : %s: (%s:%s) [%s], %s%s", r.category, r.target, tt, activity, r.reason, nl))
-	b.WriteString("    + FullyQualifiedErrorId : " + r.fqid + nl)
-	b.WriteString(" " + nl)
-	io.WriteString(s.errw, b.String())
+	s.stamp(r)
+	io.WriteString(s.errw, r.render(s.pwsh, s.p.NL))
 }
 
 func (s *psShell) printParseError(e *psParseError) {
@@ -872,7 +882,8 @@ func (s *psShell) printParseError(e *psParseError) {
 // writeError reports a non-terminating error: printed (or merged by 2>&1),
 // $? becomes False.
 func (s *psShell) writeError(r *psErrorRecord) {
-	s.lastOK = false
+	s.failed()
+	s.stamp(r)
 	if s.errToOut != nil {
 		var buf bytes.Buffer
 		save := s.errw
@@ -887,13 +898,13 @@ func (s *psShell) writeError(r *psErrorRecord) {
 
 // commandNotFound is PowerShell's CommandNotFoundException (row E).
 func (s *psShell) commandNotFound(name string, pos, end int) {
-	if s.pwsh {
+	if s.pwsh && s.handlers == 0 {
 		io.WriteString(s.errw, name+": The term '"+name+"' is not recognized as a name of a cmdlet, function, script file, or executable program."+s.p.NL+
 			"Check the spelling of the name, or if a path was included, verify that the path is correct and try again."+s.p.NL)
-		s.lastOK = false
+		s.failed()
 		return
 	}
-	s.writeError(&psErrorRecord{
+	s.throwStmt(&psErrorRecord{
 		msg:        "The term '" + name + "' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.",
 		cmd:        name,
 		category:   "ObjectNotFound",

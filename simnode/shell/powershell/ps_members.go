@@ -297,7 +297,7 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		if ln == "gethostaddresses" || ln == "gethostentry" {
 			addrs, err := s.p.Resolve(toStr(arg(0)))
 			if err != nil {
-				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"GetHostAddresses\" with \"1\" argument(s): \"No such host is known\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "SocketException"}})
+				s.throwStmt(methodError("GetHostAddresses", 1, "No such host is known", "SocketException"))
 			}
 			var out []any
 			for _, a := range addrs {
@@ -339,7 +339,7 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		case "writealltext":
 			if err := s.p.WriteFile(toStr(arg(0)), []byte(toStr(arg(1))), false); err != nil {
 				msg, _, _, _ := psFileError(err, s.p.Path(toStr(arg(0))), true)
-				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"WriteAllText\" with \"2\" argument(s): \"" + msg + "\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "UnauthorizedAccessException"}})
+				s.throwStmt(methodError("WriteAllText", 2, msg, "UnauthorizedAccessException"))
 			}
 			return nil
 		}

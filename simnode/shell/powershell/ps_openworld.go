@@ -17,6 +17,7 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 	img := s.p.Env.Image
 	if img.InBox {
 		if _, ok := process.InBoxCmdlet(name); ok {
+			s.p.NotSimulated("powershell: " + name)
 			s.evalArgs(el) // arguments are evaluated, as when the cmdlet binds them
 			s.lastOK = true
 			return true
@@ -35,7 +36,9 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 	if img.Open && !process.VerbNounRE.MatchString(name) {
 		s.evalArgs(el)
 		s.p.LastExit = s.p.UnknownProgram()
-		s.lastOK = s.p.LastExit == 0 && s.p.Env.Completes
+		if s.p.LastExit != 0 || !s.p.Env.Completes {
+			s.failed()
+		}
 		s.checkCtx()
 		return true
 	}

@@ -53,7 +53,7 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "/":
 		d := toFloat(r)
 		if d == 0 {
-			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", fqid: "RuntimeException"}})
+			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", fqid: "RuntimeException", stmt: true}})
 		}
 		q := toFloat(l) / d
 		if q == math.Trunc(q) && math.Abs(q) < 1e15 {
@@ -63,7 +63,7 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "%":
 		d := toInt(r)
 		if d == 0 {
-			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", fqid: "RuntimeException"}})
+			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", fqid: "RuntimeException", stmt: true}})
 		}
 		return toInt(l) % d
 	case "..":
@@ -225,6 +225,12 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 // looseEqual is -eq: the right side converts to the left side's type.
 func looseEqual(l, r any, fold bool) bool {
 	switch x := l.(type) {
+	case *psEnum:
+		switch r.(type) {
+		case int64, float64:
+			return x.val == toInt(r)
+		}
+		return strings.EqualFold(x.name, toStr(r))
 	case nil:
 		return r == nil
 	case string:
@@ -369,12 +375,16 @@ func toStr(v any) string {
 		return x.typeName
 	case *psScriptBlock:
 		return x.node.text
+	case *psEnum:
+		return x.name
 	}
 	return fmt.Sprint(v)
 }
 
 func toInt(v any) int64 {
 	switch x := v.(type) {
+	case *psEnum:
+		return x.val
 	case int64:
 		return x
 	case float64:
@@ -405,6 +415,8 @@ func toInt(v any) int64 {
 
 func toFloat(v any) float64 {
 	switch x := v.(type) {
+	case *psEnum:
+		return float64(x.val)
 	case int64:
 		return float64(x)
 	case float64:

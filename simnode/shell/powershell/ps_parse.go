@@ -336,70 +336,56 @@ func (ps *psParser) statement() *psNode {
 		}
 		name := ps.src[j:ps.i]
 		ps.skip()
-		var params []string
+		var params []psParam
 		if ps.peek() == '(' {
-			ps.i++
-			for {
-				ps.skipAll()
-				if ps.peek() == ')' {
-					ps.i++
-					break
-				}
-				if ps.peek() == '$' {
-					params = append(params, ps.variable().name)
-				} else if ps.peek() == ',' || ps.peek() == '[' {
-					ps.i++
-					if ps.src[ps.i-1] == '[' {
-						for ps.i < len(ps.src) && ps.src[ps.i] != ']' {
-							ps.i++
-						}
-						ps.i++
-					}
-				} else if ps.peek() == 0 {
-					ps.fail(ps.i, "Missing ')' in function parameter list.", "MissingEndParenthesisInFunctionParameterList")
-				} else {
-					ps.i++
-				}
-			}
+			params = ps.paramList()
 		}
 		body := ps.scriptBlock()
 		return &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
 	case ps.keyword("try"):
+		// about_Try_Catch_Finally: kids are the try block, the finally
+		// block (or nil), then one "catch" node per catch clause.
 		ps.i += 3
-		n := &psNode{kind: "try", pos: start, kids: []*psNode{ps.scriptBlock(), nil, nil}}
+		n := &psNode{kind: "try", pos: start, kids: []*psNode{ps.scriptBlock(), nil}}
 		for {
 			save := ps.i
 			ps.skipAll()
 			if ps.keyword("catch") {
+				cpos := ps.i
 				ps.i += 5
-				ps.skip()
-				for ps.peek() == '[' || ps.peek() == ',' {
-					for ps.i < len(ps.src) && ps.src[ps.i] != ']' && ps.src[ps.i] != ',' {
-						ps.i++
-					}
-					ps.i++
-					ps.skip()
-				}
-				n.kids[1] = ps.scriptBlock()
+				types := ps.typeList()
+				n.kids = append(n.kids, &psNode{kind: "catch", pos: cpos, val: types, kids: []*psNode{ps.scriptBlock()}})
 				continue
 			}
 			if ps.keyword("finally") {
 				ps.i += 7
-				n.kids[2] = ps.scriptBlock()
+				n.kids[1] = ps.scriptBlock()
 				continue
 			}
 			ps.i = save
 			break
 		}
+		if len(n.kids) == 2 && n.kids[1] == nil {
+			ps.fail(ps.i, "The Try statement is missing its Catch or Finally block.", "MissingCatchOrFinally")
+		}
+		n.end = ps.i
+		return n
+	case ps.keyword("trap"):
+		// about_Trap: trap [type] { ... } handles the terminating errors of
+		// the block it is in.
+		ps.i += 4
+		types := ps.typeList()
+		n := &psNode{kind: "trap", pos: start, val: types, kids: []*psNode{ps.scriptBlock()}}
 		n.end = ps.i
 		return n
 	case ps.keyword("param"):
 		ps.i += 5
 		ps.skip()
+		var params []psParam
 		if ps.peek() == '(' {
-			ps.balanced('(', ')')
+			params = ps.paramList()
 		}
-		return &psNode{kind: "nop", pos: start, end: ps.i}
+		return &psNode{kind: "param", pos: start, end: ps.i, val: params}
 	}
 	for _, kw := range []string{"exit", "return", "throw", "break", "continue"} {
 		if ps.keyword(kw) {
@@ -442,7 +428,67 @@ func (ps *psParser) statement() *psNode {
 	return ps.pipelineChain()
 }
 
-// balanced skips a bracketed region (used for param blocks).
+// psParam is one parameter of a function or param block
+// (about_Functions_Advanced_Parameters): its name, default and whether it
+// is a [switch].
+type psParam struct {
+	name     string
+	def      *psNode
+	isSwitch bool
+}
+
+// paramList parses "( [attr] [type] $name = default, ... )".
+func (ps *psParser) paramList() []psParam {
+	var params []psParam
+	ps.i++ // (
+	sw := false
+	for {
+		ps.skipAll()
+		switch c := ps.peek(); {
+		case c == ')':
+			ps.i++
+			return params
+		case c == 0:
+			ps.fail(ps.i, "Missing ')' in function parameter list.", "MissingEndParenthesisInFunctionParameterList")
+		case c == '[':
+			t := ps.typeName()
+			if strings.EqualFold(t, "switch") || strings.EqualFold(t, "System.Management.Automation.SwitchParameter") {
+				sw = true
+			}
+		case c == '$':
+			p := psParam{name: ps.variable().name, isSwitch: sw}
+			sw = false
+			ps.skipAll()
+			if ps.peek() == '=' {
+				ps.i++
+				ps.skipAll()
+				p.def = ps.exprNoComma()
+			}
+			params = append(params, p)
+		default:
+			ps.i++ // , and what attributes leave
+		}
+	}
+}
+
+// typeList parses the [type], [type] list of a catch or trap clause.
+func (ps *psParser) typeList() []string {
+	var types []string
+	for {
+		ps.skipAll()
+		if ps.peek() == '[' {
+			types = append(types, ps.typeName())
+			continue
+		}
+		if ps.peek() == ',' {
+			ps.i++
+			continue
+		}
+		return types
+	}
+}
+
+// balanced skips a bracketed region.
 func (ps *psParser) balanced(open, close byte) {
 	depth := 0
 	for ps.i < len(ps.src) {
