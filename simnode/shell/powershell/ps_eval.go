@@ -42,6 +42,8 @@ type psShell struct {
 	// trap-holding blocks the running statement is in (ps_errors.go).
 	errs     []any
 	handlers int
+	// held is what each variable holds, in bytes (ps_bounds.go).
+	held map[string]int64
 	// calls are the functions running, innermost last (Write-Error names
 	// the function it is in).
 	calls []psFrame
@@ -360,8 +362,11 @@ func toAnySlice(ss []string) []any {
 
 // ---- statements ----
 
+// checkCtx is one step of the script (a statement, a loop iteration, a
+// pipeline element): it ends the script once the process is stopped and
+// is throttled past the process's step budget (process.Proc.Step).
 func (s *psShell) checkCtx() {
-	if s.p.Done() {
+	if s.p.Done() || s.p.Step() != nil {
 		panic(psKilledSignal{})
 	}
 	s.pace()
@@ -537,6 +542,7 @@ func (s *psShell) assign(n *psNode) {
 		s.setVar(lv.name, v)
 	case "member":
 		obj := s.eval(lv.kids[0])
+		s.grow(sizeOf(v, 1))
 		switch o := obj.(type) {
 		case *psObject:
 			o.set(lv.name, v)
@@ -548,6 +554,12 @@ func (s *psShell) assign(n *psNode) {
 		idx := s.eval(lv.kids[1])
 		switch o := obj.(type) {
 		case *psHash:
+			old, had := o.get(toStr(idx))
+			delta := sizeOf(v, 1) - sizeOf(old, 1)
+			if !had {
+				delta += 48 + int64(len(toStr(idx)))
+			}
+			s.grow(delta)
 			o.set(toStr(idx), v)
 		case []any:
 			i := int(toInt(idx))
@@ -578,6 +590,7 @@ func (s *psShell) setVar(name string, v any) {
 	if strings.EqualFold(name, "LASTEXITCODE") {
 		s.p.LastExit = int(toInt(v))
 	}
+	s.hold(strings.ToLower(name), v)
 	s.vars[strings.ToLower(name)] = v
 }
 

@@ -19,9 +19,13 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "+":
 		switch x := l.(type) {
 		case string:
-			return x + toStr(r)
+			rs := toStr(r)
+			s.reserve(int64(len(x) + len(rs)))
+			return x + rs
 		case []any:
-			return append(append([]any{}, x...), enumerate(r)...)
+			rs := enumerate(r)
+			s.reserve(int64(16 * (len(x) + len(rs))))
+			return append(append([]any{}, x...), rs...)
 		case *psHash:
 			h := newHash()
 			for _, k := range x.keys {
@@ -44,9 +48,13 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "*":
 		if x, ok := l.(string); ok {
 			n := toInt(r)
-			if n < 0 || n > 1<<16 {
+			if n < 0 {
 				n = 0
 			}
+			if len(x) > 0 && n > (1<<40)/int64(len(x)) {
+				s.outOfMemory()
+			}
+			s.reserve(int64(len(x)) * n)
 			return strings.Repeat(x, int(n))
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a * b }, func(a, b int64) int64 { return a * b })
