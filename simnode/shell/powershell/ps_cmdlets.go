@@ -698,18 +698,25 @@ var dotnetDate = strings.NewReplacer("yyyy", "2006", "yy", "06", "MMMM", "Januar
 
 func cmdletGetDate(c *psCall) {
 	t := c.s.p.Now()
-	if f := c.str("Format"); f != "" {
-		switch f {
-		case "o", "O":
-			c.out(t.Format("2006-01-02T15:04:05.0000000-07:00"))
-		case "s":
-			c.out(t.Format("2006-01-02T15:04:05"))
+	if c.set("Date") {
+		switch d := c.named["Date"].(type) {
+		case *psDate:
+			t = d.t
 		default:
-			c.out(t.Format(dotnetDate.Replace(f)))
+			if pd, ok := parseDate(toStr(d)); ok {
+				t = pd.t
+			}
 		}
+	}
+	if f := c.str("Format"); f != "" {
+		c.out(formatDate(t, f))
 		return
 	}
-	c.out(t.Format("Monday, January 2, 2006 3:04:05 PM"))
+	if f := c.str("UFormat"); f != "" {
+		c.out(strings.NewReplacer("%Y", t.Format("2006"), "%m", t.Format("01"), "%d", t.Format("02"), "%H", t.Format("15"), "%M", t.Format("04"), "%S", t.Format("05"), "%s", fmt.Sprint(t.Unix())).Replace(f))
+		return
+	}
+	c.out(&psDate{t})
 }
 
 func hashProps(h *psHash) []psProp {

@@ -147,7 +147,7 @@ func (s *psShell) throwStmt(r *psErrorRecord) {
 // methodError is the statement-terminating MethodInvocationException of a
 // .NET method that threw inner (its short type name).
 func methodError(method string, nargs int, msg, inner string) *psErrorRecord {
-	return &psErrorRecord{msg: fmt.Sprintf("Exception calling %q with %q argument(s): %q", method, fmt.Sprint(nargs), msg),
+	return &psErrorRecord{msg: fmt.Sprintf(`Exception calling "%s" with "%d" argument(s): "%s"`, method, nargs, msg),
 		category: "NotSpecified", target: ":", reason: "MethodInvocationException", inner: inner, innerMsg: msg, fqid: strings.TrimPrefix(inner, "System."), stmt: true}
 }
 

@@ -657,15 +657,7 @@ func (s *psShell) getVar(name string) any {
 		s.vars["input"] = lines
 		return lines
 	case "psversiontable":
-		h := newHash()
-		if s.pwsh {
-			h.set("PSVersion", "7.4.6")
-			h.set("PSEdition", "Core")
-		} else {
-			h.set("PSVersion", "5.1.20348.2760")
-			h.set("PSEdition", "Desktop")
-		}
-		return h
+		return s.psVersionTable()
 	}
 	return s.vars[strings.ToLower(name)]
 }

@@ -38,6 +38,12 @@ func (f *psFormatter) write(v any) {
 	case flushMarker:
 		f.endTable()
 	case nil:
+	case *psDate:
+		f.endTable()
+		f.line("")
+		f.line(x.display())
+		f.line("")
+		f.line("")
 	case []any:
 		for _, e := range x {
 			f.write(e)
@@ -54,6 +60,11 @@ func (f *psFormatter) write(v any) {
 		f.line("")
 		f.line("")
 	case *psObject:
+		if x.rec != nil {
+			f.endTable()
+			io.WriteString(f.w, strings.ReplaceAll(x.rec.render(false, "\n"), "\n", f.nl))
+			return
+		}
 		switch x.view {
 		case "list":
 			f.endTable()

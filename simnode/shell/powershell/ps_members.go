@@ -1,7 +1,6 @@
 package powershell
 
 import (
-	"math"
 	"strings"
 
 	"wink.dev/wink/simnode/shell/process"
@@ -77,11 +76,15 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 		}
 		return nil
 	}
-	if isCall && lname == "tostring" {
+	if isCall && lname == "tostring" && len(args) == 0 {
 		return toStr(obj)
 	}
 	if isCall && lname == "gettype" {
-		return &psObject{typeName: "System.RuntimeType", str: typeName(obj), props: []psProp{{"Name", typeName(obj)}}}
+		full := fullTypeName(obj)
+		return &psObject{typeName: "System.RuntimeType", str: full, props: []psProp{{"Name", typeName(obj)}, {"FullName", full}}}
+	}
+	if v, ok := s.moreMembers(obj, lname, args, isCall); ok {
+		return v
 	}
 	switch o := obj.(type) {
 	case string:
@@ -233,6 +236,8 @@ func typeName(v any) string {
 		return "Object[]"
 	case *psHash:
 		return "Hashtable"
+	case *psDate:
+		return "DateTime"
 	case *psObject:
 		if i := strings.LastIndex(o.typeName, "."); i >= 0 {
 			return o.typeName[i+1:]
@@ -261,7 +266,13 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 			u, _ := s.p.Vars.Get("USERNAME")
 			return u
 		case "getenvironmentvariable":
-			v, _ := s.p.Vars.Get(toStr(arg(0)))
+			if t := strings.ToLower(toStr(arg(1))); t == "machine" || t == "user" {
+				s.p.NotSimulated("powershell: [Environment]::GetEnvironmentVariable " + toStr(arg(1)))
+			}
+			v, ok := s.p.Vars.Get(toStr(arg(0)))
+			if !ok {
+				return nil
+			}
 			return v
 		case "setenvironmentvariable":
 			// The process scope (no target, or "Process") changes this
@@ -276,23 +287,6 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		case "exit":
 			panic(psExitSignal{int(toInt(arg(0)))})
 		}
-	case "text.encoding":
-		return &psObject{typeName: "System.Text.UTF8Encoding", methods: map[string]func([]any) any{
-			"getbytes": func(a []any) any {
-				var out []any
-				for _, c := range []byte(toStr(argAt(a, 0))) {
-					out = append(out, int64(c))
-				}
-				return out
-			},
-			"getstring": func(a []any) any {
-				var b []byte
-				for _, x := range enumerate(argAt(a, 0)) {
-					b = append(b, byte(toInt(x)))
-				}
-				return string(b)
-			},
-		}}
 	case "net.dns":
 		if ln == "gethostaddresses" || ln == "gethostentry" {
 			addrs, err := s.p.Resolve(toStr(arg(0)))
@@ -308,41 +302,9 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		if ln == "gethostname" {
 			return s.p.Env.Hostname
 		}
-	case "math":
-		switch ln {
-		case "pi":
-			return math.Pi
-		case "max":
-			return math.Max(toFloat(arg(0)), toFloat(arg(1)))
-		case "min":
-			return math.Min(toFloat(arg(0)), toFloat(arg(1)))
-		case "round":
-			return math.Round(toFloat(arg(0)))
-		case "floor":
-			return math.Floor(toFloat(arg(0)))
-		}
-	case "datetime":
-		if ln == "now" || ln == "utcnow" {
-			return s.p.Now().Format("Monday, January 2, 2006 3:04:05 PM")
-		}
-	case "io.file":
-		switch ln {
-		case "exists":
-			_, err := s.p.ReadFile(toStr(arg(0)))
-			return err == nil
-		case "readalltext":
-			b, err := s.p.ReadFile(toStr(arg(0)))
-			if err != nil {
-				return nil
-			}
-			return DecodeText(b)
-		case "writealltext":
-			if err := s.p.WriteFile(toStr(arg(0)), []byte(toStr(arg(1))), false); err != nil {
-				msg, _, _, _ := psFileError(err, s.p.Path(toStr(arg(0))), true)
-				s.throwStmt(methodError("WriteAllText", 2, msg, "UnauthorizedAccessException"))
-			}
-			return nil
-		}
+	}
+	if v, ok := s.staticMember(t, lt, ln, args, isCall); ok {
+		return v
 	}
 	return nil
 }

@@ -44,6 +44,11 @@ func (s *psShell) binary(op string, l, r any) any {
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a + b }, func(a, b int64) int64 { return a + b })
 	case "-":
+		if a, ok := l.(*psDate); ok {
+			if b, ok := r.(*psDate); ok {
+				return timeSpan(a.t.Sub(b.t))
+			}
+		}
 		return psArith(l, r, func(a, b float64) float64 { return a - b }, func(a, b int64) int64 { return a - b })
 	case "*":
 		if x, ok := l.(string); ok {
@@ -385,6 +390,8 @@ func toStr(v any) string {
 		return x.node.text
 	case *psEnum:
 		return x.name
+	case *psDate:
+		return x.String()
 	}
 	return fmt.Sprint(v)
 }
@@ -423,6 +430,8 @@ func toInt(v any) int64 {
 
 func toFloat(v any) float64 {
 	switch x := v.(type) {
+	case *psDate:
+		return float64(x.t.UnixNano()) / 1e9
 	case *psEnum:
 		return float64(x.val)
 	case int64:
