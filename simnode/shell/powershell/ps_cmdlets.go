@@ -932,17 +932,7 @@ func cmdletSelect(c *psCall) {
 			o.props = append(o.props, psProp{toStr(p), c.s.memberOf(it, toStr(p), nil, false)})
 		}
 		if len(o.props) <= 4 {
-			o.view = "table"
-			for i, p := range o.props {
-				w := len(p.name) + 1
-				if l := len(toStr(p.val)) + 1; l > w {
-					w = l
-				}
-				if i == len(o.props)-1 {
-					w = 0
-				}
-				o.cols = append(o.cols, psCol{name: p.name, width: w})
-			}
+			o.view, o.cols = "table", autoCols(o.props)
 		}
 		c.out(o)
 	}
@@ -989,28 +979,39 @@ func cmdletSelectString(c *psCall) {
 	}
 }
 
+// cmdletSort is Sort-Object: numbers as numbers, text case-insensitively,
+// by the first -Property if given; stable.
 func cmdletSort(c *psCall) {
 	items := append([]any{}, c.input...)
-	key := func(v any) string {
+	key := func(v any) any {
 		if p := enumerate(c.named["Property"]); len(p) > 0 {
-			return strings.ToLower(toStr(c.s.memberOf(v, toStr(p[0]), nil, false)))
-		}
-		return strings.ToLower(toStr(v))
-	}
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i], items[j]
-		if _, ok := a.(int64); ok {
-			if c.has("Descending") {
-				return toFloat(a) > toFloat(b)
+			if sb, ok := p[0].(*psScriptBlock); ok {
+				var vals []any
+				c.s.runWithItem(sb, v, func(x any) {
+					if _, f := x.(flushMarker); !f {
+						vals = append(vals, x)
+					}
+				})
+				return collapse(vals)
 			}
-			return toFloat(a) < toFloat(b)
+			return c.s.memberOf(v, toStr(p[0]), nil, false)
 		}
-		if c.has("Descending") {
-			return key(a) > key(b)
+		return v
+	}
+	desc := c.has("Descending")
+	sort.SliceStable(items, func(i, j int) bool {
+		r := compareValues(key(items[i]), key(items[j]))
+		if desc {
+			return r > 0
 		}
-		return key(a) < key(b)
+		return r < 0
 	})
-	for _, it := range items {
+	var prev any
+	for i, it := range items {
+		if c.has("Unique") && i > 0 && compareValues(key(it), key(prev)) == 0 {
+			continue
+		}
+		prev = it
 		c.out(it)
 	}
 }

@@ -16,8 +16,33 @@ func (s *psShell) cast(t string, v any) any {
 		return toBool(v)
 	case "double", "float", "single", "decimal":
 		return toFloat(v)
-	case "array", "object[]", "string[]":
+	case "array", "object[]", "string[]", "int[]", "collections.arraylist", "collections.generic.list[string]", "collections.generic.list[object]":
+		if v == nil {
+			return []any{}
+		}
 		return enumerate(v)
+	case "pscustomobject", "management.automation.pscustomobject":
+		if h, ok := v.(*psHash); ok {
+			return customObject(hashProps(h))
+		}
+	case "datetime":
+		if d, ok := parseDate(toStr(v)); ok {
+			return d
+		}
+	case "version":
+		var parts []int64
+		for _, p := range strings.Split(toStr(v), ".") {
+			parts = append(parts, toInt(p))
+		}
+		return newVersion(parts...)
+	case "char":
+		if i, ok := v.(int64); ok {
+			return string(rune(i))
+		}
+	case "byte[]":
+		return enumerate(v)
+	case "xml", "ipaddress", "net.ipaddress", "uri", "regex", "scriptblock", "timespan", "guid":
+		s.p.NotSimulated("powershell: [" + t + "] cast")
 	}
 	return v
 }
