@@ -665,8 +665,10 @@ func cmdletWriteError(c *psCall) {
 	case len(s.calls) > 0:
 		f := s.calls[len(s.calls)-1]
 		r.cmd, r.pos, r.end, r.src, r.file, r.stamped = f.name, f.pos, f.end, f.src, f.file, true
+		r.fqid += "," + f.name
 	case s.file != "":
 		r.cmd, r.noPos, r.stamped = s.file, true, true
+		r.fqid += "," + s.file[strings.LastIndexAny(s.file, `\/`)+1:]
 	default:
 		r.cmd, r.noPos, r.stamped = strings.TrimSpace(s.src), true, true
 	}

@@ -435,3 +435,88 @@ func httpStatusName(code int) string {
 
 // httpStatusText is an HttpWebResponse's StatusDescription.
 func httpStatusText(code int) string { return http.StatusText(code) }
+
+// execSwitch is the switch statement (about_Switch): each element of the
+// value is tested against every clause in order (-exact by default,
+// -wildcard, -regex, a script block as a condition); every matching body
+// runs, break ends the switch, continue goes to the next element; default
+// runs when no clause matched.
+func (s *psShell) execSwitch(n *psNode, out emitter) {
+	opts, _ := n.val.([]string)
+	has := func(o string) bool {
+		for _, x := range opts {
+			if strings.HasPrefix(o, x) && x != "" {
+				return true
+			}
+		}
+		return false
+	}
+	cs := has("casesensitive")
+	items := enumerate(s.evalValue(n.kids[0]))
+	if v := s.evalValue(n.kids[0]); v != nil {
+		if _, ok := v.([]any); !ok {
+			items = []any{v}
+		}
+	}
+	save := s.vars["_"]
+	defer func() { s.vars["_"] = save }()
+	for _, item := range items {
+		s.checkCtx()
+		s.vars["_"] = item
+		matched := false
+		brk, cont := false, false
+		run := func(body *psNode) {
+			defer func() {
+				if r := recover(); r != nil {
+					switch r.(type) {
+					case psBreakSignal:
+						brk = true
+					case psContinueSignal:
+						cont = true
+					default:
+						panic(r)
+					}
+				}
+			}()
+			s.execBlock(body.block, out)
+		}
+		var def *psNode
+		for i := 1; i+1 < len(n.kids) && !brk && !cont; i += 2 {
+			pat, body := n.kids[i], n.kids[i+1]
+			if pat == nil {
+				def = body
+				continue
+			}
+			ok := false
+			if pat.kind == "scriptblock" {
+				var vals []any
+				s.invokeBlock(pat, nil, nil, func(v any) {
+					if _, f := v.(flushMarker); !f {
+						vals = append(vals, v)
+					}
+				})
+				ok = toBool(collapse(vals))
+			} else {
+				p := s.eval(pat)
+				switch {
+				case has("regex"):
+					ok = toBool(s.compare("match", item, p, cs))
+				case has("wildcard"):
+					ok = toBool(s.compare("like", item, p, cs))
+				default:
+					ok = toBool(s.compare("eq", item, p, cs))
+				}
+			}
+			if ok {
+				matched = true
+				run(body)
+			}
+		}
+		if !matched && def != nil && !brk && !cont {
+			run(def)
+		}
+		if brk {
+			return
+		}
+	}
+}

@@ -300,9 +300,35 @@ func (s *psShell) run(script string) (code int) {
 		}
 	}()
 	if args, ok := s.vars["args"].([]any); ok && len(block) > 0 && block[0].kind == "param" {
+		// powershell -File script.ps1 -Name value: the script's param
+		// block binds named then positional arguments (about_PowerShell_exe)
 		ps, _ := block[0].val.([]psParam)
-		s.bindParams(ps, nil, &args)
-		s.vars["args"] = args
+		named := map[string]any{}
+		var rest []any
+		for i := 0; i < len(args); i++ {
+			a := toStr(args[i])
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				name, val, colon := strings.Cut(a[1:], ":")
+				for _, p := range ps {
+					if strings.EqualFold(p.name, name) {
+						switch {
+						case colon:
+							named[strings.ToLower(p.name)] = val
+						case p.isSwitch:
+							named[strings.ToLower(p.name)] = true
+						case i+1 < len(args):
+							i++
+							named[strings.ToLower(p.name)] = args[i]
+						}
+						goto next
+					}
+				}
+			}
+			rest = append(rest, args[i])
+		next:
+		}
+		s.bindParams(ps, named, &rest)
+		s.vars["args"] = rest
 	}
 	s.execBlock(block, out)
 	out(flushMarker{})
@@ -447,6 +473,8 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 		s.funcs[strings.ToLower(n.name)] = n
 	case "try":
 		s.execTry(n, out)
+	case "switch":
+		s.execSwitch(n, out)
 	case "exit":
 		code := 0
 		if len(n.kids) > 0 {
@@ -538,6 +566,19 @@ func (s *psShell) assign(n *psNode) {
 		v = s.binary(n.op[:1], old, v)
 	}
 	switch lv.kind {
+	case "lvalues":
+		// the first variables take one element each, the last the rest
+		vals := enumerate(v)
+		for i, k := range lv.kids {
+			var x any
+			switch {
+			case i == len(lv.kids)-1 && len(vals) > i+1:
+				x = vals[i:]
+			case i < len(vals):
+				x = vals[i]
+			}
+			s.assign(&psNode{kind: "assign", op: "=", kids: []*psNode{k, {kind: "lit", val: x}}})
+		}
 	case "var":
 		s.setVar(lv.name, v)
 	case "member":
@@ -1019,7 +1060,7 @@ func (s *psShell) eval(n *psNode) any {
 		return s.member(n)
 	case "index":
 		return s.index(s.eval(n.kids[0]), s.eval(n.kids[1]))
-	case "pipeline", "chain", "assign", "if", "while", "foreach", "for":
+	case "pipeline", "chain", "assign", "if", "while", "foreach", "for", "switch", "try":
 		return s.evalValue(n)
 	}
 	return nil

@@ -370,6 +370,8 @@ func (ps *psParser) statement() *psNode {
 		}
 		n.end = ps.i
 		return n
+	case ps.keyword("switch"):
+		return ps.switchStatement(start)
 	case ps.keyword("trap"):
 		// about_Trap: trap [type] { ... } handles the terminating errors of
 		// the block it is in.
@@ -408,6 +410,28 @@ func (ps *psParser) statement() *psNode {
 		save := ps.i
 		if lv, ok := ps.tryLValue(); ok {
 			ps.skip()
+			// $a, $b = value: multiple assignment (about_Assignment_Operators)
+			if ps.peek() == ',' {
+				multi := &psNode{kind: "lvalues", pos: start, kids: []*psNode{lv}}
+				for ps.peek() == ',' {
+					ps.i++
+					ps.skip()
+					next, ok := ps.tryLValue()
+					if !ok {
+						break
+					}
+					multi.kids = append(multi.kids, next)
+					ps.skip()
+				}
+				if ps.peek() == '=' && ps.peekAt(1) != '=' {
+					ps.i++
+					ps.skipAll()
+					rhs := ps.statement()
+					return &psNode{kind: "assign", pos: start, end: ps.i, op: "=", kids: []*psNode{multi, rhs}}
+				}
+				ps.i = save
+				return ps.pipelineChain()
+			}
 			if strings.HasPrefix(ps.src[ps.i:], "++") || strings.HasPrefix(ps.src[ps.i:], "--") {
 				op := ps.src[ps.i:ps.i+1] + "="
 				ps.i += 2
@@ -469,6 +493,69 @@ func (ps *psParser) paramList() []psParam {
 			ps.i++ // , and what attributes leave
 		}
 	}
+}
+
+// switchStatement parses switch [-regex|-wildcard|-exact|-casesensitive]
+// (value) { pattern { body } ... default { body } } (about_Switch): kids
+// are the value, then pattern and body pairs (a nil pattern: default).
+func (ps *psParser) switchStatement(start int) *psNode {
+	ps.i += 6
+	n := &psNode{kind: "switch", pos: start}
+	var opts []string
+	for {
+		ps.skip()
+		if ps.peek() != '-' {
+			break
+		}
+		ps.i++
+		opt := strings.ToLower(ps.word())
+		if opt == "file" {
+			ps.fail(ps.i, "switch -File", "NotSimulated")
+		}
+		opts = append(opts, opt)
+	}
+	n.val = opts
+	if ps.peek() != '(' {
+		ps.fail(ps.i, "Missing '(' after 'switch' in switch statement.", "MissingOpenParenthesisInSwitchStatement")
+	}
+	ps.i++
+	ps.skipAll()
+	n.kids = append(n.kids, ps.pipelineChain())
+	ps.skipAll()
+	if ps.peek() != ')' {
+		ps.fail(ps.i, "Missing closing ')' after expression in 'switch' statement.", "MissingEndParenthesisInSwitchStatement")
+	}
+	ps.i++
+	ps.skipAll()
+	if ps.peek() != '{' {
+		ps.fail(ps.i, "Missing opening '{' in switch statement.", "MissingCurlyBraceInSwitchStatement")
+	}
+	ps.i++
+	for {
+		ps.skipAll()
+		for ps.peek() == ';' {
+			ps.i++
+			ps.skipAll()
+		}
+		if ps.peek() == '}' {
+			ps.i++
+			break
+		}
+		if ps.peek() == 0 {
+			ps.fail(ps.i, "Missing closing '}' in switch statement.", "MissingEndCurlyBrace")
+		}
+		var pat *psNode
+		if ps.keyword("default") {
+			ps.i += 7
+		} else if ps.peek() == '{' {
+			pat = ps.scriptBlock()
+		} else {
+			pat = ps.singleArgument()
+		}
+		n.kids = append(n.kids, pat, ps.scriptBlock())
+	}
+	n.end = ps.i
+	return n
 }
 
 // typeList parses the [type], [type] list of a catch or trap clause.
