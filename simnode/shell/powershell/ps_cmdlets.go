@@ -659,7 +659,7 @@ func cmdletWriteError(c *psCall) {
 	if c.set("ErrorId") {
 		fq = c.str("ErrorId") + "," + fq
 	}
-	r := &psErrorRecord{msg: msg, cmd: "Write-Error", category: cat, target: ":", reason: "WriteErrorException", fqid: fq}
+	r := &psErrorRecord{msg: msg, cmd: "Write-Error", activity: "Write-Error", category: cat, target: ":", reason: "WriteErrorException", fqid: fq}
 	s := c.s
 	switch {
 	case len(s.calls) > 0:

@@ -383,6 +383,9 @@ func categoryText(r *psErrorRecord) string {
 		tt = "String"
 	}
 	activity := r.cmd
+	if r.activity != "" {
+		activity = r.activity
+	}
 	if r.noActivity {
 		activity = ""
 	}

@@ -158,8 +158,10 @@ type psErrorRecord struct {
 	// src and file are the script the position points into (stamped
 	// when the error is raised); noPos prints no position lines.
 	stamped, noPos, recorded bool
-	src, file                string
-	obj                      *psObject
+	// activity overrides CategoryInfo's [activity] (Write-Error's).
+	activity  string
+	src, file string
+	obj       *psObject
 }
 
 // ---- entry ----

@@ -303,7 +303,52 @@ func formatOp(f string, args []any) string {
 			return m
 		}
 		v := toStr(args[i])
-		if spec := strings.ToUpper(sub[3]); strings.HasPrefix(spec, "N") || strings.HasPrefix(spec, "F") {
+		spec := strings.ToUpper(sub[3])
+		if d, ok := args[i].(*psDate); ok && sub[3] != "" {
+			v = formatDate(d.t, sub[3])
+			spec = ""
+		}
+		prec := func(def int) int {
+			d, err := strconv.Atoi(spec[1:])
+			if err != nil || spec[1:] == "" {
+				d = def
+			}
+			return min(d, 15)
+		}
+		switch {
+		case spec == "":
+		case spec[0] == 'D':
+			n := toInt(args[i])
+			v = strconv.FormatInt(n, 10)
+			neg := n < 0
+			if neg {
+				v = v[1:]
+			}
+			if d := prec(0); d > len(v) {
+				v = strings.Repeat("0", d-len(v)) + v
+			}
+			if neg {
+				v = "-" + v
+			}
+		case spec[0] == 'X':
+			v = strconv.FormatInt(toInt(args[i]), 16)
+			if d := prec(0); d > len(v) {
+				v = strings.Repeat("0", d-len(v)) + v
+			}
+			if sub[3][0] == 'X' {
+				v = strings.ToUpper(v)
+			}
+		case spec[0] == 'P':
+			d := prec(2)
+			scale := math.Pow(10, float64(d))
+			v = strconv.FormatFloat(math.Round(toFloat(args[i])*100*scale)/scale, 'f', d, 64) + " %"
+		case spec[0] == 'N':
+			d := prec(2)
+			scale := math.Pow(10, float64(d))
+			v = groupThousands(strconv.FormatFloat(math.Round(toFloat(args[i])*scale)/scale, 'f', d, 64))
+			spec = ""
+		}
+		if strings.HasPrefix(spec, "F") {
 			d, _ := strconv.Atoi(spec[1:])
 			if spec == "N" || spec == "F" {
 				d = 2
@@ -326,6 +371,26 @@ func formatOp(f string, args []any) string {
 		return v
 	})
 	return strings.ReplaceAll(strings.ReplaceAll(out, "\x00", "{"), "\x01", "}")
+}
+
+// groupThousands puts en-US group separators in a formatted number.
+func groupThousands(num string) string {
+	sign := ""
+	if strings.HasPrefix(num, "-") {
+		sign, num = "-", num[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(num, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
 }
 
 func joinValues(v any, sep string) string {

@@ -402,6 +402,9 @@ func (ps *psParser) statement() *psNode {
 				}
 			}
 			n.end = ps.i
+			for n.end > start && strings.ContainsRune(" \t", rune(ps.src[n.end-1])) {
+				n.end--
+			}
 			return n
 		}
 	}
