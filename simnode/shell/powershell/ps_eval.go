@@ -272,6 +272,12 @@ func (s *psShell) run(script string) (code int) {
 			}
 			return s.p.Block()
 		}
+		if perr.id == "NotSimulated" {
+			// a construct the parser does not implement: the open world
+			// (the script ends well, or runs until stopped)
+			s.p.NotSimulated("powershell: " + perr.msg)
+			return s.p.UnknownProgram()
+		}
 		s.printParseError(perr)
 		return 1
 	}
@@ -415,6 +421,8 @@ func (s *psShell) execBlock(block []*psNode, out emitter) {
 func (s *psShell) execStmt(n *psNode, out emitter) {
 	switch n.kind {
 	case "nop", "trap", "param":
+	case "notsim":
+		s.p.NotSimulated(n.name)
 	case "if":
 		for i := 0; i+1 < len(n.kids); i += 2 {
 			if toBool(s.evalCond(n.kids[i])) {

@@ -372,6 +372,22 @@ func (ps *psParser) statement() *psNode {
 		return n
 	case ps.keyword("switch"):
 		return ps.switchStatement(start)
+	case ps.keyword("class") || ps.keyword("enum") || ps.keyword("workflow") || ps.keyword("configuration"):
+		// definitions this parser does not implement: skipped, and a
+		// NotSimulated trace when they run (issue 18)
+		kw := strings.ToLower(ps.word())
+		for ps.i < len(ps.src) && ps.src[ps.i] != '{' && ps.src[ps.i] != '\n' {
+			ps.i++
+		}
+		if ps.peek() == '{' {
+			ps.balanced('{', '}')
+		}
+		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: " + kw}
+	case ps.keyword("using"):
+		for ps.i < len(ps.src) && ps.src[ps.i] != '\n' && ps.src[ps.i] != ';' {
+			ps.i++
+		}
+		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: using"}
 	case ps.keyword("trap"):
 		// about_Trap: trap [type] { ... } handles the terminating errors of
 		// the block it is in.

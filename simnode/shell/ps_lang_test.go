@@ -1,0 +1,65 @@
+package shell
+
+import (
+	"slices"
+	"testing"
+)
+
+// traceRecorder is a process.Tracer that keeps what it heard.
+type traceRecorder struct{ got []string }
+
+func (r *traceRecorder) NotSimulated(what string) { r.got = append(r.got, what) }
+
+// TestPowerShellNotSimulated: constructs the interpreter does not implement
+// leave a NotSimulated trace and behave as the open world (issue 18).
+func TestPowerShellNotSimulated(t *testing.T) {
+	for _, c := range []struct {
+		name, script, out, want string
+		code                    int
+	}{
+		{"class definition", "class Config { [string]$Name }; 'after'", "after\r\n", "powershell: class", 0},
+		{"using namespace", "using namespace System.Net\n'after'", "after\r\n", "powershell: using", 0},
+		{"unknown static member", "[System.Security.Principal.WindowsIdentity]::GetCurrent(); 'after'", "after\r\n", "powershell: [System.Security.Principal.WindowsIdentity]::getcurrent", 0},
+		{"switch -File", `switch -File C:\data\hello.txt { default { $_ } }`, "", "powershell: switch -File", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(Windows)
+			f.env.Completes = true
+			tr := &traceRecorder{}
+			f.env.Tracer = tr
+			r := f.run(t, ps(c.script), "")
+			if r.stdout != c.out || r.code != c.code || r.stderr != "" {
+				t.Errorf("stdout %q stderr %q code %d, want %q \"\" %d", r.stdout, r.stderr, r.code, c.out, c.code)
+			}
+			if !slices.Contains(tr.got, c.want) {
+				t.Errorf("traces %q, want %q", tr.got, c.want)
+			}
+		})
+	}
+}
+
+// TestPowerShellErrorModel covers what the corpus does not: error records
+// as output, $Error after a trap, Write-Error in a function, -ErrorVariable
+// with +, nested try in functions (about_Try_Catch_Finally, about_Trap,
+// about_CommonParameters).
+func TestPowerShellErrorModel(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "an error record written to output is formatted as an error", argv: ps(`try { throw 'x' } catch { $_ }`),
+			out: "x\r\nAt line:1 char:7\r\n+ try { throw 'x' } catch { $_ }\r\n+       ~~~~~~~~~\r\n    + CategoryInfo          : OperationStopped: (x:String) [], RuntimeException\r\n    + FullyQualifiedErrorId : x\r\n \r\n"},
+		{name: "Write-Error in a function names the function", argv: ps(`function Check { Write-Error "bad" }; Check`), code: 1,
+			errOut: "Check : bad\r\nAt line:1 char:39\r\n+ function Check { Write-Error \"bad\" }; Check\r\n+                                       ~~~~~\r\n    + CategoryInfo          : NotSpecified: (:) [Write-Error], WriteErrorException\r\n    + FullyQualifiedErrorId : Microsoft.PowerShell.Commands.WriteErrorException,Check\r\n \r\n"},
+		{name: "Write-Error -ErrorAction Stop is caught", argv: ps(`try { Write-Error "bad" -ErrorAction Stop } catch { "caught $($_.Exception.GetType().Name)" }`), out: "caught WriteErrorException\r\n"},
+		{name: "an error in a function reaches the caller's catch", argv: ps(`function Get-It { Get-Content C:\nope -ErrorAction Stop; 'no' }; try { Get-It } catch { 'caught' }`), out: "caught\r\n"},
+		{name: "a statement-terminating error in a function ends only that statement", argv: ps(`function F { nosuch; 'in f' }; F; 'after'`), out: "in f\r\nafter\r\n", errHas: []string{"nosuch : The term 'nosuch' is not recognized"}},
+		{name: "-ErrorVariable +name appends", argv: ps(`Get-Content C:\a -EA 0 -EV e; Get-Content C:\b -EA 0 -EV +e; $e.Count`), out: "2\r\n"},
+		{name: "-ErrorVariable is empty after success", argv: ps(`Get-Content C:\data\hello.txt -ErrorVariable e | Out-Null; $e.Count`), out: "0\r\n"},
+		{name: "Ignore keeps the error out of $Error", argv: ps(`Get-Content C:\a -ErrorAction Ignore; $Error.Count`), out: "0\r\n"},
+		{name: "trapped errors are in $Error", argv: ps(`trap { continue }; throw 'a'; $Error[0].Exception.Message`), out: "a\r\n"},
+		{name: "typed trap only traps its type", argv: ps(`trap [System.Net.WebException] { 'web'; continue }; Invoke-WebRequest http://nohost -UseBasicParsing; 'after'`), out: "web\r\nafter\r\n"},
+		{name: "throw an exception object", argv: ps(`try { throw [System.IO.FileNotFoundException]::new('no file') } catch [System.IO.IOException] { $_.Exception.Message }`), out: "no file\r\n"},
+		{name: "exit in finally-protected try still runs finally", argv: ps(`try { exit 3 } finally { 'fin' }`), out: "fin\r\n", code: 3},
+		{name: "$? is False after a statement-terminating error", argv: ps(`nosuch 2>$null; $?`), out: "False\r\n", errHas: []string{"nosuch"}},
+		{name: "a script's error reaches the caller's catch", argv: ps(`try { & C:\data\bad.ps1 } catch { "caught: $_" }`), out: "caught: from script\r\n",
+			setup: func(f *fixture) { f.fs.add(`C:\data\bad.ps1`, "throw 'from script'\r\n") }},
+	})
+}
