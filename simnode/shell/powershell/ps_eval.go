@@ -44,6 +44,9 @@ type psShell struct {
 	handlers int
 	// held is what each variable holds, in bytes (ps_bounds.go).
 	held map[string]int64
+	// shouldExit is $host.SetShouldExit's code.
+	shouldExit    int
+	hasShouldExit bool
 	// calls are the functions running, innermost last (Write-Error names
 	// the function it is in).
 	calls []psFrame
@@ -246,6 +249,9 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 	s.src = script
 	code := s.run(script)
 	s.endCompute()
+	if s.hasShouldExit && (code == -2 || code == 1) {
+		return s.shouldExit
+	}
 	if file != "" && code == -2 {
 		return 0
 	}
@@ -691,7 +697,13 @@ func (s *psShell) getVar(name string) any {
 	case "pid":
 		return int64(4242)
 	case "host":
-		return &psObject{typeName: "System.Management.Automation.Internal.Host.InternalHost", props: []psProp{{"Name", "ConsoleHost"}}}
+		h := &psObject{typeName: "System.Management.Automation.Internal.Host.InternalHost", props: []psProp{{"Name", "ConsoleHost"}, {"Version", newVersion(5, 1, 0, 0)}}}
+		h.methods = map[string]func([]any) any{
+			// SetShouldExit: powershell.exe exits with the code when the
+			// script ends (a trap's way to fail the process)
+			"setshouldexit": func(a []any) any { s.shouldExit = int(toInt(argAt(a, 0))); s.hasShouldExit = true; return nil },
+		}
+		return h
 	case "input":
 		if v, ok := s.vars["input"]; ok {
 			return v

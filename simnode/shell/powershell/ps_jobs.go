@@ -133,6 +133,7 @@ func cmdletStartJob(c *psCall) {
 				if _, f := v.(flushMarker); f {
 					return
 				}
+				js.grow(sizeOf(v, 1)) // the job's output is held until received
 				j.mu.Lock()
 				j.output = append(j.output, v)
 				j.mu.Unlock()

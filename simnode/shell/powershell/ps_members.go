@@ -21,6 +21,8 @@ func (s *psShell) cast(t string, v any) any {
 			return []any{}
 		}
 		return enumerate(v)
+	case "void":
+		return nil
 	case "pscustomobject", "management.automation.pscustomobject":
 		if h, ok := v.(*psHash); ok {
 			return customObject(hashProps(h))
@@ -90,6 +92,13 @@ func (s *psShell) member(n *psNode) any {
 		return s.static(n.kids[0].name, name, args, isCall)
 	}
 	obj := s.eval(n.kids[0])
+	if list, ok := obj.([]any); ok && isCall && strings.EqualFold(name, "add") && n.kids[0].kind == "var" {
+		// $list.Add(x) on an ArrayList or List[T] a variable holds: the
+		// variable's list grows (arrays here are values); Add returns the
+		// new element's index
+		s.setVar(n.kids[0].name, append(list, argAt(args, 0)))
+		return int64(len(list))
+	}
 	return s.memberOf(obj, name, args, isCall)
 }
 
