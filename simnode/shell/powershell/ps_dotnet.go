@@ -423,6 +423,15 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 			}
 			return i, true
 		}
+	case "net.securityprotocoltype":
+		vals := map[string]int64{"ssl3": 48, "tls": 192, "tls11": 768, "tls12": 3072, "tls13": 12288, "systemdefault": 0}
+		if v, ok := vals[ln]; ok {
+			return &psEnum{name: map[string]string{"ssl3": "Ssl3", "tls": "Tls", "tls11": "Tls11", "tls12": "Tls12", "tls13": "Tls13", "systemdefault": "SystemDefault"}[ln], val: v}, true
+		}
+	case "net.servicepointmanager":
+		if ln == "securityprotocol" {
+			return &psEnum{name: "Ssl3, Tls", val: 240}, true
+		}
 	case "guid":
 		if ln == "newguid" {
 			return &psObject{typeName: "System.Guid", str: "3f2504e0-4f89-11d3-9a0c-0305e82c3301", props: []psProp{{"Guid", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"}}}, true
@@ -441,6 +450,17 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 	}
 	s.p.NotSimulated("powershell: [" + t + "]::" + ln)
 	return nil, false
+}
+
+// setStatic is [Type]::Member = value. The TLS protocols a script enables
+// ([Net.ServicePointManager]::SecurityProtocol) change nothing the
+// simulation models; anything else is NotSimulated.
+func (s *psShell) setStatic(t, name string, v any) {
+	lt := strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system."))
+	if lt == "net.servicepointmanager" {
+		return
+	}
+	s.p.NotSimulated("powershell: [" + t + "]::" + name + " =")
 }
 
 // parseDate reads the date forms scripts write.

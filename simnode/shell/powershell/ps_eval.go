@@ -598,6 +598,10 @@ func (s *psShell) assign(n *psNode) {
 	case "var":
 		s.setVar(lv.name, v)
 	case "member":
+		if lv.op == "static" && lv.kids[0].kind == "type" {
+			s.setStatic(lv.kids[0].name, lv.name, v)
+			return
+		}
 		obj := s.eval(lv.kids[0])
 		s.grow(sizeOf(v, 1))
 		switch o := obj.(type) {
@@ -1056,6 +1060,8 @@ func (s *psShell) eval(n *psNode) any {
 		switch n.op {
 		case "not":
 			return !toBool(v)
+		case "bnot":
+			return ^toInt(v)
 		case "-":
 			if f, ok := v.(float64); ok {
 				return -f

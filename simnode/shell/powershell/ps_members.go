@@ -71,6 +71,9 @@ func (s *psShell) index(obj, idx any) any {
 	case *psHash:
 		v, _ := o.get(toStr(idx))
 		return v
+	case *psObject:
+		v, _ := o.get(toStr(idx))
+		return v
 	}
 	return nil
 }
@@ -250,6 +253,10 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 		}
 		v, _ := o.get(name)
 		return v
+	case *psEnum:
+		if lname == "value__" {
+			return o.val
+		}
 	case int64, float64:
 		return nil
 	}

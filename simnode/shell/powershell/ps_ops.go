@@ -160,6 +160,16 @@ func (s *psShell) binary(op string, l, r any) any {
 		return s.cast(strings.Trim(toStr(r), "[]"), l)
 	case "xor":
 		return toBool(l) != toBool(r)
+	case "band":
+		return toInt(l) & toInt(r)
+	case "bor":
+		return toInt(l) | toInt(r)
+	case "bxor":
+		return toInt(l) ^ toInt(r)
+	case "shl":
+		return toInt(l) << (uint64(toInt(r)) & 63)
+	case "shr":
+		return toInt(l) >> (uint64(toInt(r)) & 63)
 	}
 	return nil
 }

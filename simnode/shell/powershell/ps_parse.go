@@ -641,7 +641,13 @@ func (ps *psParser) tryLValue() (n *psNode, ok bool) {
 		}
 	}()
 	if ps.peek() == '[' {
-		ps.typeName()
+		typePos := ps.i
+		t := ps.typeName()
+		if strings.HasPrefix(ps.src[ps.i:], "::") {
+			// [Type]::Static = value
+			n = ps.postfix(&psNode{kind: "type", name: t, pos: typePos, end: ps.i})
+			return n, n.kind == "member"
+		}
 		ps.skip()
 	}
 	if ps.peek() != '$' {
