@@ -49,7 +49,7 @@ func autoCols(props []psProp) []psCol {
 	var cols []psCol
 	for i, p := range props {
 		w := len(p.name) + 1
-		if l := len(toStr(p.val)) + 1; l > w {
+		if l := len(cellText(p.val)) + 1; l > w {
 			w = l
 		}
 		_, isInt := p.val.(int64)
@@ -147,7 +147,7 @@ func measureCols(props []psProp) []psCol {
 	var cols []psCol
 	for i, p := range props {
 		w := len(p.name) + 1
-		if l := len(toStr(p.val)) + 1; l > w {
+		if l := len(cellText(p.val)) + 1; l > w {
 			w = l
 		}
 		if i == len(props)-1 {

@@ -55,7 +55,7 @@ func (f *psFormatter) write(v any) {
 		f.line(fmt.Sprintf("%-30s %s", "----", "-----"))
 		for _, k := range x.keys {
 			val, _ := x.get(k)
-			f.line(strings.TrimRight(fmt.Sprintf("%-30s %s", k, toStr(val)), " "))
+			f.line(strings.TrimRight(fmt.Sprintf("%-30s %s", k, cellText(val)), " "))
 		}
 		f.line("")
 		f.line("")
@@ -76,7 +76,7 @@ func (f *psFormatter) write(v any) {
 			}
 			f.line("")
 			for _, p := range x.props {
-				val := strings.ReplaceAll(toStr(p.val), "\r\n", "\n")
+				val := strings.ReplaceAll(cellText(p.val), "\r\n", "\n")
 				lines := strings.Split(strings.TrimRight(val, "\n"), "\n")
 				f.line(strings.TrimRight(fmt.Sprintf("%-*s : %s", width, p.name, lines[0]), " "))
 				for _, l := range lines[1:] {
@@ -107,7 +107,7 @@ func (f *psFormatter) write(v any) {
 			var row strings.Builder
 			for _, c := range x.cols {
 				v, _ := x.get(c.name)
-				row.WriteString(pad(toStr(v), c))
+				row.WriteString(pad(cellText(v), c))
 			}
 			f.line(strings.TrimRight(row.String(), " "))
 		default:
@@ -118,6 +118,23 @@ func (f *psFormatter) write(v any) {
 		f.endTable()
 		f.line(toStr(v))
 	}
+}
+
+// cellText is a value in a table cell or list line: a collection shows as
+// {a, b, c, d...}, at most $FormatEnumerationLimit (4) elements.
+func cellText(v any) string {
+	arr, ok := v.([]any)
+	if !ok {
+		return toStr(v)
+	}
+	var parts []string
+	for i, x := range arr {
+		if i == 4 {
+			return "{" + strings.Join(parts, ", ") + "...}"
+		}
+		parts = append(parts, toStr(x))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func pad(s string, c psCol) string {
