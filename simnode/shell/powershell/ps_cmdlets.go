@@ -254,7 +254,7 @@ func (s *psShell) runNative(c *process.Command, name string, el *psNode, input [
 	if elw != nil {
 		elw.flush()
 	}
-	s.p.LastExit = code
+	s.p.LastExit, s.exitKnown = code, true
 	if code != 0 {
 		s.failed()
 	}

@@ -47,6 +47,8 @@ type psShell struct {
 	// shouldExit is $host.SetShouldExit's code.
 	shouldExit    int
 	hasShouldExit bool
+	// exitKnown: a native program ran, $LASTEXITCODE is set.
+	exitKnown bool
 	// calls are the functions running, innermost last (Write-Error names
 	// the function it is in).
 	calls []psFrame
@@ -649,7 +651,7 @@ func (s *psShell) setVar(name string, v any) {
 		}
 	}
 	if strings.EqualFold(name, "LASTEXITCODE") {
-		s.p.LastExit = int(toInt(v))
+		s.p.LastExit, s.exitKnown = int(toInt(v)), true
 	}
 	s.hold(strings.ToLower(name), v)
 	s.vars[strings.ToLower(name)] = v
@@ -692,6 +694,9 @@ func (s *psShell) getVar(name string) any {
 		}
 		return "Continue"
 	case "lastexitcode":
+		if !s.exitKnown && s.p.LastExit == 0 {
+			return nil // no native program ran yet
+		}
 		return int64(s.p.LastExit)
 	case "pwd":
 		return &psObject{typeName: "System.Management.Automation.PathInfo", str: s.p.Dir, view: "table", cols: []psCol{{name: "Path"}}, props: []psProp{{"Path", s.p.Dir}}}

@@ -228,7 +228,18 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 				o.set(toStr(arg(0)), arg(1))
 				return nil
 			}
-		case "containskey":
+		case "getenumerator":
+			if isCall {
+				var out []any
+				for _, k := range o.keys {
+					v, _ := o.get(k)
+					out = append(out, &psObject{typeName: "System.Collections.DictionaryEntry", view: "table", str: "System.Collections.DictionaryEntry",
+						cols:  []psCol{{name: "Name", width: 31}, {name: "Value"}},
+						props: []psProp{{"Name", k}, {"Key", k}, {"Value", v}}})
+				}
+				return out
+			}
+		case "containskey", "contains":
 			_, ok := o.get(toStr(arg(0)))
 			return ok
 		case "remove":

@@ -24,18 +24,18 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 		}
 		if process.InBoxExecutable(name) {
 			s.evalArgs(el)
-			s.p.LastExit, s.lastOK = 0, true
+			s.p.LastExit, s.lastOK, s.exitKnown = 0, true, true
 			return true
 		}
 	}
 	if img.Open && process.Tool(process.Windows, name) {
 		s.evalArgs(el)
-		s.p.LastExit, s.lastOK = 0, true
+		s.p.LastExit, s.lastOK, s.exitKnown = 0, true, true
 		return true
 	}
 	if img.Open && !process.VerbNounRE.MatchString(name) {
 		s.evalArgs(el)
-		s.p.LastExit = s.p.UnknownProgram()
+		s.p.LastExit, s.exitKnown = s.p.UnknownProgram(), true
 		if s.p.LastExit != 0 || !s.p.Env.Completes {
 			s.failed()
 		}
