@@ -396,6 +396,8 @@ func (ps *psParser) statement() *psNode {
 		n := &psNode{kind: "trap", pos: start, val: types, kids: []*psNode{ps.scriptBlock()}}
 		n.end = ps.i
 		return n
+	case ps.peek() == '[' && ps.attributesBeforeParam():
+		fallthrough
 	case ps.keyword("param"):
 		ps.i += 5
 		ps.skip()
@@ -575,6 +577,29 @@ func (ps *psParser) switchStatement(start int) *psNode {
 	}
 	n.end = ps.i
 	return n
+}
+
+// attributesBeforeParam skips [CmdletBinding()] and other attributes when
+// a param block follows them (about_Functions_CmdletBindingAttribute); it
+// leaves the position alone otherwise.
+func (ps *psParser) attributesBeforeParam() (ok bool) {
+	save := ps.i
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isParse := r.(*psParseError); !isParse {
+				panic(r)
+			}
+			ok = false
+		}
+		if !ok {
+			ps.i = save
+		}
+	}()
+	for ps.peek() == '[' {
+		ps.typeName()
+		ps.skipAll()
+	}
+	return ps.keyword("param")
 }
 
 // typeList parses the [type], [type] list of a catch or trap clause.
