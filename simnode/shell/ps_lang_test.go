@@ -63,3 +63,12 @@ func TestPowerShellErrorModel(t *testing.T) {
 			setup: func(f *fixture) { f.fs.add(`C:\data\bad.ps1`, "throw 'from script'\r\n") }},
 	})
 }
+
+// TestPowerShellScriptExit: exit in a script the session runs ends that
+// script and sets $LASTEXITCODE; the caller goes on (about_Language_Keywords).
+func TestPowerShellScriptExit(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "exit in a called script", argv: ps(`& C:\data\s.ps1; "after: $LASTEXITCODE"; exit $LASTEXITCODE`), out: "in script\r\nafter: 4\r\n", code: 4,
+			setup: func(f *fixture) { f.fs.add(`C:\data\s.ps1`, "'in script'\r\nexit 4\r\n'not here'\r\n") }},
+	})
+}

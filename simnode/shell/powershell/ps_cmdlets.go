@@ -409,7 +409,20 @@ func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
 		return
 	}
 	// errors inside the script point into the script (stamped as they
-	// are raised), and reach the caller's try/catch
+	// are raised), and reach the caller's try/catch; exit N ends the
+	// script only, setting $LASTEXITCODE (about_Language_Keywords: exit)
+	defer func() {
+		if r := recover(); r != nil {
+			sig, ok := r.(psExitSignal)
+			if !ok {
+				panic(r)
+			}
+			s.p.LastExit, s.exitKnown = sig.code, true
+			if sig.code != 0 {
+				s.failed()
+			}
+		}
+	}()
 	s.invokeBlock(&psNode{kind: "script", block: block}, args, nil, out)
 }
 
