@@ -72,3 +72,15 @@ func TestPowerShellScriptExit(t *testing.T) {
 			setup: func(f *fixture) { f.fs.add(`C:\data\s.ps1`, "'in script'\r\nexit 4\r\n'not here'\r\n") }},
 	})
 }
+
+// TestPowerShellVersionFollowsImage: $PSVersionTable and
+// [Environment]::OSVersion follow the image's Windows build (row N3,
+// issue 18), and a -File script knows where it is ($PSScriptRoot).
+func TestPowerShellVersionFollowsImage(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "ltsc2019", argv: ps(`"$($PSVersionTable.PSVersion)"; [Environment]::OSVersion.VersionString`),
+			setup: func(f *fixture) { f.env.OSVersion = "10.0.17763.6054" }, out: "5.1.17763.6054\r\nMicrosoft Windows NT 10.0.17763.0\r\n"},
+		{name: "$PSScriptRoot", argv: []string{"powershell", "-File", `C:\data\where.ps1`},
+			setup: func(f *fixture) { f.fs.add(`C:\data\where.ps1`, "$PSScriptRoot\r\n$MyInvocation.MyCommand.Name\r\n") }, out: "C:\\data\r\nwhere.ps1\r\n"},
+	})
+}

@@ -730,6 +730,19 @@ func (s *psShell) getVar(name string) any {
 		return lines
 	case "psversiontable":
 		return s.psVersionTable()
+	case "psscriptroot":
+		// the directory of the running script ("" in -Command)
+		if i := strings.LastIndexAny(s.file, `\/`); i >= 0 {
+			return s.file[:i]
+		}
+		return ""
+	case "pscommandpath":
+		return s.file
+	case "myinvocation":
+		name := s.file[strings.LastIndexAny(s.file, `\/`)+1:]
+		return &psObject{typeName: "System.Management.Automation.InvocationInfo", props: []psProp{
+			{"MyCommand", &psObject{typeName: "System.Management.Automation.ExternalScriptInfo", str: name, props: []psProp{{"Name", name}, {"Path", s.file}, {"Definition", s.file}}}},
+			{"ScriptName", s.file}, {"PSScriptRoot", s.getVar("psscriptroot")}, {"PSCommandPath", s.file}, {"InvocationName", s.file}}}
 	}
 	return s.vars[strings.ToLower(name)]
 }
