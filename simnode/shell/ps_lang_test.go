@@ -84,3 +84,15 @@ func TestPowerShellVersionFollowsImage(t *testing.T) {
 			setup: func(f *fixture) { f.fs.add(`C:\data\where.ps1`, "$PSScriptRoot\r\n$MyInvocation.MyCommand.Name\r\n") }, out: "C:\\data\r\nwhere.ps1\r\n"},
 	})
 }
+
+// TestInvokeRestMethodJSON: Invoke-RestMethod returns a JSON body as
+// objects (invoke-restmethod, issue 18).
+func TestInvokeRestMethodJSON(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "json body", argv: ps(`$r = Invoke-RestMethod http://web/api/status; $r.status; $r.items.Count`), out: "ok\r\n2\r\n",
+			setup: func(f *fixture) {
+				f.net.http["web:80/api/status"] = &HTTPResponse{Status: 200, Headers: map[string]string{"Content-Type": "application/json"}, Body: []byte(`{"status":"ok","items":[1,2]}`)}
+			}},
+		{name: "a failed request is a WebException", argv: ps(`try { Invoke-RestMethod http://10.96.0.20/nope } catch [System.Net.WebException] { "status $($_.Exception.Response.StatusCode.value__)" }`), out: "status 404\r\n"},
+	})
+}

@@ -1,6 +1,7 @@
 package powershell
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -138,6 +139,16 @@ func cmdletTestNetConnection(c *psCall) {
 		{"PingSucceeded", okPing}, {"PingReplyDetails (RTT)", fmt.Sprintf("%d ms", rtt.Milliseconds())}}})
 }
 
+// headerValue is a response header, its name matched case-insensitively.
+func headerValue(h map[string]string, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
 // cmdletInvokeWebRequest is Invoke-WebRequest and Invoke-RestMethod:
 // .StatusCode, .Content; Windows PowerShell 5.1 without -UseBasicParsing
 // fails in a container (no Internet Explorer engine).
@@ -227,6 +238,15 @@ func cmdletInvokeWebRequest(c *psCall) {
 		}
 	}
 	if rest {
+		// Invoke-RestMethod returns a JSON body as objects
+		if ct := strings.ToLower(headerValue(resp.Headers, "Content-Type")); strings.Contains(ct, "json") || (ct == "" && strings.HasPrefix(strings.TrimSpace(body), "{")) {
+			dec := json.NewDecoder(strings.NewReader(body))
+			dec.UseNumber()
+			if v, err := jsonValue(dec, 0); err == nil {
+				c.out(v)
+				return
+			}
+		}
 		c.out(body)
 		return
 	}

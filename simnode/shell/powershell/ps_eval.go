@@ -515,8 +515,11 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 	case "continue":
 		panic(psContinueSignal{})
 	case "assign":
+		before := s.failures
 		s.assign(n)
-		s.lastOK = true
+		if s.failures == before {
+			s.lastOK = true
+		}
 	default:
 		s.runPipelineNode(n, out)
 	}
