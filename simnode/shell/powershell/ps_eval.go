@@ -1022,11 +1022,14 @@ func (s *psShell) eval(n *psNode) any {
 	case "var":
 		return s.getVar(n.name)
 	case "str":
-		var b strings.Builder
-		for _, part := range n.kids {
-			b.WriteString(toStr(s.eval(part)))
+		parts := make([]string, len(n.kids))
+		total := 0
+		for i, part := range n.kids {
+			parts[i] = toStr(s.eval(part))
+			total += len(parts[i])
 		}
-		return b.String()
+		s.reserve(int64(total))
+		return strings.Join(parts, "")
 	case "bare":
 		if len(n.kids) == 1 && n.kids[0].kind != "lit" {
 			v := s.eval(n.kids[0])

@@ -149,6 +149,7 @@ func (s *psShell) binary(op string, l, r any) any {
 		}
 		return toAnySlice(re.Split(toStr(l), -1))
 	case "join":
+		s.reserve(sizeOf(l, 1) + int64(len(enumerate(l))*len(toStr(r))))
 		return joinValues(l, toStr(r))
 	case "is", "isnot":
 		want := strings.ToLower(strings.Trim(toStr(r), "[]"))
