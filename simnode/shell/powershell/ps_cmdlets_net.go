@@ -164,8 +164,17 @@ func cmdletInvokeWebRequest(c *psCall) {
 	// -ErrorAction Stop (issue 18).
 	status := 0
 	webErr := func(msg string) {
+		reason := "WebException"
+		if s.pwsh {
+			// pwsh 7 is on HttpClient: HttpRequestException, and
+			// HttpResponseException for an HTTP error status
+			reason = "HttpRequestException"
+			if status > 0 {
+				reason = "HttpResponseException"
+			}
+		}
 		c.terminate(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest", status: status,
-			reason: "WebException", fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
+			reason: reason, fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
 	}
 	scheme, host, port, path, ok := process.ParseURL(raw)
 	if !ok || (scheme != "http" && scheme != "https") {
