@@ -162,7 +162,7 @@ func cmdletInvokeWebRequest(c *psCall) {
 	// A failed request is a statement-terminating WebException (the
 	// cmdlet's ThrowTerminatingError): try/catch catches it without
 	// -ErrorAction Stop (issue 18).
-	status := 0
+	status, details := 0, ""
 	webErr := func(msg string) {
 		reason := "WebException"
 		if s.pwsh {
@@ -173,7 +173,7 @@ func cmdletInvokeWebRequest(c *psCall) {
 				reason = "HttpResponseException"
 			}
 		}
-		c.terminate(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest", status: status,
+		c.terminate(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest", status: status, details: details,
 			reason: reason, fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
 	}
 	scheme, host, port, path, ok := process.ParseURL(raw)
@@ -226,7 +226,7 @@ func cmdletInvokeWebRequest(c *psCall) {
 		return
 	}
 	if resp.Status >= 400 {
-		status = resp.Status
+		status, details = resp.Status, string(resp.Body)
 		webErr(fmt.Sprintf("The remote server returned an error: (%d) %s.", resp.Status, http.StatusText(resp.Status)))
 		return
 	}

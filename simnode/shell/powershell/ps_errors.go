@@ -367,13 +367,17 @@ func (s *psShell) errorObject(r *psErrorRecord) *psObject {
 	inv := &psObject{typeName: "System.Management.Automation.InvocationInfo", props: []psProp{
 		{"MyCommand", r.cmd}, {"ScriptLineNumber", int64(line)}, {"OffsetInLine", int64(col)}, {"ScriptName", r.file}, {"Line", text},
 		{"PositionMessage", strings.Join(position(r.src, r.file, r.pos, r.end), "\r\n")}, {"InvocationName", r.cmd}}}
+	var details any
+	if r.details != "" {
+		details = &psObject{typeName: "System.Management.Automation.ErrorDetails", str: r.details, props: []psProp{{"Message", r.details}}}
+	}
 	var target any = r.target
 	if r.target == ":" {
 		target = nil
 	}
 	r.obj = &psObject{typeName: "System.Management.Automation.ErrorRecord", str: r.msg, rec: r, props: []psProp{
 		{"Exception", exc}, {"TargetObject", target}, {"CategoryInfo", cat}, {"FullyQualifiedErrorId", r.fqid},
-		{"ErrorDetails", nil}, {"InvocationInfo", inv}, {"ScriptStackTrace", fmt.Sprintf("at <ScriptBlock>, <No file>: line %d", line)}}}
+		{"ErrorDetails", details}, {"InvocationInfo", inv}, {"ScriptStackTrace", fmt.Sprintf("at <ScriptBlock>, <No file>: line %d", line)}}}
 	return r.obj
 }
 

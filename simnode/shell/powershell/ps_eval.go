@@ -160,6 +160,8 @@ type psErrorRecord struct {
 	stmt            bool
 	inner, innerMsg string
 	status          int
+	// details is the ErrorDetails message (an HTTP error's body).
+	details string
 	// src and file are the script the position points into (stamped
 	// when the error is raised); noPos prints no position lines.
 	stamped, noPos, recorded bool
