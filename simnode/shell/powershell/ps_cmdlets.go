@@ -79,7 +79,7 @@ func init() {
 		{name: "Invoke-RestMethod", aliases: []string{"irm"}, help: "Sends an HTTP request and returns the content.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "DisableKeepAlive"}, run: cmdletInvokeWebRequest},
 		{name: "New-Object", help: "Creates a .NET object (HttpListener, TcpClient, WebClient, PSObject).", rows: "S5", positional: []string{"TypeName", "ArgumentList*"}, params: []string{"Property", "ComObject"}, run: cmdletNewObject},
 		{name: "ForEach-Object", aliases: []string{"%", "foreach"}, help: "Runs a script block for each input.", positional: []string{"Process*"}, params: []string{"Begin", "End", "MemberName"}, run: cmdletForEach},
-		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript"}, run: cmdletWhere},
+		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript", "Value"}, params: []string{"InputObject", "Property"}, switches: whereOps, run: cmdletWhere},
 		{name: "Select-Object", aliases: []string{"select"}, help: "Selects objects or properties.", positional: []string{"Property*"}, params: []string{"First", "Last", "Skip", "ExpandProperty", "Index"}, switches: []string{"Unique"}, run: cmdletSelect},
 		{name: "Select-String", aliases: []string{"sls"}, help: "Finds text.", positional: []string{"Pattern", "Path"}, params: []string{"InputObject", "Context"}, switches: []string{"SimpleMatch", "CaseSensitive", "NotMatch", "Quiet", "List"}, run: cmdletSelectString},
 		{name: "Sort-Object", aliases: []string{"sort"}, help: "Sorts input.", positional: []string{"Property*"}, switches: []string{"Descending", "Unique"}, run: cmdletSort},
@@ -875,11 +875,28 @@ func cmdletForEach(c *psCall) {
 	}
 }
 
+// whereOps are Where-Object's comparison switches (its simplified syntax:
+// Where-Object Status -eq Running).
+var whereOps = []string{"EQ", "NE", "GT", "GE", "LT", "LE", "Like", "NotLike", "Match", "NotMatch", "Contains", "NotContains", "In", "NotIn", "Is", "IsNot",
+	"CEQ", "CNE", "CGT", "CGE", "CLT", "CLE", "CLike", "CNotLike", "CMatch", "CNotMatch", "CContains", "CNotContains", "CIn", "CNotIn"}
+
 func cmdletWhere(c *psCall) {
 	sb, ok := c.named["FilterScript"].(*psScriptBlock)
+	op := ""
+	for _, w := range whereOps {
+		if c.has(w) {
+			op = strings.ToLower(w)
+		}
+	}
+	prop := c.str("FilterScript")
+	if c.set("Property") {
+		prop = c.str("Property")
+	}
 	for _, item := range c.input {
+		c.s.checkCtx()
 		if !ok {
-			if toBool(c.s.memberOf(item, c.str("FilterScript"), nil, false)) {
+			v := c.s.memberOf(item, prop, nil, false)
+			if op == "" && toBool(v) || op != "" && toBool(c.s.binary(op, v, c.named["Value"])) {
 				c.out(item)
 			}
 			continue
@@ -944,6 +961,34 @@ func cmdletSelect(c *psCall) {
 		}
 		o := &psObject{typeName: "Selected", view: "list"}
 		for _, p := range props {
+			if h, ok := p.(*psHash); ok {
+				// a calculated property: @{Name=...; Expression={...}}
+				name, expr := "", any(nil)
+				for _, k := range []string{"Name", "N", "Label", "L"} {
+					if v, ok := h.get(k); ok {
+						name = toStr(v)
+					}
+				}
+				for _, k := range []string{"Expression", "E"} {
+					if v, ok := h.get(k); ok {
+						expr = v
+					}
+				}
+				var val any
+				if sb, ok := expr.(*psScriptBlock); ok {
+					var vals []any
+					c.s.runWithItem(sb, it, func(x any) {
+						if _, f := x.(flushMarker); !f {
+							vals = append(vals, x)
+						}
+					})
+					val = collapse(vals)
+				} else {
+					val = c.s.memberOf(it, toStr(expr), nil, false)
+				}
+				o.props = append(o.props, psProp{name, val})
+				continue
+			}
 			o.props = append(o.props, psProp{toStr(p), c.s.memberOf(it, toStr(p), nil, false)})
 		}
 		if len(o.props) <= 4 {
