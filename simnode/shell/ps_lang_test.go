@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // traceRecorder is a process.Tracer that keeps what it heard.
@@ -95,4 +96,18 @@ func TestInvokeRestMethodJSON(t *testing.T) {
 			}},
 		{name: "a failed request is a WebException", argv: ps(`try { Invoke-RestMethod http://10.96.0.20/nope } catch [System.Net.WebException] { "status $($_.Exception.Response.StatusCode.value__)" }`), out: "status 404\r\n"},
 	})
+}
+
+// TestPowerShellSteps: every statement and loop iteration is a step of the
+// process; a busy loop is throttled on the process's clock (issue 18,
+// process/limits.go), so 5,000 iterations take simulated time.
+func TestPowerShellSteps(t *testing.T) {
+	f := newFixture(Windows)
+	r := f.run(t, ps(`$i = 0; while ($i -lt 5000) { $i++ }; $i`), "")
+	if r.stdout != "5000\r\n" || r.code != 0 {
+		t.Fatalf("stdout %q code %d", r.stdout, r.code)
+	}
+	if f.clock.slept < 50*time.Millisecond {
+		t.Errorf("the loop slept %v on the process's clock, want at least 50ms (10,000 steps at 100,000 a second)", f.clock.slept)
+	}
 }
