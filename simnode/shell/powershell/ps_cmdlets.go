@@ -443,11 +443,14 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 		return n == "Verbose" || n == "Debug"
 	}
 	var positional []any
+	var posNodes []*psNode
+	argNode := map[string]*psNode{} // where each parameter's argument is
 	for i := 0; i < len(el.args); i++ {
 		a := el.args[i]
 		if a.param == "" || a.param == "--" {
 			if a.value != nil {
 				positional = append(positional, s.eval(a.value))
+				posNodes = append(posNodes, a.value)
 			}
 			continue
 		}
@@ -460,6 +463,7 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			s.cmdletError(call, err, "InvalidArgument", "", "ParameterBindingException", map[bool]string{true: "AmbiguousParameter", false: "NamedParameterNotFound"}[strings.Contains(err, "ambiguous")], a.pos, a.end)
 			return
 		}
+		argNode[name] = a.value
 		switch {
 		case a.colon:
 			call.named[name] = s.eval(a.value)
@@ -467,6 +471,7 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			call.named[name] = true
 		case i+1 < len(el.args) && el.args[i+1].param == "":
 			i++
+			argNode[name] = el.args[i].value
 			call.named[name] = s.eval(el.args[i].value)
 		default:
 			s.cmdletError(call, fmt.Sprintf("Missing an argument for parameter '%s'. Specify a parameter of type 'System.String' and try again.", name),
@@ -488,17 +493,39 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			break
 		}
 		call.named[name] = positional[0]
-		positional = positional[1:]
+		argNode[name] = posNodes[0]
+		positional, posNodes = positional[1:], posNodes[1:]
 	}
 	if len(positional) > 0 {
 		s.cmdletError(call, fmt.Sprintf("A positional parameter cannot be found that accepts argument '%s'.", toStr(positional[0])),
 			"InvalidArgument", "", "ParameterBindingException", "PositionalParameterNotFound", el.pos, el.end)
 		return
 	}
+	for _, p := range notNullParams[strings.ToLower(c.name)] {
+		if v, set := call.named[p]; set && (v == nil || v == "") {
+			what, id := "null", "ParameterArgumentValidationErrorNullNotAllowed"
+			if v == "" {
+				what, id = "an empty string", "ParameterArgumentValidationErrorEmptyStringNotAllowed"
+			}
+			pos, end := el.pos, el.end
+			if n := argNode[p]; n != nil && n.end > n.pos {
+				pos, end = n.pos, n.end
+			}
+			s.cmdletError(call, fmt.Sprintf("Cannot bind argument to parameter '%s' because it is %s.", p, what), "InvalidData", ":", "ParameterBindingValidationException", id, pos, end)
+		}
+	}
 	if ev := strings.TrimPrefix(call.str("ErrorVariable"), "+"); ev != "" {
 		defer s.setErrorVariable(call, ev, strings.HasPrefix(call.str("ErrorVariable"), "+"))
 	}
 	c.run(call)
+}
+
+// notNullParams are the mandatory parameters that refuse $null and ""
+// (a parameter binding error, statement-terminating): Test-Path $env:UNSET.
+var notNullParams = map[string][]string{
+	"test-path": {"Path"}, "get-content": {"Path"}, "set-content": {"Path"}, "add-content": {"Path"}, "remove-item": {"Path"},
+	"new-item": {"Path"}, "copy-item": {"Path"}, "join-path": {"Path"}, "split-path": {"Path"}, "out-file": {"FilePath"},
+	"invoke-webrequest": {"Uri"}, "invoke-restmethod": {"Uri"}, "resolve-dnsname": {"Name"},
 }
 
 // commonAliases are the common parameters' aliases (about_CommonParameters).
