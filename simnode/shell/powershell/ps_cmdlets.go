@@ -1104,6 +1104,16 @@ func cmdletSort(c *psCall) {
 }
 
 func cmdletFormatList(c *psCall) {
+	if props := enumerate(c.named["Property"]); len(props) > 0 && !(len(props) == 1 && toStr(props[0]) == "*") {
+		for _, v := range c.input {
+			o := &psObject{typeName: "FormatList", view: "list"}
+			for _, p := range props {
+				o.props = append(o.props, psProp{toStr(p), c.s.memberOf(v, toStr(p), nil, false)})
+			}
+			c.out(o)
+		}
+		return
+	}
 	for _, v := range c.input {
 		if o, ok := v.(*psObject); ok && len(o.props) > 0 {
 			cp := *o
