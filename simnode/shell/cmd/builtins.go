@@ -27,7 +27,11 @@ type builtin struct {
 	// keep: the command leaves ERRORLEVEL as it is when it succeeds
 	// (echo, rem, goto... never clear it).
 	keep bool
-	run  func(s *shell, c *process.Proc, rest string) int
+	// cmdOnly: it clears ERRORLEVEL on success in a .cmd file and on the
+	// command line, not in a .bat file (set, path, prompt, assoc, ftype,
+	// dpath: the difference between .cmd and .bat files).
+	cmdOnly bool
+	run     func(s *shell, c *process.Proc, rest string) int
 }
 
 // builtins is the table of cmd's internal commands (filled in init to
@@ -39,7 +43,7 @@ var builtinIndex = map[string]*builtin{}
 func init() {
 	builtins = []*builtin{
 		{name: "echo", help: "Displays messages, or turns command-echoing on or off.", rows: "E, B11", keep: true, run: (*shell).echo},
-		{name: "set", help: "Displays, sets, or removes Windows environment variables.", rows: "E, B12", run: (*shell).set},
+		{name: "set", help: "Displays, sets, or removes Windows environment variables.", rows: "E, B12", cmdOnly: true, run: (*shell).set},
 		{name: "setlocal", help: "Begins localization of environment changes in a batch file.", keep: true, run: (*shell).setlocal},
 		{name: "endlocal", help: "Ends localization of environment changes in a batch file.", keep: true, run: (*shell).endlocal},
 		{name: "call", help: "Calls one batch program from another.", run: (*shell).call},
@@ -66,8 +70,8 @@ func init() {
 		{name: "break", help: "Sets or clears extended CTRL+C checking.", keep: true, run: func(*shell, *process.Proc, string) int { return 0 }},
 		{name: "verify", help: "Tells Windows whether to verify that your files are written correctly to a disk.", keep: true, run: (*shell).verify},
 		{name: "pause", help: "Suspends processing of a batch file and displays a message.", keep: true, run: (*shell).pause},
-		{name: "path", help: "Displays or sets a search path for executable files.", run: (*shell).path},
-		{name: "prompt", help: "Changes the Windows command prompt.", run: func(s *shell, c *process.Proc, rest string) int {
+		{name: "path", help: "Displays or sets a search path for executable files.", cmdOnly: true, run: (*shell).path},
+		{name: "prompt", help: "Changes the Windows command prompt.", cmdOnly: true, run: func(s *shell, c *process.Proc, rest string) int {
 			return s.setVar(c, "PROMPT", strings.TrimSpace(rest))
 		}},
 		{name: "vol", help: "Displays a disk volume label and serial number.", run: (*shell).vol},
@@ -84,7 +88,7 @@ func init() {
 	// NotSimulated trace (issue 18), never "not recognized".
 	for _, name := range []string{"assoc", "ftype", "date", "time", "dpath", "keys"} {
 		name := name
-		builtinIndex[name] = &builtin{name: name, help: "Internal command of cmd.exe (not simulated).", run: func(s *shell, c *process.Proc, rest string) int {
+		builtinIndex[name] = &builtin{name: name, help: "Internal command of cmd.exe (not simulated).", cmdOnly: name != "date" && name != "time" && name != "keys", run: func(s *shell, c *process.Proc, rest string) int {
 			c.NotSimulated("cmd: " + name)
 			return 0
 		}}

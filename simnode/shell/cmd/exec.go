@@ -209,7 +209,8 @@ func (s *shell) dispatch(text string, st streams) (code int, keep bool) {
 				io.WriteString(st.out, b.help+"\r\n")
 				return 0, false
 			}
-			return b.run(s, s.proc(st), rest), b.keep
+			keep := b.keep || (b.cmdOnly && s.bat != nil && s.bat.dotBat)
+			return b.run(s, s.proc(st), rest), keep
 		}
 	}
 	name, rest := splitName(t)
@@ -311,6 +312,9 @@ type batch struct {
 	jump      string
 	localBase int
 	parent    *batch
+	// dotBat: a .bat file, where set and path leave ERRORLEVEL as it is
+	// when they succeed.
+	dotBat bool
 }
 
 func (b *batch) arg(i int) string {
@@ -385,10 +389,11 @@ func (s *shell) batchFile(path, arg0, rest string, st streams, call bool) int {
 	defer s.p.Grow(-int64(len(data)))
 	args := splitBatchArgs(rest)
 	b := &batch{
-		path:  c.Path(path),
-		argv:  append([]string{arg0}, args...),
-		all:   args,
-		lines: strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n"),
+		path:   c.Path(path),
+		argv:   append([]string{arg0}, args...),
+		all:    args,
+		lines:  strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n"),
+		dotBat: strings.HasSuffix(strings.ToLower(path), ".bat"),
 	}
 	code := s.runBatch(b, st)
 	if s.bat != nil && !call {
@@ -404,7 +409,7 @@ func (s *shell) callLabel(label, rest string, st streams) int {
 		io.WriteString(st.err, "Invalid attempt to call batch label outside of batch script.\r\n")
 		return 1
 	}
-	b := &batch{path: s.bat.path, lines: s.bat.lines, all: splitBatchArgs(rest)}
+	b := &batch{path: s.bat.path, lines: s.bat.lines, all: splitBatchArgs(rest), dotBat: s.bat.dotBat}
 	b.argv = append([]string{":" + label}, b.all...)
 	b.pc = s.bat.pc
 	i := b.label(label)
