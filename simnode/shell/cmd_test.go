@@ -94,7 +94,7 @@ func TestCmdBounded(t *testing.T) {
 	}{
 		{name: "goto loop", script: "@echo off\r\n:a\r\ngoto a\r\n", code: 1},
 		{name: "for /l with step 0", script: "@for /l %%i in (1,0,2) do @rem\r\n", code: 1},
-		{name: "call recursion", script: "@echo off\r\n:f\r\ncall :f\r\n", code: 255, errOut: "****** B A T C H   R E C U R S I O N  exceeds STACK limits ******\r\n"},
+		{name: "call recursion", script: "@echo off\r\n:f\r\ncall :f\r\n", code: 255, errOut: "****** B A T C H   R E C U R S I O N  exceeds STACK limits ******\r\nRecursion Count=100, Stack Usage=90 percent\r\n******       B A T C H   PROCESSING IS   A B O R T E D      ******\r\n"},
 		{name: "delayed doubling", memory: 1 << 20, script: "@echo off\r\nsetlocal EnableDelayedExpansion\r\nset x=ab\r\n:a\r\nset x=!x!!x!\r\ngoto a\r\n",
 			errOut: "Not enough memory resources are available to process this command.\r\n", code: 1},
 		{name: "many variables", memory: 1 << 20, script: "@echo off\r\n:a\r\nset /a n+=1\r\nset v%n%=0123456789012345678901234567890123456789\r\ngoto a\r\n",
