@@ -43,7 +43,7 @@ func (s *shell) call(ctx context.Context, args []string) ([]string, error) {
 	}
 	if deep() {
 		s.errorf(hc.Stderr, "%s: recursion too deep", args[0])
-		return nil, errDepth
+		return nil, s.end(errDepth)
 	}
 	switch args[0] {
 	case "cd":
@@ -137,6 +137,9 @@ func (s *shell) account(hc interp.HandlerContext) error {
 		return nil
 	}
 	if err := s.p.Grow(n - s.held); err != nil {
+		if s.ended == nil {
+			s.ended = errOOM
+		}
 		return errOOM
 	}
 	s.held = n

@@ -43,6 +43,19 @@ type shell struct {
 	// base is the context of the Run in progress (the script's, or the
 	// TERM trap's); the programs it runs stop with it.
 	base context.Context
+	// ended is why the shell must stop at once (errOOM, errDepth): every
+	// statement then ends it, in a trap handler too.
+	ended error
+}
+
+// end stops the shell with err and returns err.
+func (s *shell) end(err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended == nil {
+		s.ended = err
+	}
+	return s.ended
 }
 
 // Run is `sh -c script [name args...]`, `sh script.sh args...`, or sh
@@ -50,8 +63,8 @@ type shell struct {
 func Run(p *process.Proc, argv []string) int {
 	s := &shell{p: p, name: "sh", traps: map[string]string{}, sources: map[string]string{}}
 	var mu sync.Mutex
-	p.Stdout = lockedWriter{&mu, p.Stdout, p.Win}
-	p.Stderr = lockedWriter{&mu, p.Stderr, p.Win}
+	p.Stdout = lockedWriter{mu: &mu, w: p.Stdout, win: p.Win}
+	p.Stderr = lockedWriter{mu: &mu, w: p.Stderr, win: p.Win, s: s}
 	defer func() { p.Grow(-s.held) }()
 
 	var opts []string
@@ -223,12 +236,13 @@ func (e shellEnviron) Get(name string) expand.Variable {
 // meter is p's context, counting a step of p each time the interpreter
 // asks whether to stop: every statement, command and loop iteration.
 func (s *shell) meter(p *process.Proc) context.Context {
-	return &meterCtx{Context: p.Ctx, p: p}
+	return &meterCtx{Context: p.Ctx, p: p, s: s}
 }
 
 type meterCtx struct {
 	context.Context
 	p *process.Proc
+	s *shell
 }
 
 // Err implements context.Context: a step of the process (process.Proc.Step),
@@ -236,6 +250,12 @@ type meterCtx struct {
 func (m *meterCtx) Err() error {
 	if err := m.Context.Err(); err != nil {
 		return err
+	}
+	m.s.mu.Lock()
+	ended := m.s.ended
+	m.s.mu.Unlock()
+	if ended != nil {
+		return ended
 	}
 	if err := m.p.Step(); err != nil {
 		if err := m.Context.Err(); err != nil {
@@ -305,9 +325,16 @@ type lockedWriter struct {
 	mu  *sync.Mutex
 	w   io.Writer
 	win bool
+	// s: stderr of shell s, where interp's report of why the shell was
+	// stopped (a killed command substitution) is not written: a process
+	// the kubelet or the OOM killer ends prints nothing.
+	s *shell
 }
 
 func (l lockedWriter) Write(b []byte) (int, error) {
+	if l.s != nil && l.s.stopped(string(b)) {
+		return len(b), nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.win && len(b) > 0 {
@@ -318,6 +345,23 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 		return len(b), nil
 	}
 	return l.w.Write(b)
+}
+
+// stopped reports whether msg is interp's report of why the shell was
+// stopped.
+func (s *shell) stopped(msg string) bool {
+	s.mu.Lock()
+	ended := s.ended
+	s.mu.Unlock()
+	if ended == nil && s.p.Ctx.Err() == nil {
+		return false
+	}
+	for _, err := range []error{ended, s.p.Ctx.Err(), process.ErrStopped} {
+		if err != nil && msg == err.Error()+"\n" {
+			return true
+		}
+	}
+	return false
 }
 
 // fileError is an error interp prints as it is: "sh: can't create x: ...".

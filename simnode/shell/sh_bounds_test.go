@@ -1,0 +1,103 @@
+package shell
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+// heapPeak runs f and returns the most heap it saw in use beyond what was
+// in use before, sampled every millisecond.
+func heapPeak(f func()) uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	runtime.GC()
+	base, peak := read(), uint64(0)
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		if v := read(); v > base && v-base > peak {
+			peak = v - base
+		}
+		select {
+		case <-done:
+			return peak
+		case <-tick.C:
+		}
+	}
+}
+
+// FuzzShBounded: whatever a script's loops do, the sh of a Linux container
+// stays within its limits (issue 18, bounded by construction): a loop that
+// grows a variable ends OOM-killed (137) without simnode allocating more
+// than a small multiple of the limit, and a loop that runs no command is
+// throttled and ends when the container is stopped.
+//
+//	go test ./simnode/shell -run '^$' -fuzz FuzzShBounded -fuzztime 60s
+func FuzzShBounded(f *testing.F) {
+	for _, seed := range []string{
+		`x=a; while :; do x=$x$x; done`,
+		`x=a; while [[ 1 ]]; do x=$x$x; done`,
+		`x=a; until false; do x="$x$x"; done`,
+		`x=a; for ((;;)); do x=$x$x; done`,
+		`x=a; eval 'while [[ 1 ]]; do x=$x$x; done'`,
+		`f() { x=$x$x$x; f; }; x=a; f`,
+		`x=$(while :; do echo aaaaaaaaaaaaaaaa; done)`,
+		`while [[ 1 ]]; do :; done`,
+		`while ((1)); do ((i++)); done`,
+		`trap 'x=a; while [[ 1 ]]; do x=$x$x; done' EXIT`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		if len(script) > 512 {
+			return
+		}
+		fx := newFixture(Linux)
+		fx.clock.limit = fakeEpoch.Add(time.Second)
+		peak := heapPeak(func() { fx.runFor(t, sh(script), "", 3*time.Second) })
+		if peak > 1<<30 {
+			t.Fatalf("%q held %d MB of heap", script, peak>>20)
+		}
+	})
+}
+
+// TestShOOMKilled: a variable that doubles forever ends the process as the
+// kernel's OOM killer does, 137, with or without a command in the loop.
+func TestShOOMKilled(t *testing.T) {
+	for _, script := range []string{
+		`x=a; while :; do x=$x$x; done`,
+		`x=a; while [[ 1 ]]; do x=$x$x; done`,
+		`x=a; eval 'for ((;;)); do x=$x$x; done'`,
+		`y=aaaaaaaaaaaaaaaa; for i in 1 2 3 4 5 6 7 8 9 10; do y=$y$y; done; x=$(while :; do echo $y; done)`,
+	} {
+		fx := newFixture(Linux)
+		var r result
+		peak := heapPeak(func() { r = fx.run(t, sh(script), "") })
+		if r.code != 137 || r.stderr != "" {
+			t.Errorf("%q: code %d, stderr %q, want 137 and nothing", script, r.code, r.stderr)
+		}
+		if peak > 1<<30 {
+			t.Errorf("%q held %d MB of heap", script, peak>>20)
+		}
+	}
+}
+
+// TestShLoopWithoutCommand: a loop that runs no command is throttled on the
+// container's clock and ends when the container is stopped (143).
+func TestShLoopWithoutCommand(t *testing.T) {
+	for _, script := range []string{`while [[ 1 ]]; do x=1; done`, `while ((1)); do ((i++)); done`} {
+		fx := newFixture(Linux)
+		fx.clock.limit = fakeEpoch.Add(time.Second)
+		r := fx.run(t, sh(script), "")
+		if r.code != 143 {
+			t.Errorf("%q: code %d, want 143", script, r.code)
+		}
+		if fx.clock.slept < time.Second {
+			t.Errorf("%q: slept %v on the container's clock, want it throttled past the minute", script, fx.clock.slept)
+		}
+	}
+}
