@@ -144,6 +144,25 @@ func (m *memFS) WriteFile(p string, data []byte) error {
 	return nil
 }
 
+// MkdirAll implements process.DirMaker.
+func (m *memFS) MkdirAll(p string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(p)
+	for _, r := range m.ro {
+		if k == r || strings.HasPrefix(k, r+m.sep()) {
+			return fs.ErrPermission
+		}
+	}
+	for q := p; q != "" && q != m.parent(q); q = m.parent(q) {
+		if _, file := m.files[m.key(q)]; file {
+			return &fs.PathError{Op: "mkdir", Path: p, Err: errors.New("not a directory")}
+		}
+	}
+	m.mkdirAll(p)
+	return nil
+}
+
 func (m *memFS) Remove(p string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -40,7 +40,7 @@ func Present(os OS, img Image, argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	if Found(os, argv) || img.Open {
+	if Found(os, argv) || img.Open || process.BaseHas(img.Base, argv[0]) {
 		return true
 	}
 	return os == Windows && img.InBox && process.InBoxExecutable(argv[0])

@@ -126,6 +126,12 @@ type Remover interface {
 	Remove(path string) error
 }
 
+// DirMaker is an FS that can create directories with their parents
+// (mkdir -p); fs.ErrPermission on a read-only mount (row B11). Issue 18.
+type DirMaker interface {
+	MkdirAll(path string) error
+}
+
 // NetConfig is a container's network configuration.
 type NetConfig struct {
 	IP         netip.Addr
