@@ -425,4 +425,3 @@ func Wc(p *process.Proc, argv []string) int {
 	}
 	return code
 }
-
