@@ -25,7 +25,8 @@ import (
 // access(2), exec) are all replaced.
 
 // internal is the first word of a command the call handler rewrote for the
-// exec handler: "\x00fail" code message prints message and exits code.
+// exec handler: "\x00fail" code message [stdout] prints message (on
+// stderr, or stdout) and exits code.
 const internal = "\x00fail"
 
 // maxFrames bounds the Go stack a shell may use through nested functions,
@@ -74,13 +75,23 @@ func (s *shell) call(ctx context.Context, args []string) ([]string, error) {
 			return []string{"eval", instrumentText(strings.Join(args[1:], " "))}, nil
 		}
 	case ".", "source":
+		// interp would look the script up on the real machine's PATH: it
+		// gets a path no machine has (sourcePrefix), which open serves.
 		if len(args) > 1 {
 			full := s.resolve(hc.Dir, args[1])
-			if data, err := s.p.ReadFile(full); err == nil {
-				s.mu.Lock()
-				s.sources[full] = instrumentText(string(data))
-				s.mu.Unlock()
+			data, err := s.p.ReadFile(full)
+			if err != nil {
+				return []string{internal, "2", "sh: .: can't open '" + args[1] + "': " + process.PosixFileError(err, false)}, nil
 			}
+			s.mu.Lock()
+			s.sources[sourcePrefix+full] = instrumentText(string(data))
+			s.mu.Unlock()
+			args = append([]string{args[0], sourcePrefix + full}, args[2:]...)
+		}
+	case "command", "type":
+		// interp would search the real machine's PATH
+		if args[0] == "type" || (len(args) > 2 && (args[1] == "-v" || args[1] == "-V")) {
+			return s.lookup(args), nil
 		}
 	case "trap":
 		return s.trap(args), nil
@@ -99,6 +110,58 @@ func (s *shell) call(ctx context.Context, args []string) ([]string, error) {
 		return append([]string{"builtin"}, args...), nil
 	}
 	return args, nil
+}
+
+// sourcePrefix is where `.` finds the script it reads.
+const sourcePrefix = "/dev/.wink-source"
+
+// lookup is command -v, command -V and type: how each name would run.
+func (s *shell) lookup(args []string) []string {
+	verbose := args[0] == "type" || args[1] == "-V"
+	names := args[1:]
+	if args[0] == "command" {
+		names = args[2:]
+	}
+	var out []string
+	code := "0"
+	for _, n := range names {
+		switch {
+		case interp.IsBuiltin(n):
+			if verbose {
+				out = append(out, n+" is a shell builtin")
+			} else {
+				out = append(out, n)
+			}
+		case s.has(n):
+			path := n
+			if !strings.Contains(n, "/") {
+				path = "/bin/" + n
+			}
+			if verbose {
+				out = append(out, n+" is "+path)
+			} else {
+				out = append(out, path)
+			}
+		default:
+			code = "1"
+			if verbose {
+				out = append(out, n+": not found")
+			}
+		}
+	}
+	return []string{internal, code, strings.Join(out, "\n"), "stdout"}
+}
+
+// has reports whether the image has program name.
+func (s *shell) has(name string) bool {
+	os := process.Linux
+	if s.p.Win {
+		os = process.Windows
+	}
+	if _, ok := s.p.Programs.Lookup(os, name); ok {
+		return true
+	}
+	return process.BaseHas(s.p.Env.Image.Base, name) || s.p.Env.Image.Open
 }
 
 // specialBuiltins are found before functions (POSIX 2.9.1 command search),
@@ -190,7 +253,13 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 	c := s.proc(hc)
 	var code int
 	if args[0] == internal {
-		io.WriteString(c.Stderr, args[2]+"\n")
+		w := c.Stderr
+		if len(args) > 3 && args[3] == "stdout" {
+			w = c.Stdout
+		}
+		if args[2] != "" {
+			io.WriteString(w, args[2]+"\n")
+		}
 		code, _ = strconv.Atoi(args[1])
 	} else {
 		code = s.command(c, args)
@@ -301,16 +370,19 @@ func (s *shell) open(ctx context.Context, name string, flag int, perm os.FileMod
 	case "/dev/stderr":
 		return writeFile{hc.Stderr}, nil
 	}
+	if src, ok := strings.CutPrefix(name, sourcePrefix); ok && flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+		s.mu.Lock()
+		text, ok := s.sources[name]
+		delete(s.sources, name)
+		s.mu.Unlock()
+		if !ok {
+			return nil, fileError("sh: .: can't open", src, fs.ErrNotExist)
+		}
+		return nopFile{strings.NewReader(text)}, nil
+	}
 	full := s.resolve(hc.Dir, name)
 	shown := strings.TrimPrefix(name, hc.Dir+"/")
 	if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
-		s.mu.Lock()
-		text, ok := s.sources[full]
-		delete(s.sources, full)
-		s.mu.Unlock()
-		if ok {
-			return nopFile{strings.NewReader(text)}, nil
-		}
 		data, err := s.p.ReadFile(full)
 		if err != nil {
 			return nil, fileError("sh: can't open", shown, err)

@@ -43,6 +43,8 @@ type shell struct {
 	// base is the context of the Run in progress (the script's, or the
 	// TERM trap's); the programs it runs stop with it.
 	base context.Context
+	// closers are closed when the shell ends.
+	closers []io.Closer
 	// ended is why the shell must stop at once (errOOM, errDepth): every
 	// statement then ends it, in a trap handler too.
 	ended error
@@ -65,7 +67,12 @@ func Run(p *process.Proc, argv []string) int {
 	var mu sync.Mutex
 	p.Stdout = lockedWriter{mu: &mu, w: p.Stdout, win: p.Win}
 	p.Stderr = lockedWriter{mu: &mu, w: p.Stderr, win: p.Win, s: s}
-	defer func() { p.Grow(-s.held) }()
+	defer func() {
+		p.Grow(-s.held)
+		for _, c := range s.closers {
+			c.Close()
+		}
+	}()
 
 	var opts []string
 	args := argv[1:]
@@ -177,13 +184,9 @@ func syntaxMessage(err error) string {
 // runner is the interpreter with simnode's handlers.
 func (s *shell) runner(params []string) (*interp.Runner, error) {
 	p := s.p
-	stdin := p.Stdin
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
 	r, err := interp.New(
 		interp.Env(s.environ()),
-		interp.StdIO(stdin, p.Stdout, p.Stderr),
+		interp.StdIO(s.stdin(), p.Stdout, p.Stderr),
 		interp.Params(params...),
 		interp.CallHandler(s.call),
 		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.exec }),
@@ -198,6 +201,30 @@ func (s *shell) runner(params []string) (*interp.Runner, error) {
 	// Set directly: interp.Dir would stat the real machine's directory.
 	r.Dir = p.Dir
 	return r, nil
+}
+
+// stdin is the shell's standard input as interp wants it (an *os.File):
+// none for an empty one, else an OS pipe fed from p.Stdin, closed when
+// the shell ends (Run's closers).
+func (s *shell) stdin() io.Reader {
+	switch r := s.p.Stdin.(type) {
+	case nil:
+		return nil
+	case *strings.Reader:
+		if r.Len() == 0 {
+			return nil
+		}
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil
+	}
+	s.closers = append(s.closers, pr)
+	go func() {
+		io.Copy(pw, s.p.Stdin)
+		pw.Close()
+	}()
+	return pr
 }
 
 // environ is the process's environment block, exported, with the shell's

@@ -94,12 +94,18 @@ func Seq(p *process.Proc, argv []string) int {
 }
 
 // breToGo turns a POSIX basic regular expression into Go syntax: \( \)
-// \{ \} \| \+ \? are the operators, their bare forms literal.
+// \{ \} \| \+ \? are the operators, their bare forms literal; ^ is an
+// anchor only first, $ only last, * literal first (POSIX 9.3.8, 9.3.3).
 func breToGo(re string) string {
 	var b strings.Builder
 	for i := 0; i < len(re); i++ {
 		c := re[i]
 		switch {
+		case c == '$' && i != len(re)-1 && !strings.HasPrefix(re[i+1:], `\)`),
+			c == '^' && i != 0 && !strings.HasSuffix(re[:i], `\(`) && re[i-1] != '[',
+			c == '*' && (i == 0 || (i == 1 && re[0] == '^')):
+			b.WriteByte('\\')
+			b.WriteByte(c)
 		case c == '\\' && i+1 < len(re) && strings.IndexByte("(){}|+?", re[i+1]) >= 0:
 			b.WriteByte(re[i+1])
 			i++
