@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"testing"
@@ -100,4 +101,30 @@ func TestShLoopWithoutCommand(t *testing.T) {
 			t.Errorf("%q: slept %v on the container's clock, want it throttled past the minute", script, fx.clock.slept)
 		}
 	}
+}
+
+// TestShSandboxed: the sh sees only the container (issue 18): files that
+// exist on the machine running the tests (/etc/passwd, /usr, /bin/sh) are
+// absent from the container's file system, so every test, glob, cd and
+// lookup must say so.
+func TestShSandboxed(t *testing.T) {
+	cases := []tcase{
+		{name: "test -f -r -x -e", argv: sh(`[ -f /etc/passwd ] || echo f; [ -r /etc/passwd ] || echo r; [ -x /bin/sh ] || echo x; [ -e /usr ] || echo e; [ -d /usr ] || echo d`), out: "f\nr\nx\ne\nd\n"},
+		{name: "[[ -f ]]", argv: sh(`[[ -f /etc/passwd ]] || echo no`), out: "no\n"},
+		{name: "glob", argv: sh(`echo /e*; echo /d*`), out: "/e*\n/data\n"},
+		{name: "cd", argv: sh(`cd /usr; echo $?`), out: "2\n", errOut: "sh: cd: can't cd to /usr: No such file or directory\n"},
+		{name: "redirect in", argv: sh(`read x < /etc/passwd; echo $?`), out: "1\n", errHas: []string{"/etc/passwd: No such file or directory"}},
+		{name: "source", argv: sh(`. /etc/profile; echo $?`), out: "2\n", errHas: []string{"can't open '/etc/profile'"}},
+		{name: "pwd -P", argv: sh(`cd /data && pwd -P`), out: "/data\n"},
+		{name: "command -v", argv: sh(`command -v ls`), out: "/bin/ls\n"},
+		{name: "file written in the container", argv: sh(`echo x > /tmp/sandboxed-by-wink; cat /tmp/sandboxed-by-wink`), out: "x\n", check: func(t *testing.T, f *fixture, r result) {
+			if _, err := os.Stat("/tmp/sandboxed-by-wink"); err == nil {
+				t.Errorf("the real /tmp/sandboxed-by-wink was written")
+			}
+		}},
+	}
+	for i := range cases {
+		cases[i].os = Linux
+	}
+	runCases(t, cases)
 }
