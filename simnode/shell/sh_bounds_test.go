@@ -74,6 +74,7 @@ func TestShOOMKilled(t *testing.T) {
 		`x=a; while [[ 1 ]]; do x=$x$x; done`,
 		`x=a; eval 'for ((;;)); do x=$x$x; done'`,
 		`y=aaaaaaaaaaaaaaaa; for i in 1 2 3 4 5 6 7 8 9 10; do y=$y$y; done; x=$(while :; do echo $y; done)`,
+		`x=$(seq 1 100000000)`,
 	} {
 		fx := newFixture(Linux)
 		var r result

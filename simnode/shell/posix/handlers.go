@@ -177,8 +177,8 @@ func deep() bool {
 }
 
 // account sums what the shell's variables (and a command substitution's
-// captured output) hold and grows the process by the difference: past its
-// memory limit the process is OOM-killed (errOOM, 137).
+// captured output) hold and grows the process to it: past its memory
+// limit the process is OOM-killed (errOOM, 137).
 func (s *shell) account(hc interp.HandlerContext) error {
 	var n int64
 	hc.Env.Each(func(name string, vr expand.Variable) bool {
@@ -191,9 +191,18 @@ func (s *shell) account(hc interp.HandlerContext) error {
 		}
 		return true
 	})
+	s.mu.Lock()
+	s.vars = n
+	s.mu.Unlock()
 	if b, ok := hc.Stdout.(*strings.Builder); ok {
 		n += int64(b.Len())
 	}
+	return s.grow(n)
+}
+
+// grow grows the process to hold n bytes, if it holds fewer (the most it
+// held is what it keeps).
+func (s *shell) grow(n int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if n <= s.held {
@@ -207,6 +216,23 @@ func (s *shell) account(hc interp.HandlerContext) error {
 	}
 	s.held = n
 	return nil
+}
+
+// captureWriter is a command substitution's output as a program writes
+// it: the shell holds it, so it grows the process (issue 18).
+type captureWriter struct {
+	s *shell
+	b *strings.Builder
+}
+
+func (w captureWriter) Write(p []byte) (int, error) {
+	w.s.mu.Lock()
+	vars := w.s.vars
+	w.s.mu.Unlock()
+	if err := w.s.grow(vars + int64(w.b.Len()+len(p))); err != nil {
+		return 0, err
+	}
+	return w.b.Write(p)
 }
 
 // trap keeps the handlers of signals interp does not know (all but EXIT
@@ -277,6 +303,9 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 // directory, exported variables and streams.
 func (s *shell) proc(hc interp.HandlerContext) *process.Proc {
 	c := s.p.Sub(hc.Stdin, hc.Stdout, hc.Stderr)
+	if b, ok := hc.Stdout.(*strings.Builder); ok {
+		c.Stdout = captureWriter{s, b}
+	}
 	s.mu.Lock()
 	c.Ctx = s.base
 	s.mu.Unlock()

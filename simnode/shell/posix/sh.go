@@ -34,9 +34,10 @@ type shell struct {
 	// traps are the handlers of the signals interp does not know (TERM,
 	// INT, HUP, ...): the kubelet's SIGTERM runs traps["TERM"].
 	traps map[string]string
-	// held is what the shell's variables and captured output hold, as
-	// accounted with p.Grow.
-	held int64
+	// held is the most the shell's variables and captured output held,
+	// as accounted with p.Grow; vars what its variables held when last
+	// counted.
+	held, vars int64
 	// sources are the instrumented texts of the scripts `.` is about to
 	// read (path → text), so that their loops are bounded too.
 	sources map[string]string
@@ -301,6 +302,11 @@ var errDepth = errors.New("recursion too deep")
 
 // code is the shell's exit status from Run's error.
 func (s *shell) code(err error) int {
+	s.mu.Lock()
+	if s.ended != nil {
+		err = s.ended
+	}
+	s.mu.Unlock()
 	var es interp.ExitStatus
 	switch {
 	case err == nil:

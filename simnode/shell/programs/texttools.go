@@ -82,7 +82,7 @@ func Seq(p *process.Proc, argv []string) int {
 			}
 			b.Reset()
 		}
-		if p.Done() {
+		if p.Step() != nil {
 			return p.Killed()
 		}
 	}
