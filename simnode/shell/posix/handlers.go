@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -158,6 +159,9 @@ func (s *shell) has(name string) bool {
 	if s.p.Win {
 		os = process.Windows
 	}
+	if process.BaseLacks(s.p.Env.Image.Base, name) {
+		return false
+	}
 	if _, ok := s.p.Programs.Lookup(os, name); ok {
 		return true
 	}
@@ -288,7 +292,7 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 		}
 		code, _ = strconv.Atoi(args[1])
 	} else {
-		code = s.command(c, args)
+		code = s.command(c, args, hc.Pos.Line())
 	}
 	if code == 0 {
 		return nil
@@ -329,13 +333,13 @@ func (s *shell) proc(hc interp.HandlerContext) *process.Proc {
 }
 
 // command runs words (a program by name or path) as ash does.
-func (s *shell) command(p *process.Proc, words []string) int {
+func (s *shell) command(p *process.Proc, words []string, line uint) int {
 	os := process.Linux
 	if p.Win {
 		os = process.Windows // busybox-w32 sh runs the programs of C:\bin, C:\dig, System32
 	}
 	name := words[0]
-	if _, ok := p.Programs.Lookup(os, name); ok {
+	if _, ok := p.Programs.Lookup(os, name); ok && !process.BaseLacks(p.Env.Image.Base, name) {
 		if !strings.Contains(name, "/") || strings.HasPrefix(name, "/") || strings.HasPrefix(name, "./") {
 			return p.Exec(words)
 		}
@@ -354,8 +358,24 @@ func (s *shell) command(p *process.Proc, words []string) int {
 	if code, ok := p.Unsimulated(name); ok {
 		return code // open world (openworld.go)
 	}
-	p.Eprintln("sh: " + name + ": not found")
+	p.Eprintln(s.notFound(name, line))
 	return process.ExitShNotFound
+}
+
+// notFound is the shell's message for a command it cannot find, at line
+// of the script: busybox ash's, dash's (Debian's sh) or bash's wording.
+func (s *shell) notFound(name string, line uint) string {
+	at := fmt.Sprintf("line %d: ", line)
+	switch s.flavor {
+	case "dash":
+		at = fmt.Sprintf("%d: ", line)
+	case "bash":
+		return s.name + ": " + at + name + ": command not found"
+	}
+	if s.file == "" && s.flavor == "ash" {
+		at = ""
+	}
+	return s.name + ": " + at + name + ": not found"
 }
 
 // resolve is path name as the container sees it, against the shell's

@@ -29,6 +29,9 @@ import (
 type shell struct {
 	p    *process.Proc
 	name string // $0
+	// file is the script file run ("" for -c and stdin); flavor the shell
+	// whose messages it gives: ash (busybox), dash (Debian's sh) or bash.
+	file, flavor string
 
 	mu sync.Mutex
 	// traps are the handlers of the signals interp does not know (TERM,
@@ -64,7 +67,10 @@ func (s *shell) end(err error) error {
 // Run is `sh -c script [name args...]`, `sh script.sh args...`, or sh
 // reading its script from stdin.
 func Run(p *process.Proc, argv []string) int {
-	s := &shell{p: p, name: "sh", traps: map[string]string{}, sources: map[string]string{}}
+	s := &shell{p: p, name: "sh", flavor: flavor(p, argv[0]), traps: map[string]string{}, sources: map[string]string{}}
+	if s.flavor == "bash" {
+		s.name = "bash"
+	}
 	var mu sync.Mutex
 	p.Stdout = lockedWriter{mu: &mu, w: p.Stdout, win: p.Win}
 	p.Stderr = lockedWriter{mu: &mu, w: p.Stderr, win: p.Win, s: s}
@@ -118,7 +124,7 @@ func Run(p *process.Proc, argv []string) int {
 			p.Eprintln("sh: can't open '" + args[0] + "': " + process.PosixFileError(err, false))
 			return 127
 		}
-		script, s.name, args = string(data), args[0], args[1:]
+		script, s.name, s.file, args = string(data), args[0], args[0], args[1:]
 	} else {
 		b, _ := io.ReadAll(io.LimitReader(bufio.NewReader(p.Stdin), maxScript))
 		script = string(b)
@@ -139,6 +145,18 @@ func Run(p *process.Proc, argv []string) int {
 		return s.onKill(r)
 	}
 	return s.code(err)
+}
+
+// flavor is which shell argv0 is in the container's image: bash, dash
+// (sh of Debian and Ubuntu) or busybox ash (sh, ash elsewhere).
+func flavor(p *process.Proc, argv0 string) string {
+	switch name := process.ProgramName(argv0, p.Win); {
+	case name == "bash" && !p.Win:
+		return "bash"
+	case name == "dash", name == "sh" && p.Env.Image.Base == "debian":
+		return "dash"
+	}
+	return "ash"
 }
 
 // maxScript bounds a script read from stdin.

@@ -63,6 +63,9 @@ type BaseImage struct {
 	Source   string   `json:"source,omitempty"`
 	Programs []string `json:"programs,omitempty"`
 	Servers  []string `json:"servers,omitempty"`
+	// Exact: the image has no program but Programs, not even one the
+	// shell's table simulates (curl is not in busybox).
+	Exact bool `json:"exact,omitempty"`
 }
 
 // InBoxModule is an in-box PowerShell module and its cmdlets.
@@ -80,6 +83,8 @@ type inBoxTable struct {
 	tools   map[OS]map[string]bool      // os -> program name -> a tool that ends
 	// programs: base name -> program name -> a server (runs until stopped)
 	programs map[string]map[string]bool
+	// exact: the bases whose programs are all in programs
+	exact map[string]bool
 }
 
 // inBox loads inbox.yaml on first use.
@@ -189,8 +194,9 @@ func mustLoadInBox(data []byte) *inBoxTable {
 	for _, n := range f.Executables.Names {
 		t.exes[n] = true
 	}
-	t.programs = map[string]map[string]bool{}
+	t.programs, t.exact = map[string]map[string]bool{}, map[string]bool{}
 	for _, b := range f.Bases {
+		t.exact[b.Name] = b.Exact
 		if len(b.Programs) > 0 {
 			t.programs[b.Name] = map[string]bool{}
 		}
@@ -283,6 +289,12 @@ func (p *Proc) UnknownProgram() int {
 func BaseHas(base, argv0 string) bool {
 	_, ok := inBox().programs[base][ProgramName(argv0, false)]
 	return ok
+}
+
+// BaseLacks reports whether base is known to lack program argv0: a base
+// whose programs are exactly its list, which does not have it.
+func BaseLacks(base, argv0 string) bool {
+	return inBox().exact[base] && !BaseHas(base, argv0)
 }
 
 // Tool reports whether argv0 is a command-line tool that ends (inbox.yaml

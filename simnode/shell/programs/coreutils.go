@@ -684,7 +684,7 @@ func Xargs(p *process.Proc, argv []string) int {
 func Which(p *process.Proc, argv []string) int {
 	code := 0
 	for _, name := range argv[1:] {
-		if _, ok := p.Programs.Lookup(process.Linux, name); ok || process.BaseHas(p.Env.Image.Base, name) {
+		if _, ok := p.Programs.Lookup(process.Linux, name); (ok || process.BaseHas(p.Env.Image.Base, name)) && !process.BaseLacks(p.Env.Image.Base, name) {
 			p.Println("/usr/bin/" + name)
 			continue
 		}
