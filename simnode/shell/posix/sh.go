@@ -121,8 +121,12 @@ func Run(p *process.Proc, argv []string) int {
 	} else if len(args) > 0 {
 		data, err := p.ReadFile(args[0])
 		if err != nil {
+			if s.flavor == "bash" {
+				p.Eprintln("bash: " + args[0] + ": " + process.PosixFileError(err, false))
+				return 127
+			}
 			p.Eprintln("sh: can't open '" + args[0] + "': " + process.PosixFileError(err, false))
-			return 127
+			return 2
 		}
 		script, s.name, s.file, args = string(data), args[0], args[0], args[1:]
 	} else {
