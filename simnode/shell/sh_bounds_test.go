@@ -77,6 +77,7 @@ func TestShOOMKilled(t *testing.T) {
 		`x=$(seq 1 100000000)`,
 	} {
 		fx := newFixture(Linux)
+		fx.env.Limits.Memory = 8 << 20
 		var r result
 		peak := heapPeak(func() { r = fx.run(t, sh(script), "") })
 		if r.code != 137 || r.stderr != "" {

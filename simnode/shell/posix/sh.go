@@ -143,8 +143,15 @@ func Run(p *process.Proc, argv []string) int {
 		p.Eprintln("sh: " + err.Error())
 		return 2
 	}
-	s.base = p.Ctx
-	err = r.Run(s.meter(p), file)
+	// Background jobs end with the shell (its container, or its exec).
+	ctx, cancel := context.WithCancel(p.Ctx)
+	defer cancel()
+	run := p.Sub(nil, nil, nil).ShareVars(p)
+	run.Ctx = ctx
+	s.mu.Lock()
+	s.base = ctx
+	s.mu.Unlock()
+	err = r.Run(s.meter(run), file)
 	if p.Done() {
 		return s.onKill(r)
 	}
@@ -406,12 +413,15 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 // stopped.
 func (s *shell) stopped(msg string) bool {
 	s.mu.Lock()
-	ended := s.ended
+	ended, base := s.ended, s.base
 	s.mu.Unlock()
-	if ended == nil && s.p.Ctx.Err() == nil {
+	if base == nil {
+		base = s.p.Ctx
+	}
+	if ended == nil && base.Err() == nil {
 		return false
 	}
-	for _, err := range []error{ended, s.p.Ctx.Err(), process.ErrStopped} {
+	for _, err := range []error{ended, base.Err(), context.Canceled, context.DeadlineExceeded, process.ErrStopped} {
 		if err != nil && msg == err.Error()+"\n" {
 			return true
 		}
