@@ -75,11 +75,6 @@ func TestCmd(t *testing.T) {
 	})
 }
 
-// tracer records NotSimulated events.
-type tracer struct{ what []string }
-
-func (t *tracer) NotSimulated(what string) { t.what = append(t.what, what) }
-
 // TestCmdBounded: no cmd script runs or grows without bound (issue 18): a
 // goto loop is throttled on the clock and ends with its context; a
 // variable that doubles ends at the process's memory (row B5: on Windows

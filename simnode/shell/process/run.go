@@ -135,6 +135,9 @@ func (p *Proc) Exec(argv []string) int {
 		return c.Run(p, argv)
 	}
 	c, ok := p.Programs.Lookup(Linux, argv[0])
+	if ok && BaseLacks(p.Env.Image.Base, argv[0]) {
+		ok = false // not in this image (inbox.yaml exact bases, issue 18)
+	}
 	if !ok {
 		if code, ok := p.Unsimulated(argv[0]); ok {
 			return code // open world (openworld.go)

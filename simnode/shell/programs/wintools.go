@@ -97,8 +97,8 @@ func wildMatch(pattern, name string) bool {
 	return ok
 }
 
-// lines splits text into lines without their line endings.
-func lines(b []byte) []string {
+// winLines splits text into lines without their line endings (CRLF or LF).
+func winLines(b []byte) []string {
 	s := strings.ReplaceAll(string(b), "\r\n", "\n")
 	s = strings.TrimSuffix(s, "\n")
 	if s == "" {
@@ -219,7 +219,7 @@ func Findstr(p *process.Proc, argv []string) int {
 		if len(files) > 1 {
 			prefix = files[i] + ":"
 		}
-		for n, line := range lines(b) {
+		for n, line := range winLines(b) {
 			if p.Step() != nil {
 				return p.Killed()
 			}
@@ -299,7 +299,7 @@ func Find(p *process.Proc, argv []string) int {
 			}
 		}
 		n := 0
-		for k, line := range lines(b) {
+		for k, line := range winLines(b) {
 			if match(line) == invert {
 				continue
 			}
@@ -675,7 +675,7 @@ func More(p *process.Proc, argv []string) int {
 		return 1
 	}
 	for _, b := range data {
-		for i, line := range lines(b) {
+		for i, line := range winLines(b) {
 			if i >= skip {
 				p.Println(line)
 			}
@@ -684,9 +684,9 @@ func More(p *process.Proc, argv []string) int {
 	return 0
 }
 
-// Sort is sort.exe: the lines of a file or stdin sorted without regard to
+// SortExe is sort.exe: the lines of a file or stdin sorted without regard to
 // case; /r reverses, /o file writes the output there.
-func Sort(p *process.Proc, argv []string) int {
+func SortExe(p *process.Proc, argv []string) int {
 	reverse, out := false, ""
 	var names []string
 	for i := 1; i < len(argv); i++ {
@@ -708,7 +708,7 @@ func Sort(p *process.Proc, argv []string) int {
 	}
 	var all []string
 	for _, b := range data {
-		all = append(all, lines(b)...)
+		all = append(all, winLines(b)...)
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := strings.ToLower(all[i]), strings.ToLower(all[j])
