@@ -947,3 +947,24 @@ func (s *Store) PodUIDs() []string {
 	}
 	return out
 }
+
+// ContainerBytes is the disk the logs of k's container take, every
+// instance and rotated file of its log directory (the kubelet's container
+// Logs stats, which count toward its ephemeral storage; issue 22). 0 for
+// a memory store.
+func (s *Store) ContainerBytes(k Key) int64 {
+	if s.root == "" {
+		return 0
+	}
+	ents, err := os.ReadDir(filepath.Dir(s.Path(k)))
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
+}

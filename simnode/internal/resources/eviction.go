@@ -76,6 +76,9 @@ type ManagerConfig struct {
 	Recorder   EventRecorder
 	// SetMemoryPressure updates the node's MemoryPressure condition.
 	SetMemoryPressure func(pressure bool)
+	// LocalStorage measures a pod's local ephemeral storage (issue 22);
+	// nil: no local storage eviction.
+	LocalStorage func(*corev1.Pod) (PodStorage, bool)
 	// Interval and TransitionPeriod default to the kubelet's.
 	Interval         time.Duration
 	TransitionPeriod time.Duration
@@ -117,7 +120,7 @@ func (m *Manager) Enabled() bool {
 
 // Run synchronizes every interval until ctx is done.
 func (m *Manager) Run(ctx context.Context) {
-	if !m.Enabled() {
+	if !m.Enabled() && m.cfg.LocalStorage == nil {
 		return
 	}
 	t := time.NewTicker(m.cfg.Interval)
@@ -165,8 +168,16 @@ func (m *Manager) Observe(snap *Snapshot) (Observation, bool, error) {
 // Synchronize is one pass of the kubelet's eviction manager: observe,
 // update MemoryPressure, and evict at most one pod. It returns the evicted
 // pod, if any.
+//
+// Local storage (issue 22) comes before memory, as in the kubelet's
+// synchronize (localStorageCapacityIsolation, on by default on every
+// node): a pod past an emptyDir sizeLimit or an ephemeral-storage limit
+// is evicted, and then no pod for memory in that pass.
 func (m *Manager) Synchronize() (*corev1.Pod, error) {
 	if !m.Enabled() {
+		if evicted := m.localStorageEviction(); len(evicted) > 0 {
+			return evicted[0], nil
+		}
 		return nil, nil
 	}
 	snap := m.cfg.Resources.Sample()
@@ -185,6 +196,9 @@ func (m *Manager) Synchronize() (*corev1.Pod, error) {
 	m.mu.Unlock()
 	if changed && m.cfg.SetMemoryPressure != nil {
 		m.cfg.SetMemoryPressure(pressure)
+	}
+	if evicted := m.localStorageEviction(); len(evicted) > 0 {
+		return evicted[0], nil
 	}
 	if !ok || !obs.Met || !m.cfg.ConditionSet.Evicts {
 		return nil, nil
