@@ -275,6 +275,7 @@ func (s *Store) Open(k Key) *Buffer {
 	}
 	b = newBuffer(s, s.Path(k))
 	s.m[k.instance()] = b
+	s.collectLocked(k)
 	if b.path != "" {
 		if err := os.MkdirAll(filepath.Dir(b.path), 0o755); err == nil {
 			if f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640); err == nil {
@@ -300,6 +301,31 @@ func (s *Store) Open(k Key) *Buffer {
 		}
 	}
 	return b
+}
+
+// collectLocked is the kubelet's container garbage collection for the
+// container of k (issue 22; pkg/kubelet/kuberuntime/kuberuntime_gc.go with
+// the default policy, MaxPerPodContainer 1): of its exited instances only
+// the newest (`kubectl logs --previous`) keeps its logs; older ones'
+// buffers and files go (removeContainerLog) when k starts.
+func (s *Store) collectLocked(k Key) {
+	for in, b := range s.m {
+		if in.uid == k.PodUID && in.container == k.Container && in.restart < k.Restart-1 {
+			b.Close()
+			delete(s.m, in)
+		}
+	}
+	if s.root == "" || k.Restart < 2 {
+		return
+	}
+	dir := filepath.Dir(s.Path(k))
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		var n int32
+		if _, err := fmt.Sscanf(e.Name(), "%d.log", &n); err == nil && n < k.Restart-1 {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // Get returns the buffer of k: the live one, or, for an instance that is

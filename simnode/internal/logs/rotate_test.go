@@ -270,3 +270,37 @@ func TestLargeLogReads(t *testing.T) {
 		t.Fatalf("read %d lines of %d", strings.Count(all, "\n"), n)
 	}
 }
+
+// A restarting container keeps the logs of its running instance and of
+// the one before it (`--previous`), as the kubelet's container garbage
+// collection leaves them (MaxPerPodContainer 1): a crash loop does not
+// pile up files or buffers.
+func TestOlderInstancesCollected(t *testing.T) {
+	stores(t, func(t *testing.T, s *Store) {
+		t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+		for r := range int32(5) {
+			k := key
+			k.Restart = r
+			b := s.Open(k)
+			b.Append("stdout", t0, "run")
+			b.Close()
+		}
+		for r := range int32(5) {
+			k := key
+			k.Restart = r
+			_, err := s.Get(k)
+			if kept := r >= 3; kept != (err == nil) {
+				t.Fatalf("instance %d: Get error %v, want kept %v", r, err, kept)
+			}
+		}
+		if s.root != "" {
+			files, _ := filepath.Glob(filepath.Join(filepath.Dir(s.Path(key)), "*"))
+			if len(files) != 2 {
+				t.Fatalf("files: %v", files)
+			}
+		}
+		if len(s.m) != 2 {
+			t.Fatalf("%d buffers kept", len(s.m))
+		}
+	})
+}
