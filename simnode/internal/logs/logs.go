@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -423,27 +424,43 @@ func parseCRI(data []byte, flush bool) ([]Line, int) {
 	var out []Line
 	used, pos := 0, 0
 	var partial *Line
+	// Lines of a busy container share their timestamp: parse it once.
+	var lastStamp []byte
+	var lastTime time.Time
 	for {
 		i := bytes.IndexByte(data[pos:], '\n')
 		if i < 0 {
 			break
 		}
-		fields := strings.SplitN(string(data[pos:pos+i]), " ", 4)
+		rec := data[pos : pos+i]
 		pos += i + 1
-		if len(fields) < 3 {
+		// <time> <stream> <tag> [<text>]
+		sp1 := bytes.IndexByte(rec, ' ')
+		if sp1 < 0 {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339Nano, fields[0])
-		if err != nil {
+		sp2 := bytes.IndexByte(rec[sp1+1:], ' ')
+		if sp2 < 0 {
 			continue
+		}
+		sp2 += sp1 + 1
+		stamp, stream, rest := rec[:sp1], rec[sp1+1:sp2], rec[sp2+1:]
+		tag, text := rest, []byte(nil)
+		if sp3 := bytes.IndexByte(rest, ' '); sp3 >= 0 {
+			tag, text = rest[:sp3], rest[sp3+1:]
+		}
+		if !bytes.Equal(stamp, lastStamp) {
+			t, err := time.Parse(time.RFC3339Nano, string(stamp))
+			if err != nil {
+				continue
+			}
+			lastStamp, lastTime = stamp, t
 		}
 		if partial == nil {
-			partial = &Line{Time: t, Stream: fields[1]}
+			partial = &Line{Time: lastTime, Stream: streamName(stream)}
 		}
-		if len(fields) == 4 {
-			partial.Text += fields[3]
-		}
-		if fields[2] == "P" {
+		partial.Text += string(text)
+		if string(tag) == "P" {
 			continue
 		}
 		out = append(out, *partial)
@@ -457,6 +474,18 @@ func parseCRI(data []byte, flush bool) ([]Line, int) {
 		used = pos
 	}
 	return out, used
+}
+
+// streamName is the stream of a record, without an allocation for the
+// two there are.
+func streamName(b []byte) string {
+	switch string(b) {
+	case "stdout":
+		return "stdout"
+	case "stderr":
+		return "stderr"
+	}
+	return string(b)
 }
 
 // Append implements Writer. A line whose time is still to come (a
@@ -837,24 +866,34 @@ func (b *Buffer) Reader(ctx context.Context, opts Options, now time.Time) io.Rea
 	return pr
 }
 
-func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, w io.Writer) error {
+func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, out io.Writer) (err error) {
+	// Lines go out in writes of up to 64 KiB, flushed whenever the reader
+	// has all there is (issue 22: a large log reads at the disk's pace,
+	// not a write per line).
+	w := bufio.NewWriterSize(out, 64<<10)
+	defer func() {
+		if ferr := w.Flush(); err == nil {
+			err = ferr
+		}
+	}()
 	since := opts.SinceTime
 	if opts.SinceSeconds > 0 {
 		since = now.Add(-time.Duration(opts.SinceSeconds) * time.Second)
 	}
 	written := 0
+	var line []byte
 	emit := func(l Line) (bool, error) {
 		if !since.IsZero() && l.Time.Before(since) {
 			return true, nil
 		}
-		var buf bytes.Buffer
+		line = line[:0]
 		if opts.Timestamps {
-			buf.WriteString(l.Time.UTC().Format(TimestampFormat))
-			buf.WriteByte(' ')
+			line = l.Time.UTC().AppendFormat(line, TimestampFormat)
+			line = append(line, ' ')
 		}
-		buf.WriteString(l.Text)
-		buf.WriteByte('\n')
-		data := buf.Bytes()
+		line = append(line, l.Text...)
+		line = append(line, '\n')
+		data := line
 		if opts.LimitBytes > 0 && written+len(data) > opts.LimitBytes {
 			data = data[:opts.LimitBytes-written]
 			_, err := w.Write(data)
@@ -893,6 +932,9 @@ func (b *Buffer) stream(ctx context.Context, opts Options, now time.Time, w io.W
 		}
 		if !opts.Follow || r.closed {
 			return nil
+		}
+		if err := w.Flush(); err != nil {
+			return err
 		}
 		due, ch := r.due, r.ch
 		// Wait for a change, or for the time of the next held-back line.

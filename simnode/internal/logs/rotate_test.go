@@ -304,3 +304,32 @@ func TestOlderInstancesCollected(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkAppend is the cost of a line a busy container prints: one
+// write to its open log file (issue 22).
+func BenchmarkAppend(b *testing.B) {
+	s := NewFileStore(b.TempDir(), Rotation{MaxSize: 1 << 30})
+	buf := s.Open(key)
+	t0 := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Append("stdout", t0, "spinning")
+	}
+}
+
+// BenchmarkReadLarge reads a 10 MiB log the way `kubectl logs` does.
+func BenchmarkReadLarge(b *testing.B) {
+	s := NewFileStore(b.TempDir(), Rotation{MaxSize: 1 << 30})
+	buf := s.Open(key)
+	t0 := time.Now()
+	for range 10 << 20 / 45 {
+		buf.Append("stdout", t0, "spinning")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r := buf.Reader(context.Background(), Options{}, t0)
+		n, _ := io.Copy(io.Discard, r)
+		r.Close()
+		b.SetBytes(n)
+	}
+}
