@@ -123,6 +123,18 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 			}
 			log.Info("memory pressure", "pressure", pressure)
 		},
+		// N7: a Windows node's DiskPressure is always False.
+		DiskPressure: !info.OS.IsWindows(),
+		SetDiskPressure: func(pressure bool) {
+			var event string
+			np.Update(func(n *corev1.Node) {
+				event = nodes.SetDiskPressure(n, s.rules, info.Conditions, pressure, time.Now())
+			})
+			if event != "" {
+				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
+			}
+			log.Info("disk pressure", "pressure", pressure)
+		},
 		Log: log.With("part", "eviction"),
 	})
 	return &nodeResources{res: res, eviction: mgr, os: info.OS, oom: oom, log: log}

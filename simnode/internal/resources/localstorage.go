@@ -2,11 +2,19 @@ package resources
 
 import (
 	"fmt"
+	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	resourcehelper "k8s.io/component-helpers/resource"
+
+	"wink.dev/wink/simnode/rules"
 )
+
+// defaultEphemeralCapacity is a node's ephemeral-storage capacity when
+// its Node says none (wink.yaml's default, 100Gi).
+const defaultEphemeralCapacity = 100 << 30
 
 // Local storage eviction messages, word for word the kubelet's
 // (pkg/kubelet/eviction/helpers.go emptyDirMessageFmt,
@@ -72,15 +80,124 @@ func LocalStorageMessage(pod *corev1.Pod, u PodStorage) string {
 	return ""
 }
 
+// storage measures the local storage of pods (LocalStorage); pods it
+// cannot measure are left out.
+func (m *Manager) storage(pods []*corev1.Pod) map[*corev1.Pod]PodStorage {
+	out := map[*corev1.Pod]PodStorage{}
+	if m.cfg.LocalStorage == nil {
+		return out
+	}
+	for _, p := range pods {
+		if u, ok := m.cfg.LocalStorage(p); ok {
+			out[p] = u
+		}
+	}
+	return out
+}
+
+// observeDisk evaluates nodefs.available against the node's threshold
+// (issue 22): the node's ephemeral-storage capacity less the OS, runtime
+// and images (nodeFsBaseUsed) and what the pods wrote. ok is false on a
+// node without the signal (DiskPressure unset, N7) or the threshold.
+func (m *Manager) observeDisk(snap *Snapshot, storage map[*corev1.Pod]PodStorage) (Observation, bool, error) {
+	v, ok := m.cfg.EvictionHard["nodefs.available"]
+	if !m.cfg.DiskPressure || m.cfg.LocalStorage == nil || !ok || v == "" {
+		return Observation{}, false, nil
+	}
+	capacity := snap.EphemeralCapacity
+	if capacity <= 0 {
+		capacity = defaultEphemeralCapacity
+	}
+	used := int64(nodeFsBaseUsed)
+	for _, u := range storage {
+		used += u.Total
+	}
+	o := Observation{
+		Available: *resource.NewQuantity(max(capacity-used, 0), resource.BinarySI),
+		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),
+	}
+	q, err := rules.ParseThreshold(v, o.Capacity)
+	if err != nil {
+		return Observation{}, false, err
+	}
+	o.Threshold = q
+	o.Met = q.Cmp(o.Available) > 0
+	return o, true, nil
+}
+
+// RankDiskPressure orders pods for eviction under nodefs pressure as the
+// kubelet's rankDiskPressureFunc on a node without an image filesystem
+// (pkg/kubelet/eviction/helpers.go): pods without stats first, then pods
+// whose usage (layers, logs, emptyDirs) exceeds their ephemeral-storage
+// request, then lower priority, then larger usage above the request.
+func RankDiskPressure(pods []*corev1.Pod, storage map[*corev1.Pod]PodStorage) {
+	type key struct {
+		found, exceeds bool
+		prio           int32
+		above          resource.Quantity
+	}
+	keys := map[*corev1.Pod]key{}
+	for _, p := range pods {
+		u, found := storage[p]
+		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})[corev1.ResourceEphemeralStorage]
+		usage := resource.NewQuantity(u.Total, resource.BinarySI)
+		k := key{found: found, prio: podPriority(p), exceeds: usage.Cmp(req) == 1}
+		usage.Sub(req)
+		k.above = *usage
+		keys[p] = k
+	}
+	sort.SliceStable(pods, func(i, j int) bool {
+		a, b := keys[pods[i]], keys[pods[j]]
+		if !a.found || !b.found {
+			return cmpBool(!a.found, !b.found) < 0
+		}
+		if c := cmpBool(a.exceeds, b.exceeds); c != 0 {
+			return c < 0
+		}
+		if a.prio != b.prio {
+			return a.prio < b.prio
+		}
+		return b.above.Cmp(a.above) < 0
+	})
+}
+
+// DiskEvictionMessage is the kubelet's evictionMessage for
+// ephemeral-storage: "The node was low on resource: ephemeral-storage.
+// Threshold quantity: <q>, available: <a>. " and a "Container <c> was
+// using <rootfs+logs>, request is <req>, has larger consumption of
+// ephemeral-storage. " for each container above its request.
+func DiskEvictionMessage(pod *corev1.Pod, u PodStorage, obs Observation) (string, map[string]string) {
+	const res = corev1.ResourceEphemeralStorage
+	msg := fmt.Sprintf(nodeLowMessageFmt, res)
+	msg += fmt.Sprintf(thresholdMetMessageFmt, &obs.Threshold, &obs.Available)
+	var names, usages []string
+	specs := append(append([]corev1.Container(nil), pod.Spec.Containers...), pod.Spec.InitContainers...)
+	for _, c := range specs {
+		used, ok := u.Containers[c.Name]
+		if !ok {
+			continue
+		}
+		req := c.Resources.Requests[res]
+		usage := resource.NewQuantity(used, resource.BinarySI)
+		if usage.Cmp(req) > 0 {
+			msg += fmt.Sprintf(containerMessageFmt, c.Name, usage.String(), req.String(), res)
+			names = append(names, c.Name)
+			usages = append(usages, usage.String())
+		}
+	}
+	return msg, map[string]string{
+		OffendingContainersKey:      strings.Join(names, ","),
+		OffendingContainersUsageKey: strings.Join(usages, ","),
+		StarvedResourceKey:          string(res),
+	}
+}
+
 // localStorageEviction evicts every active pod past one of its local
 // storage limits; it returns those it evicted.
-func (m *Manager) localStorageEviction() []*corev1.Pod {
-	if m.cfg.LocalStorage == nil {
-		return nil
-	}
+func (m *Manager) localStorageEviction(pods []*corev1.Pod, storage map[*corev1.Pod]PodStorage) []*corev1.Pod {
 	var evicted []*corev1.Pod
-	for _, pod := range m.cfg.ActivePods() {
-		u, ok := m.cfg.LocalStorage(pod)
+	for _, pod := range pods {
+		u, ok := storage[pod]
 		if !ok {
 			continue
 		}

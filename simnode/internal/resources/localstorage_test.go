@@ -4,8 +4,10 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"wink.dev/wink/simnode/facts"
 )
 
 func storagePod(name string, sizeLimit string, ctrLimit string) *corev1.Pod {
@@ -65,12 +67,13 @@ func (e *lsEvictor) EvictLocalStorage(pod *corev1.Pod, message string) error {
 	return nil
 }
 
-// Local storage eviction runs on every node, also one whose memory
-// signal never evicts (Windows before v1.31, N6), and goes through the
-// evictor's local storage path with the Evicted event.
+// Local storage eviction goes through the evictor's local storage path
+// with the Evicted event; a Windows kubelet before v1.31 evicts nothing
+// at all (N6).
 func TestManagerLocalStorage(t *testing.T) {
 	for _, kubelet := range []string{"v1.30.0", "v1.35.4"} {
 		t.Run(kubelet, func(t *testing.T) {
+			evicts := kubelet != "v1.30.0"
 			over := storagePod("over", "1Mi", "")
 			within := storagePod("within", "1Mi", "")
 			f := newFixture("windows", node("4", "16Gi"), within, over)
@@ -97,11 +100,72 @@ func TestManagerLocalStorage(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := `Usage of EmptyDir volume "scratch" exceeds the limit "1Mi". `
+			if !evicts {
+				if got != nil || len(ev.evicted) != 0 {
+					t.Fatalf("[N6] kubelet %s evicted %v", kubelet, ev.evicted)
+				}
+				return
+			}
 			if got == nil || got.Name != "over" || len(ev.evicted) != 1 || ev.evicted[0] != "ls over: "+want {
 				t.Fatalf("evicted %v", ev.evicted)
 			}
 			if len(rec.events) != 1 || rec.events[0] != "Warning Evicted "+want {
 				t.Fatalf("events %v", rec.events)
+			}
+		})
+	}
+}
+
+// nodefs.available (issue 22): a Linux node whose pods filled its disk
+// below the evictionHard threshold reports DiskPressure and evicts the
+// pod above its ephemeral-storage request that uses the most, with the
+// kubelet's message; a Windows node never does (N7).
+func TestManagerDiskPressure(t *testing.T) {
+	const gi = int64(1) << 30
+	for _, os := range []string{"linux", "windows"} {
+		t.Run(os, func(t *testing.T) {
+			small := storagePod("small", "", "")
+			big := storagePod("big", "", "")
+			requested := storagePod("requested", "", "")
+			requested.Spec.Containers[0].Resources.Requests = corev1.ResourceList{corev1.ResourceEphemeralStorage: resource.MustParse("80Gi")}
+			use := map[string]int64{"small": gi, "big": 5 * gi, "requested": 79 * gi}
+			f := newFixture(facts.OS(os), node("4", "16Gi"), small, big, requested)
+			ev := &recordedEvictor{}
+			rec := &recorder{}
+			var pressure []bool
+			m := NewManager(ManagerConfig{
+				Resources:    f.res,
+				ConditionSet: conditionSet(t, facts.OS(os), "v1.35.4"),
+				EvictionHard: map[string]string{"memory.available": "100Mi", "nodefs.available": "10%"},
+				ActivePods:   func() []*corev1.Pod { return []*corev1.Pod{small, big, requested} },
+				Evictor:      ev,
+				Recorder:     rec,
+				LocalStorage: func(p *corev1.Pod) (PodStorage, bool) {
+					n := use[p.Name]
+					return PodStorage{Containers: map[string]int64{"c": n}, Total: n}, true
+				},
+				DiskPressure:    os == "linux",
+				SetDiskPressure: func(p bool) { pressure = append(pressure, p) },
+				Clock:           f.clock,
+			})
+			got, err := m.Synchronize()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if os == "windows" {
+				if got != nil || len(pressure) != 0 {
+					t.Fatalf("[N7] a Windows node: pressure %v, evicted %v", pressure, ev.evicted)
+				}
+				return
+			}
+			// 100Gi − 12Gi (OS, images) − 85Gi = 3Gi available < 10%
+			// (the kubelet's float32 fraction: 10737418400 bytes).
+			want := "The node was low on resource: ephemeral-storage. Threshold quantity: 10737418400, available: 3Gi. Container c was using 5Gi, request is 0, has larger consumption of ephemeral-storage. "
+			if len(pressure) != 1 || !pressure[0] {
+				t.Fatalf("DiskPressure updates %v, want [true]", pressure)
+			}
+			if got == nil || got.Name != "big" || len(ev.evicted) != 1 || ev.evicted[0] != "big: "+want {
+				t.Fatalf("evicted %v, want big: %q", ev.evicted, want)
 			}
 		})
 	}
