@@ -90,6 +90,7 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		KubeletVersion:            info.KubeletVersion,
 		BusyThreads:               runtime.BusyThreads,
 		MemoryHeld:                runtime.MemoryHeld,
+		DiskUsage:                 runtime.DiskUsage,
 		Log:                       log,
 	})
 	evictionHard := spec.Pool.EvictionHard

@@ -237,4 +237,3 @@ func leaseAge(ctx context.Context, t *testing.T, cs kubernetes.Interface, node s
 	}
 	return time.Since(l.Spec.RenewTime.Time)
 }
-

@@ -38,10 +38,12 @@ func (p *Provider) DiskUsage(pod *corev1.Pod) (resources.PodStorage, bool) {
 		d.EmptyDirs, onDisk, layers = vols.DiskUsage()
 		d.Total += onDisk
 	}
+	d.Logs = map[string]int64{}
 	for _, k := range keys {
-		n := layers[k.Container] + p.m.logs.ContainerBytes(k)
-		d.Containers[k.Container] = n
-		d.Total += n
+		logs := p.m.logs.ContainerBytes(k)
+		d.Logs[k.Container] = logs
+		d.Containers[k.Container] = layers[k.Container] + logs
+		d.Total += layers[k.Container] + logs
 	}
 	return d, true
 }

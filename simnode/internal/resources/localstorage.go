@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	"wink.dev/wink/simnode/rules"
@@ -33,6 +34,8 @@ type PodStorage struct {
 	// Containers is each container's writable layer plus its logs
 	// (Rootfs + Logs; a node without a dedicated image filesystem).
 	Containers map[string]int64
+	// Logs is each container's logs, part of Containers.
+	Logs map[string]int64
 	// Total is the pod's EphemeralStorage.UsedBytes.
 	Total int64
 }
@@ -97,7 +100,8 @@ func (m *Manager) storage(pods []*corev1.Pod) map[*corev1.Pod]PodStorage {
 
 // observeDisk evaluates nodefs.available against the node's threshold
 // (issue 22): the node's ephemeral-storage capacity less the OS, runtime
-// and images (nodeFsBaseUsed) and what the pods wrote. ok is false on a
+// and images (nodeFsBaseUsed) and what the pods wrote, as the Summary
+// API's node fs shows it. ok is false on a
 // node without the signal (DiskPressure unset, N7) or the threshold.
 func (m *Manager) observeDisk(snap *Snapshot, storage map[*corev1.Pod]PodStorage) (Observation, bool, error) {
 	v, ok := m.cfg.EvictionHard["nodefs.available"]
@@ -108,10 +112,12 @@ func (m *Manager) observeDisk(snap *Snapshot, storage map[*corev1.Pod]PodStorage
 	if capacity <= 0 {
 		capacity = defaultEphemeralCapacity
 	}
-	used := int64(nodeFsBaseUsed)
-	for _, u := range storage {
-		used += u.Total
+	// As the Summary API counts it (nodeFsUsed).
+	snap.Disk = map[types.UID]PodStorage{}
+	for p, u := range storage {
+		snap.Disk[p.UID] = u
 	}
+	used := snap.nodeFsUsed()
 	o := Observation{
 		Available: *resource.NewQuantity(max(capacity-used, 0), resource.BinarySI),
 		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),

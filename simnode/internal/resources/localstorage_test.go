@@ -7,11 +7,13 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 	"wink.dev/wink/simnode/facts"
 )
 
 func storagePod(name string, sizeLimit string, ctrLimit string) *corev1.Pod {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: "u-" + "name"}}
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default", UID: types.UID("u-" + name)}}
 	c := corev1.Container{Name: "c", Image: "busybox"}
 	if ctrLimit != "" {
 		c.Resources.Limits = corev1.ResourceList{corev1.ResourceEphemeralStorage: resource.MustParse(ctrLimit)}
@@ -168,5 +170,49 @@ func TestManagerDiskPressure(t *testing.T) {
 				t.Fatalf("evicted %v, want big: %q", ev.evicted, want)
 			}
 		})
+	}
+}
+
+// The Summary API shows what the containers wrote (issue 22): each
+// container's Rootfs (its layer) and Logs, the pod's EphemeralStorage with
+// its emptyDirs, each emptyDir's VolumeStats, and the node's nodefs
+// available after all of it.
+func TestSummaryMeasuredDisk(t *testing.T) {
+	const mi = int64(1) << 20
+	w := pod("writer", ctr{name: "c", image: "busybox"})
+	other := pod("other", ctr{name: "c", image: "busybox"})
+	f := newFixture("linux", node("4", "16Gi"), w, other)
+	f.res.cfg.DiskUsage = func(p *corev1.Pod) (PodStorage, bool) {
+		if p.Name != "writer" {
+			return PodStorage{}, false
+		}
+		return PodStorage{
+			EmptyDirs:  map[string]int64{"scratch": 30 * mi},
+			Containers: map[string]int64{"c": 7 * mi},
+			Logs:       map[string]int64{"c": 2 * mi},
+			Total:      37 * mi,
+		}, true
+	}
+	s := f.res.Summary()
+	var ps *statsapi.PodStats
+	for i := range s.Pods {
+		if s.Pods[i].PodRef.Name == "writer" {
+			ps = &s.Pods[i]
+		}
+	}
+	if ps == nil {
+		t.Fatal("no stats for pod writer")
+	}
+	c := ps.Containers[0]
+	if *c.Rootfs.UsedBytes != uint64(5*mi) || *c.Logs.UsedBytes != uint64(2*mi) {
+		t.Fatalf("container rootfs %d logs %d", *c.Rootfs.UsedBytes, *c.Logs.UsedBytes)
+	}
+	if *ps.EphemeralStorage.UsedBytes != uint64(37*mi) || len(ps.VolumeStats) != 1 || ps.VolumeStats[0].Name != "scratch" || *ps.VolumeStats[0].UsedBytes != uint64(30*mi) {
+		t.Fatalf("pod ephemeral %d volumes %+v", *ps.EphemeralStorage.UsedBytes, ps.VolumeStats)
+	}
+	// 100Gi − 12Gi − 37Mi − the unmeasured pod's fixed 8Mi + 64Ki.
+	want := uint64(defaultEphemeralCapacity - nodeFsBaseUsed - 37*mi - rootfsUsedPerContainer - logsUsedPerContainer)
+	if got := *s.Node.Fs.AvailableBytes; got != want {
+		t.Fatalf("node fs available %d, want %d", got, want)
 	}
 }
