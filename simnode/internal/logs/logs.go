@@ -218,6 +218,7 @@ func (s *Store) RotateLogs() {
 			defer wg.Done()
 			for b := range queue {
 				b.rotateIfFull()
+				b.closeIfIdle()
 			}
 		}()
 	}
@@ -280,9 +281,6 @@ func (s *Store) Open(k Key) *Buffer {
 	if b.path != "" {
 		if err := os.MkdirAll(filepath.Dir(b.path), 0o755); err == nil {
 			if f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640); err == nil {
-				if st, err := f.Stat(); err == nil {
-					b.size = st.Size()
-				}
 				f.Close()
 			}
 		}
@@ -388,12 +386,12 @@ type Buffer struct {
 	// reaches them, at the next append, read or Close.
 	pending      []Line
 	pendingBytes int
-	memBytes     int      // of lines (in memory)
-	trimmed      int      // lines dropped from the front (in memory)
-	f            *os.File // the current file, open while the container runs
-	size         int64    // of the current file
-	gen          int      // rotations of the file so far
-	rotated      string   // the file the last rotation made
+	memBytes     int       // of lines (in memory)
+	trimmed      int       // lines dropped from the front (in memory)
+	f            *os.File  // the current file, open while the container writes
+	lastWrite    time.Time // of the machine's clock
+	gen          int       // rotations of the file so far
+	rotated      string    // the file the last rotation made
 	closed       bool
 	changed      chan struct{} // closed and replaced on every change
 }
@@ -570,8 +568,28 @@ func (b *Buffer) writeLocked(lines []Line) {
 		}
 		b.f = f
 	}
-	n, _ := b.f.Write(data)
-	b.size += int64(n)
+	_, _ = b.f.Write(data)
+	// A busy writer keeps its file open; one that writes now and then
+	// closes it, so that a node of many quiet containers holds few file
+	// descriptors (and RotateLogs closes those gone quiet since).
+	now := time.Now()
+	if now.Sub(b.lastWrite) > idleWrite {
+		b.closeFileLocked()
+	}
+	b.lastWrite = now
+}
+
+// idleWrite is how far apart writes are for the file to be closed after
+// each.
+const idleWrite = time.Second
+
+// closeIfIdle closes the current file of a writer that has gone quiet.
+func (b *Buffer) closeIfIdle() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if time.Since(b.lastWrite) > idleWrite {
+		b.closeFileLocked()
+	}
 }
 
 // closeFileLocked closes the current file.
@@ -594,7 +612,6 @@ func (b *Buffer) rotateIfFull() {
 		}
 		b.mu.Lock()
 		b.closeFileLocked()
-		b.size = 0
 		b.mu.Unlock()
 		return // reopened at the next write
 	}
@@ -639,9 +656,8 @@ func (b *Buffer) rotateIfFull() {
 	}
 	b.closeFileLocked()
 	if f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640); err == nil {
-		b.f = f
+		f.Close()
 	}
-	b.size = 0
 	b.gen++
 	b.rotated = rotated
 }
