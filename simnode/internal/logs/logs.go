@@ -393,7 +393,9 @@ type Buffer struct {
 	gen          int       // rotations of the file so far
 	rotated      string    // the file the last rotation made
 	closed       bool
-	changed      chan struct{} // closed and replaced on every change
+	changed      chan struct{} // closed and replaced on every change a reader watches
+	watched      bool          // a reader holds changed
+	wbuf         []byte        // the file write being made
 }
 
 func newBuffer(s *Store, path string) *Buffer {
@@ -533,8 +535,7 @@ func (b *Buffer) outputLocked(now time.Time) {
 	k := copy(b.pending, b.pending[n:])
 	clear(b.pending[k:])
 	b.pending = b.pending[:k]
-	close(b.changed)
-	b.changed = make(chan struct{})
+	b.wakeLocked()
 }
 
 // writeLocked outputs lines: to memory (within MaxLines and
@@ -557,9 +558,12 @@ func (b *Buffer) writeLocked(lines []Line) {
 		b.trimmed += drop
 		return
 	}
-	var data []byte
+	data := b.wbuf[:0]
 	for _, l := range lines {
 		data = appendCRI(data, l)
+	}
+	if cap(data) <= 64<<10 {
+		b.wbuf = data
 	}
 	if b.f == nil {
 		f, err := os.OpenFile(b.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o640)
@@ -582,6 +586,15 @@ func (b *Buffer) writeLocked(lines []Line) {
 // idleWrite is how far apart writes are for the file to be closed after
 // each.
 const idleWrite = time.Second
+
+// wakeLocked wakes the readers waiting for a change (none: nothing to do,
+// so that a busy writer makes no channel a line).
+func (b *Buffer) wakeLocked() {
+	if b.watched {
+		close(b.changed)
+		b.changed, b.watched = make(chan struct{}), false
+	}
+}
 
 // closeIfIdle closes the current file of a writer that has gone quiet.
 func (b *Buffer) closeIfIdle() {
@@ -674,7 +687,7 @@ func (b *Buffer) Close() {
 		b.closeFileLocked()
 		b.closed = true
 		close(b.changed)
-		b.changed = make(chan struct{})
+		b.changed, b.watched = make(chan struct{}), false
 	}
 }
 
@@ -767,6 +780,7 @@ func (b *Buffer) next(c cursor) result {
 	b.mu.Lock()
 	b.outputLocked(b.store.clk.Now())
 	r := result{closed: b.closed, ch: b.changed}
+	b.watched = true
 	if len(b.pending) > 0 {
 		r.due = b.pending[0].Time
 	}
