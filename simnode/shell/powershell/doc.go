@@ -17,4 +17,9 @@
 // process.Proc.Exec; what the shell does not simulate is PowerShell's open
 // world (ps_openworld.go), and a construct it does not implement is a
 // NotSimulated trace (Proc.NotSimulated).
+//
+// Size: about 7,800 lines: one interpreter of one language (parser,
+// evaluator, error model, the .NET members and the core cmdlets scripts
+// use), whose parts share the evaluator's state and are each in a file of
+// their own. No Go implementation of PowerShell exists to use instead.
 package powershell
