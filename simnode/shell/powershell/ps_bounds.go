@@ -27,20 +27,21 @@ func (s *psShell) reserve(n int64) {
 	s.p.Grow(-n)
 }
 
-// hold accounts what a variable holds now (its old value released).
-func (s *psShell) hold(name string, v any) {
+// hold accounts what a scope's variable holds now (its old value
+// released); a scope releases all it holds when it ends (ps_scopes.go).
+func (s *psShell) hold(sc *psScope, name string, v any) {
 	n := sizeOf(v, 2)
-	if s.held == nil {
-		s.held = map[string]int64{}
+	if sc.held == nil {
+		sc.held = map[string]int64{}
 	}
-	old := s.held[name]
+	old := sc.held[name]
 	if n == old {
 		return
 	}
 	if err := s.p.Grow(n - old); err != nil {
 		s.outOfMemory()
 	}
-	s.held[name] = n
+	sc.held[name] = n
 }
 
 // grow accounts delta bytes more held by an element of a collection.

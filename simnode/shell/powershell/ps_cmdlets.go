@@ -118,6 +118,11 @@ func init() {
 			}
 			c.s.execBlock(block, c.out)
 		}},
+		{name: "Get-Variable", aliases: []string{"gv"}, help: "Gets variables (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"ValueOnly"}, run: cmdletGetVariable},
+		{name: "Set-Variable", aliases: []string{"set", "sv"}, help: "Sets a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, false) }},
+		{name: "New-Variable", aliases: []string{"nv"}, help: "Creates a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, true) }},
+		{name: "Remove-Variable", aliases: []string{"rv"}, help: "Removes a variable (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, false) }},
+		{name: "Clear-Variable", aliases: []string{"clv"}, help: "Clears a variable's value (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, true) }},
 		{name: "Get-Command", aliases: []string{"gcm"}, help: "Finds commands.", positional: []string{"Name"}, run: cmdletGetCommand},
 		{name: "Get-NetIPAddress", help: "Lists the container's IP addresses.", rows: "H1", params: []string{"AddressFamily", "InterfaceAlias"}, run: cmdletGetNetIPAddress},
 		{name: "Get-Help", aliases: []string{"help", "man"}, help: "Describes commands.", positional: []string{"Name"}, run: cmdletGetHelp},
@@ -179,13 +184,17 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 		target = s.eval(nameNode)
 	}
 	if sb, ok := target.(*psScriptBlock); ok {
+		// & { } runs in a child scope, . { } in the caller's (about_Scopes)
 		args := s.evalArgs(el)
+		if el.op != "." {
+			defer s.pushScope(false)()
+		}
 		s.invokeBlock(sb.node, args, input, out)
 		return
 	}
 	name := toStr(target)
 	lname := strings.ToLower(name)
-	if fn, ok := s.funcs[lname]; ok {
+	if fn, ok := s.lookupFunc(lname); ok {
 		s.callFunction(fn, el, input, out)
 		return
 	}
@@ -196,7 +205,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	if process.IsScriptPath(name) {
 		data, err := s.p.ReadFile(name)
 		if err == nil {
-			s.runScriptFile(name, DecodeText(data), s.evalArgs(el), out)
+			s.runScriptFile(name, DecodeText(data), s.evalArgs(el), el.op == ".", out)
 			return
 		}
 	}
@@ -270,8 +279,7 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 	saveArgs := s.vars["args"]
 	if b := block.block; len(b) > 0 && b[0].kind == "param" && block.kind != "body" {
 		ps, _ := b[0].val.([]psParam)
-		restore := s.bindParams(ps, nil, &args)
-		defer restore()
+		s.bindParams(ps, nil, &args)
 	}
 	s.vars["args"] = args
 	defer func() { s.vars["args"] = saveArgs }()
@@ -345,60 +353,39 @@ func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter)
 	}
 	s.calls = append(s.calls, psFrame{name: fn.name, pos: el.pos, end: el.end, src: s.src, file: s.file})
 	defer func() { s.calls = s.calls[:len(s.calls)-1] }()
-	restore := s.bindParams(params, named, &positional)
-	defer restore()
+	// a function runs in a child scope, its parameters its variables;
+	// `. f` runs it in the caller's scope (about_Scopes)
+	if el.op != "." {
+		defer s.pushScope(false)()
+	}
+	s.bindParams(params, named, &positional)
 	s.invokeBlock(&psNode{kind: "body", block: fn.kids[0].block}, positional, input, out)
 }
 
-// bindParams sets parameters from named values, then positional ones in
-// order, then defaults; it returns what restores the caller's variables.
-func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) func() {
-	saved := map[string]any{}
+// bindParams sets parameters in the current scope from named values, then
+// positional ones in order, then defaults.
+func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) {
 	for _, p := range params {
 		k := strings.ToLower(p.name)
-		if old, ok := s.vars[k]; ok {
-			saved[k] = old
-		} else {
-			saved[k] = psUnset{}
-		}
-	}
-	for _, p := range params {
-		k := strings.ToLower(p.name)
-		if v, ok := named[k]; ok {
-			s.vars[k] = v
-			continue
-		}
-		if !p.isSwitch && len(*positional) > 0 {
-			s.vars[k] = (*positional)[0]
+		var v any
+		switch named, ok := named[k]; {
+		case ok:
+			v = named
+		case !p.isSwitch && len(*positional) > 0:
+			v = (*positional)[0]
 			*positional = (*positional)[1:]
-			continue
-		}
-		switch {
 		case p.def != nil:
-			s.vars[k] = s.eval(p.def)
+			v = s.eval(p.def)
 		case p.isSwitch:
-			s.vars[k] = false
-		default:
-			s.vars[k] = nil
+			v = false
 		}
-	}
-	return func() {
-		for k, v := range saved {
-			if _, unset := v.(psUnset); unset {
-				delete(s.vars, k)
-			} else {
-				s.vars[k] = v
-			}
-		}
+		s.setIn(s.scope, k, v, false)
 	}
 }
 
-// psUnset marks a variable that did not exist before a call.
-type psUnset struct{}
-
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
 // `powershell.exe ./etc/configmap/validationscript.ps1`).
-func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
+func (s *psShell) runScriptFile(name, text string, args []any, dot bool, out emitter) {
 	block, perr := parsePowerShell(text)
 	saveSrc, saveFile := s.src, s.file
 	s.src, s.file = text, s.p.Path(name)
@@ -423,6 +410,11 @@ func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
 			}
 		}
 	}()
+	// a script runs in a script scope of its own; `. .\x.ps1` in the
+	// caller's scope, so its functions and variables stay (about_Scopes)
+	if !dot {
+		defer s.pushScope(true)()
+	}
 	s.invokeBlock(&psNode{kind: "script", block: block}, args, nil, out)
 }
 

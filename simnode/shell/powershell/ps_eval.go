@@ -42,8 +42,9 @@ type psShell struct {
 	// trap-holding blocks the running statement is in (ps_errors.go).
 	errs     []any
 	handlers int
-	// held is what each variable holds, in bytes (ps_bounds.go).
-	held map[string]int64
+	// scope is the current scope; vars and funcs are its variables and
+	// functions (ps_scopes.go).
+	scope *psScope
 	// shouldExit is $host.SetShouldExit's code.
 	shouldExit    int
 	hasShouldExit bool
@@ -228,7 +229,8 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 			return 0
 		}
 	}
-	s := &psShell{p: p, pwsh: pwsh, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: p.Stderr}
+	s := &psShell{p: p, pwsh: pwsh, lastOK: true, errw: p.Stderr}
+	s.initScopes()
 	if !haveScript {
 		b, _ := io.ReadAll(p.Stdin)
 		script = string(b)
@@ -248,6 +250,9 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 		}
 		s.file = p.Path(file)
 		script = DecodeText(data)
+		// a script run with -File runs in a script scope of its own, a
+		// child of the global scope (about_Scopes)
+		defer s.pushScope(true)()
 		s.vars["args"] = toAnySlice(scriptArgs)
 	}
 	s.src = script
@@ -490,7 +495,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			}
 		}
 	case "function":
-		s.funcs[strings.ToLower(n.name)] = n
+		s.defineFunc(n)
 	case "try":
 		s.execTry(n, out)
 	case "switch":
@@ -650,16 +655,12 @@ func (s *psShell) setVar(name string, v any) {
 		}
 		return
 	}
-	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
-		if rest, ok := cutFold(name, scope); ok {
-			name = rest
-		}
-	}
-	if strings.EqualFold(name, "LASTEXITCODE") {
+	mod, bare := scopeModifier(name)
+	if strings.EqualFold(bare, "LASTEXITCODE") {
 		s.p.LastExit, s.exitKnown = int(toInt(v)), true
 	}
-	s.hold(strings.ToLower(name), v)
-	s.vars[strings.ToLower(name)] = v
+	sc, _ := s.scopeNamed(mod)
+	s.setIn(sc, bare, v, mod == "private")
 }
 
 func cutFold(s, prefix string) (string, bool) {
@@ -677,12 +678,8 @@ func (s *psShell) getVar(name string) any {
 		}
 		return v
 	}
-	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
-		if rest, ok := cutFold(name, scope); ok {
-			name = rest
-		}
-	}
-	switch strings.ToLower(name) {
+	_, bare := scopeModifier(name)
+	switch strings.ToLower(bare) {
 	case "true":
 		return true
 	case "false":
@@ -694,7 +691,7 @@ func (s *psShell) getVar(name string) any {
 	case "error":
 		return append([]any{}, s.errs...)
 	case "erroractionpreference":
-		if v, ok := s.vars["erroractionpreference"]; ok {
+		if v, _, ok := s.lookupVar(name); ok {
 			return v
 		}
 		return "Continue"
@@ -749,7 +746,8 @@ func (s *psShell) getVar(name string) any {
 			{"MyCommand", &psObject{typeName: "System.Management.Automation.ExternalScriptInfo", str: name, props: []psProp{{"Name", name}, {"Path", s.file}, {"Definition", s.file}}}},
 			{"ScriptName", s.file}, {"PSScriptRoot", s.getVar("psscriptroot")}, {"PSCommandPath", s.file}, {"InvocationName", s.file}}}
 	}
-	return s.vars[strings.ToLower(name)]
+	v, _, _ := s.lookupVar(name)
+	return v
 }
 
 // ---- pipelines ----
