@@ -487,6 +487,16 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			}
 		}
 	case "foreach":
+		if rg, ok := s.rangeOf(n.kids[0]); ok {
+			for i := int64(0); i < rg.count(); i++ {
+				s.checkCtx()
+				s.setVar(n.name, rg.at(i))
+				if s.loopBody(n.kids[1].block, out) {
+					return
+				}
+			}
+			return
+		}
 		for _, v := range enumerate(s.evalCond(n.kids[0])) {
 			s.checkCtx()
 			s.setVar(n.name, v)
