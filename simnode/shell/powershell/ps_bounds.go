@@ -79,3 +79,31 @@ func sizeOf(v any, depth int) int64 {
 	}
 	return 16
 }
+
+// collector gathers output into a slice (a pipeline stage's output for the
+// next stage, a subexpression's or an assignment's value), each element
+// held while it is gathered: `1..1000 | % { 1..100000 }` fails with
+// OutOfMemoryException as its output outgrows the limit. release gives
+// back what the slice held.
+func (s *psShell) collector() (vals *[]any, sink emitter, release func()) {
+	vals = new([]any)
+	var held int64
+	sink = func(v any) {
+		if _, ok := v.(flushMarker); ok {
+			return
+		}
+		n := sizeOf(v, 1) + 16
+		if err := s.p.Grow(n); err != nil {
+			s.outOfMemory()
+		}
+		held += n
+		*vals = append(*vals, v)
+	}
+	release = func() {
+		if held > 0 {
+			s.p.Grow(-held)
+			held = 0
+		}
+	}
+	return vals, sink, release
+}

@@ -561,13 +561,10 @@ func (s *psShell) loopBody(block []*psNode, out emitter) (brk bool) {
 }
 
 func (s *psShell) evalCond(n *psNode) any {
-	var vals []any
-	s.execStmt(n, func(v any) {
-		if _, ok := v.(flushMarker); !ok {
-			vals = append(vals, v)
-		}
-	})
-	return collapse(vals)
+	vals, sink, release := s.collector()
+	defer release()
+	s.execStmt(n, sink)
+	return collapse(*vals)
 }
 
 // evalValue runs a statement or pipeline and returns its output.
@@ -798,19 +795,18 @@ func (s *psShell) runPipeline(n *psNode, out emitter) {
 			s.lastOK = true
 		}
 	}()
+	// each stage's output is held until the next stage has run
+	releaseInput := func() {}
+	defer func() { releaseInput() }()
 	for i, el := range n.kids {
 		last := i == len(n.kids)-1
-		var collected []any
-		sink := out
+		collected, sink, release := new([]any), out, func() {}
 		if !last {
-			sink = func(v any) {
-				if _, ok := v.(flushMarker); !ok {
-					collected = append(collected, v)
-				}
-			}
+			collected, sink, release = s.collector()
 		}
 		s.runElement(el, input, hasInput, sink)
-		input, hasInput = collected, true
+		releaseInput()
+		input, hasInput, releaseInput = *collected, true, release
 	}
 }
 
@@ -1060,12 +1056,10 @@ func (s *psShell) eval(n *psNode) any {
 		}
 		return str
 	case "subexpr", "arrayexpr":
-		var vals []any
-		s.execBlock(n.block, func(v any) {
-			if _, ok := v.(flushMarker); !ok {
-				vals = append(vals, v)
-			}
-		})
+		pv, sink, release := s.collector()
+		defer release()
+		s.execBlock(n.block, sink)
+		vals := *pv
 		if n.kind == "arrayexpr" {
 			if vals == nil {
 				return []any{}
