@@ -44,6 +44,22 @@ type psCall struct {
 	out      emitter
 	// errs are the errors the call wrote (-ErrorVariable).
 	errs []*psErrorRecord
+	// stream is a range streamed in as input (ps_range.go).
+	stream *psRange
+}
+
+// each runs f on each input object: the input, or a streamed range one
+// number at a time.
+func (c *psCall) each(f func(item any)) {
+	if c.stream != nil {
+		for i := int64(0); i < c.stream.count(); i++ {
+			f(c.stream.at(i))
+		}
+		return
+	}
+	for _, item := range c.input {
+		f(item)
+	}
 }
 
 // psCmdlets is the cmdlet table (filled in init: some cmdlets run scripts).
@@ -421,7 +437,8 @@ func (s *psShell) runScriptFile(name, text string, args []any, dot bool, out emi
 // invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
 // allows: -V is -Value), then by position, and runs the cmdlet.
 func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bool, out emitter) {
-	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out}
+	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out, stream: s.streamIn}
+	s.streamIn = nil
 	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction", "WarningVariable", "InformationVariable", "OutBuffer", "PipelineVariable")
 	for _, p := range c.positional {
 		all = append(all, strings.TrimSuffix(p, "*"))
@@ -879,7 +896,7 @@ func cmdletForEach(c *psCall) {
 	if b, ok := c.named["Begin"].(*psScriptBlock); ok {
 		c.s.invokeBlock(b.node, nil, nil, c.out)
 	}
-	for _, item := range c.input {
+	c.each(func(item any) {
 		c.s.checkCtx()
 		for _, b := range blocks {
 			if sb, ok := b.(*psScriptBlock); ok {
@@ -888,7 +905,7 @@ func cmdletForEach(c *psCall) {
 				c.out(c.s.memberOf(item, name, nil, false))
 			}
 		}
-	}
+	})
 	if b, ok := c.named["End"].(*psScriptBlock); ok {
 		c.s.invokeBlock(b.node, nil, nil, c.out)
 	}
@@ -911,14 +928,14 @@ func cmdletWhere(c *psCall) {
 	if c.set("Property") {
 		prop = c.str("Property")
 	}
-	for _, item := range c.input {
+	c.each(func(item any) {
 		c.s.checkCtx()
 		if !ok {
 			v := c.s.memberOf(item, prop, nil, false)
 			if op == "" && toBool(v) || op != "" && toBool(c.s.binary(op, v, c.named["Value"])) {
 				c.out(item)
 			}
-			continue
+			return
 		}
 		var vals []any
 		c.s.runWithItem(sb, item, func(v any) {
@@ -929,7 +946,7 @@ func cmdletWhere(c *psCall) {
 		if toBool(collapse(vals)) {
 			c.out(item)
 		}
-	}
+	})
 }
 
 func cmdletSelect(c *psCall) {

@@ -50,6 +50,9 @@ type psShell struct {
 	hasShouldExit bool
 	// exitKnown: a native program ran, $LASTEXITCODE is set.
 	exitKnown bool
+	// streamIn is a range the next cmdlet takes one number at a time
+	// (ps_range.go).
+	streamIn *psRange
 	// calls are the functions running, innermost last (Write-Error names
 	// the function it is in).
 	calls []psFrame
@@ -798,7 +801,15 @@ func (s *psShell) runPipeline(n *psNode, out emitter) {
 	// each stage's output is held until the next stage has run
 	releaseInput := func() {}
 	defer func() { releaseInput() }()
+	first := 0
+	if rg, ok := s.streamedRange(n); ok {
+		s.streamIn, hasInput, first = &rg, true, 1
+		defer func() { s.streamIn = nil }()
+	}
 	for i, el := range n.kids {
+		if i < first {
+			continue
+		}
 		last := i == len(n.kids)-1
 		collected, sink, release := new([]any), out, func() {}
 		if !last {

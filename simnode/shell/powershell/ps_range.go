@@ -1,5 +1,7 @@
 package powershell
 
+import "strings"
+
 // This file is the range operator a..b (about_Operators, issue 18). Its
 // endpoints are [int32]s; captured in an array (an expression: $a = 1..N)
 // the range is built whole, so it is bounded by the process's memory: past
@@ -82,4 +84,30 @@ func (s *psShell) rangeOf(n *psNode) (psRange, bool) {
 			return psRange{}, false
 		}
 	}
+}
+
+// streamedRange is the range a pipeline opens with when ForEach-Object or
+// Where-Object takes it (1..N | ForEach-Object { }): the numbers are made
+// one by one as the cmdlet asks for them, as in streaming use in
+// PowerShell, so the pipeline holds one at a time.
+func (s *psShell) streamedRange(n *psNode) (psRange, bool) {
+	if len(n.kids) < 2 || n.kids[0].kind != "exprelem" || len(n.kids[0].redirs) > 0 {
+		return psRange{}, false
+	}
+	cmd := n.kids[1]
+	if cmd.kind != "command" || cmd.op != "" || len(cmd.redirs) > 0 || cmd.kids[0].kind != "bare" || len(cmd.kids[0].kids) != 1 || cmd.kids[0].kids[0].kind != "lit" {
+		return psRange{}, false
+	}
+	name := toStr(cmd.kids[0].kids[0].val)
+	if _, fn := s.lookupFunc(name); fn {
+		return psRange{}, false
+	}
+	if c := psCmdletIndex[strings.ToLower(name)]; c == nil || c.name != "ForEach-Object" && c.name != "Where-Object" {
+		return psRange{}, false
+	}
+	e := n.kids[0].kids[0]
+	if e.kind != "binary" || e.op != ".." {
+		return psRange{}, false
+	}
+	return s.rangeOf(e)
 }
