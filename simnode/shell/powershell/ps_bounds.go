@@ -86,7 +86,7 @@ func sizeOf(v any, depth int) int64 {
 // OutOfMemoryException as its output outgrows the limit. release gives
 // back what the slice held.
 func (s *psShell) collector() (vals *[]any, sink emitter, release func()) {
-	vals = new([]any)
+	vals = &[]any{} // not nil: a stage that wrote nothing is still input
 	var held int64
 	sink = func(v any) {
 		if _, ok := v.(flushMarker); ok {

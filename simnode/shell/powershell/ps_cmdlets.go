@@ -191,7 +191,41 @@ func (l *lineWriter) flush() {
 	}
 }
 
+// expandSplats replaces @name arguments with the hashtable's entries as
+// named arguments or the array's elements as positional ones
+// (about_Splatting).
+func (s *psShell) expandSplats(el *psNode) *psNode {
+	splat := false
+	for _, a := range el.args {
+		splat = splat || a.param == "@"
+	}
+	if !splat {
+		return el
+	}
+	cp := *el
+	cp.args = nil
+	for _, a := range el.args {
+		if a.param != "@" {
+			cp.args = append(cp.args, a)
+			continue
+		}
+		switch v := s.eval(a.value).(type) {
+		case *psHash:
+			for _, k := range v.keys {
+				x, _ := v.get(k)
+				cp.args = append(cp.args, psArg{param: k, colon: true, value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+			}
+		default:
+			for _, x := range enumerate(v) {
+				cp.args = append(cp.args, psArg{value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+			}
+		}
+	}
+	return &cp
+}
+
 func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter) {
+	el = s.expandSplats(el)
 	nameNode := el.kids[0]
 	var target any
 	if nameNode.kind == "bare" {
@@ -314,8 +348,108 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 				panic(r)
 			}
 		}()
+		if block.kind == "body" {
+			s.execBody(block.block, input, out)
+			return
+		}
 		s.execBlock(block.block, out)
 	}()
+}
+
+// namedBlocks are a function body's begin, process and end blocks
+// (about_Functions: "Piping Objects to Functions"), nil when the body is
+// a plain statement list.
+func namedBlocks(block []*psNode) map[string][]*psNode {
+	named := map[string][]*psNode{}
+	for _, st := range block {
+		if st.kind == "param" {
+			continue
+		}
+		if st.kind != "pipeline" || len(st.kids) != 1 || st.kids[0].kind != "command" {
+			return nil
+		}
+		// begin { } process { } end { } on one line parses as one command:
+		// name, block, name, block, ...
+		cmd := st.kids[0]
+		words := append([]*psNode{cmd.kids[0]}, nil)[:1]
+		for _, a := range cmd.args {
+			if a.param != "" || a.value == nil {
+				return nil
+			}
+			words = append(words, a.value)
+		}
+		if len(words)%2 != 0 {
+			return nil
+		}
+		for i := 0; i < len(words); i += 2 {
+			name, body := words[i], words[i+1]
+			if name.kind != "bare" || len(name.kids) != 1 || name.kids[0].kind != "lit" || body.kind != "scriptblock" {
+				return nil
+			}
+			k := strings.ToLower(toStr(name.kids[0].val))
+			if k != "begin" && k != "process" && k != "end" {
+				return nil
+			}
+			named[k] = body.block
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	return named
+}
+
+// execBody runs a function's body: begin once, process once per pipeline
+// object ($_ is the object; once when the function is not in a pipeline),
+// end once; return ends only the block it is in.
+func (s *psShell) execBody(block []*psNode, input []any, out emitter) {
+	named := namedBlocks(block)
+	if named == nil {
+		s.execBlock(block, out)
+		return
+	}
+	run := func(b []*psNode) {
+		defer func() {
+			if r := recover(); r != nil {
+				ret, ok := r.(psReturnSignal)
+				if !ok {
+					panic(r)
+				}
+				for _, v := range ret.vals {
+					out(v)
+				}
+			}
+		}()
+		s.execBlock(b, out)
+	}
+	if b, ok := named["begin"]; ok {
+		run(b)
+	}
+	if b, ok := named["process"]; ok {
+		if input == nil {
+			run(b)
+		}
+		var pipeParams []string
+		if len(block) > 0 && block[0].kind == "param" {
+			ps, _ := block[0].val.([]psParam)
+			for _, p := range ps {
+				if p.pipeline {
+					pipeParams = append(pipeParams, p.name)
+				}
+			}
+		}
+		for _, item := range input {
+			s.checkCtx()
+			s.vars["_"], s.vars["psitem"] = item, item
+			for _, p := range pipeParams {
+				s.setIn(s.scope, p, item, false)
+			}
+			run(b)
+		}
+	}
+	if b, ok := named["end"]; ok {
+		run(b)
+	}
 }
 
 // paramsOf are a function's parameters: function f($a, $b) or the param
@@ -381,15 +515,20 @@ func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter)
 // bindParams sets parameters in the current scope from named values, then
 // positional ones in order, then defaults.
 func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) {
+	// $PSBoundParameters: the parameters given, not defaulted
+	// (about_Automatic_Variables)
+	bound := newHash()
 	for _, p := range params {
 		k := strings.ToLower(p.name)
 		var v any
 		switch named, ok := named[k]; {
 		case ok:
 			v = named
+			bound.set(p.name, v)
 		case !p.isSwitch && len(*positional) > 0:
 			v = (*positional)[0]
 			*positional = (*positional)[1:]
+			bound.set(p.name, v)
 		case p.def != nil:
 			v = s.eval(p.def)
 		case p.isSwitch:
@@ -397,6 +536,7 @@ func (s *psShell) bindParams(params []psParam, named map[string]any, positional 
 		}
 		s.setIn(s.scope, k, v, false)
 	}
+	s.vars["psboundparameters"] = bound
 }
 
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
