@@ -1,8 +1,8 @@
 package powershell
 
 import (
-	"regexp"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"wink.dev/wink/simnode/shell/process"
