@@ -255,7 +255,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	if process.IsScriptPath(name) {
 		data, err := s.p.ReadFile(name)
 		if err == nil {
-			s.runScriptFile(name, DecodeText(data), s.evalArgs(el), el.op == ".", out)
+			s.runScriptFile(name, DecodeText(data), el, out)
 			return
 		}
 	}
@@ -467,8 +467,10 @@ func paramsOf(fn *psNode) []psParam {
 
 // callFunction runs a function: -Name value and positional arguments bind
 // to its parameters (about_Functions), the rest are $args.
-func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
-	params := paramsOf(fn)
+// splitArgs binds a call's arguments to parameters: -Name value (or a
+// unique prefix, -Name:value, a switch) by name, the rest positional
+// (about_Functions, about_Scripts).
+func (s *psShell) splitArgs(params []psParam, el *psNode) (map[string]any, []any) {
 	named := map[string]any{}
 	var positional []any
 	for i := 0; i < len(el.args); i++ {
@@ -501,6 +503,12 @@ func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter)
 			named[strings.ToLower(match.name)] = s.eval(el.args[i].value)
 		}
 	}
+	return named, positional
+}
+
+func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
+	params := paramsOf(fn)
+	named, positional := s.splitArgs(params, el)
 	s.calls = append(s.calls, psFrame{name: fn.name, pos: el.pos, end: el.end, src: s.src, file: s.file})
 	defer func() { s.calls = s.calls[:len(s.calls)-1] }()
 	// a function runs in a child scope, its parameters its variables;
@@ -541,7 +549,8 @@ func (s *psShell) bindParams(params []psParam, named map[string]any, positional 
 
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
 // `powershell.exe ./etc/configmap/validationscript.ps1`).
-func (s *psShell) runScriptFile(name, text string, args []any, dot bool, out emitter) {
+func (s *psShell) runScriptFile(name, text string, el *psNode, out emitter) {
+	dot := el.op == "."
 	block, perr := parsePowerShell(text)
 	saveSrc, saveFile := s.src, s.file
 	s.src, s.file = text, s.p.Path(name)
@@ -571,7 +580,15 @@ func (s *psShell) runScriptFile(name, text string, args []any, dot bool, out emi
 	if !dot {
 		defer s.pushScope(true)()
 	}
-	s.invokeBlock(&psNode{kind: "script", block: block}, args, nil, out)
+	// the script's param block binds -Name value and positional
+	// arguments as a function's does (about_Scripts)
+	var ps []psParam
+	if len(block) > 0 && block[0].kind == "param" {
+		ps, _ = block[0].val.([]psParam)
+	}
+	named, positional := s.splitArgs(ps, el)
+	s.bindParams(ps, named, &positional)
+	s.invokeBlock(&psNode{kind: "body", block: block}, positional, nil, out)
 }
 
 // invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
