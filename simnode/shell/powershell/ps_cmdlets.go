@@ -349,7 +349,7 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 			}
 		}()
 		if block.kind == "body" {
-			s.execBody(block.block, input, out)
+			s.execBody(block.block, input, block.op == "filter", out)
 			return
 		}
 		s.execBlock(block.block, out)
@@ -402,8 +402,11 @@ func namedBlocks(block []*psNode) map[string][]*psNode {
 // execBody runs a function's body: begin once, process once per pipeline
 // object ($_ is the object; once when the function is not in a pipeline),
 // end once; return ends only the block it is in.
-func (s *psShell) execBody(block []*psNode, input []any, out emitter) {
+func (s *psShell) execBody(block []*psNode, input []any, filter bool, out emitter) {
 	named := namedBlocks(block)
+	if filter {
+		named = map[string][]*psNode{"process": block}
+	}
 	if named == nil {
 		s.execBlock(block, out)
 		return
@@ -517,7 +520,7 @@ func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter)
 		defer s.pushScope(false)()
 	}
 	s.bindParams(params, named, &positional)
-	s.invokeBlock(&psNode{kind: "body", block: fn.kids[0].block}, positional, input, out)
+	s.invokeBlock(&psNode{kind: "body", op: fn.op, block: fn.kids[0].block}, positional, input, out)
 }
 
 // bindParams sets parameters in the current scope from named values, then

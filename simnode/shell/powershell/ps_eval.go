@@ -729,6 +729,9 @@ func (s *psShell) getVar(name string) any {
 		if v, ok := s.vars["input"]; ok {
 			return v
 		}
+		if !s.scope.script {
+			return []any{} // a function or script block not in a pipeline
+		}
 		// top-level $input is the process's stdin, read when first used
 		b, _ := io.ReadAll(s.p.Stdin)
 		var lines []any

@@ -342,7 +342,11 @@ func (ps *psParser) statement() *psNode {
 			params = ps.paramList()
 		}
 		body := ps.scriptBlock()
-		return &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		fn := &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		if strings.HasPrefix(strings.ToLower(ps.src[start:]), "filter") {
+			fn.op = "filter" // its body is a process block (about_Functions)
+		}
+		return fn
 	case ps.keyword("try"):
 		// about_Try_Catch_Finally: kids are the try block, the finally
 		// block (or nil), then one "catch" node per catch clause.
