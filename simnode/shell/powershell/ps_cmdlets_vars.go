@@ -2,6 +2,7 @@ package powershell
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -13,8 +14,17 @@ import (
 // past the global scope is an ArgumentOutOfRange error.
 func (c *psCall) varScope() (*psScope, bool) {
 	sc, ok := c.s.scopeNamed(c.str("Scope"))
+	if _, err := strconv.Atoi(c.str("Scope")); !ok && err != nil {
+		// a -Scope that is neither a scope's name nor a number: its
+		// error is not simulated; the current scope is used
+		c.s.p.NotSimulated("powershell: -Scope " + c.str("Scope"))
+		return c.s.scope, true
+	}
 	if !ok {
-		c.fail("The scope number '"+c.str("Scope")+"' exceeds the number of active scopes.", "InvalidArgument", c.str("Scope"), "PSArgumentOutOfRangeException", "ArgumentOutOfRange")
+		// .NET Framework's ArgumentOutOfRangeException message names the
+		// parameter and the value
+		n := c.str("Scope")
+		c.fail("The scope number '"+n+"' exceeds the number of active scopes."+c.s.p.NL+"Parameter name: Scope"+c.s.p.NL+"Actual value was "+n+".", "InvalidArgument", n, "PSArgumentOutOfRangeException", "ArgumentOutOfRange")
 	}
 	return sc, ok
 }
