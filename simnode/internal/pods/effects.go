@@ -1,6 +1,7 @@
 package pods
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -110,19 +111,38 @@ type lineWriter struct {
 	buf    []byte
 }
 
+// Write splits b into lines; a line longer than logs.MaxLineSize goes to
+// the log in partial records of that size, as containerd's logger writes
+// it (max_container_log_line_size), so that what is kept of a line
+// without its newline is bounded (issue 22).
 func (l *lineWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.buf = append(l.buf, b...)
-	for {
-		i := strings.IndexByte(string(l.buf), '\n')
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return len(b), nil
+			l.buf = append(l.buf, b...)
+			for len(l.buf) >= logs.MaxLineSize {
+				l.w.AppendPartial(l.stream, l.now(), string(l.buf[:logs.MaxLineSize]))
+				l.buf = append(l.buf[:0], l.buf[logs.MaxLineSize:]...)
+			}
+			break
 		}
-		line := strings.TrimSuffix(string(l.buf[:i]), "\r")
-		l.buf = l.buf[i+1:]
-		l.w.Append(l.stream, l.now(), line)
+		line := b[:i]
+		if len(l.buf) > 0 {
+			line = append(l.buf, line...)
+		}
+		b = b[i+1:]
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		for len(line) > logs.MaxLineSize {
+			l.w.AppendPartial(l.stream, l.now(), string(line[:logs.MaxLineSize]))
+			line = line[logs.MaxLineSize:]
+		}
+		l.w.Append(l.stream, l.now(), string(line))
+		l.buf = l.buf[:0]
 	}
+	return n, nil
 }
 
 // flush writes what is left without a newline; it reports whether there
