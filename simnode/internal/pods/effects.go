@@ -173,6 +173,11 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Writes = nil
 	env.Exec = j.kind != "process"
 	env.Completes = j.completes
+	env.Limits.OOMKilled = nil
+	if j.kind == "process" {
+		// The container's own process: the kernel OOM-kills it (row B5).
+		env.Limits.OOMKilled = func() { j.oom.Store(true) }
+	}
 	var pt *procTimer
 	if j.clock != nil {
 		pt = p.procTimer(js, j.clock, &env)

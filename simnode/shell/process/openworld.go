@@ -226,11 +226,16 @@ func InBoxExecutable(argv0 string) bool { return inBox().exes[ProgramName(argv0,
 // present (see Present): an in-box program exits 0 at once with no output;
 // a tool that ends exits 0 at once; any other program of an open image is
 // an UnknownProgram. ok is false when the program is known to be absent.
+//
+// Each of these leaves a trace (NotSimulated: a Warning event on the pod,
+// issue 18): the program ran, but wink did not judge what it did.
 func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 	if p.Win && p.Env.Image.InBox && InBoxExecutable(argv0) {
+		p.NotSimulated(ProgramName(argv0, true))
 		return 0, true
 	}
 	if p.Env.Image.Open {
+		p.NotSimulated(ProgramName(argv0, p.Win))
 		if Tool(p.Env.OS, argv0) {
 			return 0, true
 		}
@@ -291,5 +296,16 @@ func RunUntilStopped(ctx context.Context, env *Env) int {
 	if env == nil {
 		env = &Env{}
 	}
-	return NewProc(ctx, env, nil, nil, nil, nil).Block()
+	p := NewProc(ctx, env, nil, nil, nil, nil)
+	defer p.End()
+	return p.Block()
+}
+
+// RunUnsimulated is RunUntilStopped for a program wink knows by name
+// (argv[0], the image's own server): it leaves the trace of Unsimulated.
+func RunUnsimulated(ctx context.Context, env *Env, argv []string) int {
+	if env != nil && len(argv) > 0 && env.Tracer != nil {
+		env.Tracer.NotSimulated(ProgramName(argv[0], env.OS == Windows))
+	}
+	return RunUntilStopped(ctx, env)
 }

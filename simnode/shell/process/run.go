@@ -76,7 +76,11 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	p := &Proc{Ctx: ctx, Env: env, Win: env.OS == Windows, Programs: programs, Stdin: stdin, Stdout: stdout, Stderr: stderr, Depth: &atomic.Int32{}, meter: &meter{}}
+	// The Run's own context: the kernel ends it when the process is
+	// OOM-killed (limits.go).
+	m := &meter{}
+	ctx, m.kill = context.WithCancel(ctx)
+	p := &Proc{Ctx: ctx, Env: env, Win: env.OS == Windows, Programs: programs, Stdin: stdin, Stdout: stdout, Stderr: stderr, Depth: &atomic.Int32{}, meter: m}
 	if p.Win {
 		p.NL = "\r\n"
 		p.Vars = windowsVars(env)
@@ -88,6 +92,10 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	}
 	return p
 }
+
+// End releases what the Run of p holds (its context); call it once the
+// Run returned.
+func (p *Proc) End() { p.meter.kill() }
 
 // Sub returns a child process sharing the environment with other streams.
 func (p *Proc) Sub(stdin io.Reader, stdout, stderr io.Writer) *Proc {
@@ -212,15 +220,18 @@ func crlf(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
 }
 
-// capture runs f with stdout collected into a buffer.
+// capture runs f with stdout collected into a buffer (a Capture: bounded,
+// and counted against the process's memory while it runs).
 func (p *Proc) capture(f func(c *Proc) int) (string, int) {
-	var b bytes.Buffer
-	c := p.Sub(nil, &b, nil)
+	b := p.Capture()
+	defer b.Release()
+	c := p.Sub(nil, b, nil)
 	code := f(c)
 	return b.String(), code
 }
 
 // LimitedBuffer caps memory use of captured output of endless commands.
+// Prefer Proc.Capture, which also counts what it holds (limits.go).
 type LimitedBuffer struct {
 	bytes.Buffer
 	Max int
