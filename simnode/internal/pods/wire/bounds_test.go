@@ -1,0 +1,87 @@
+package wire
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"wink.dev/wink/simnode/images"
+	"wink.dev/wink/simnode/internal/pods"
+	"wink.dev/wink/simnode/rules"
+)
+
+// endlessStdin is a Shell whose processes read an endless input (what
+// `yes |` gives the command after it).
+type endlessStdin struct{ Shell }
+
+type endless struct{}
+
+func (endless) Read(b []byte) (int, error) {
+	for i := range b {
+		b[i] = 'x'
+	}
+	return len(b), nil
+}
+
+func (s endlessStdin) Run(ctx context.Context, env *pods.Env, argv []string, _ io.Reader, stdout, stderr io.Writer) int {
+	return s.Shell.Run(ctx, env, argv, endless{}, stdout, stderr)
+}
+
+func linuxNode() *corev1.Node {
+	node := windowsNode()
+	node.Name = "lin-0"
+	node.Labels = map[string]string{"kubernetes.io/os": "linux"}
+	node.Status.NodeInfo = corev1.NodeSystemInfo{OperatingSystem: "linux", KubeletVersion: "v1.35.4", KernelVersion: "6.8.0-60-generic"}
+	node.Status.Allocatable = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("16Gi")}
+	return node
+}
+
+// Issue 18, row B5 (Linux side): a container whose process holds more than
+// its resources.limits.memory is Terminated with exit code 137 and reason
+// OOMKilled, as containerd reports the kernel's OOM kill.
+func TestOOMKilledContainer(t *testing.T) {
+	p := pod("oom", corev1.RestartPolicyNever, "busybox:1.36", "hexdump", "-C")
+	p.Spec.NodeName = "lin-0"
+	p.Spec.Containers[0].Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("4Mi")}
+	res, err := pods.Simulate(rules.Default(), linuxNode(), p, pods.SimulateOptions{
+		Now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC), For: 5 * time.Second,
+		Shell: endlessStdin{}, Images: Images{Catalog: images.Default()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := res.Final.ContainerStatuses[0].State.Terminated
+	if res.Final.Phase != corev1.PodFailed || term == nil || term.ExitCode != 137 || term.Reason != "OOMKilled" {
+		t.Fatalf("%s, %+v", res.Final.Phase, res.Final.ContainerStatuses[0].State)
+	}
+}
+
+// Issue 18: a program wink knows may be in an open image but does not
+// simulate runs as the open world says (a Job's: ends with 0) and leaves
+// one NotSimulated Warning event on the pod naming it, however often it
+// runs.
+func TestNotSimulatedEvent(t *testing.T) {
+	p := pod("tool", corev1.RestartPolicyNever, "example.com/tools/custom:1.0", "cmd", "/c", "frobnicate --all & frobnicate --again & echo done")
+	res := simulate(t, p, 5*time.Second)
+	if res.Final.Phase != corev1.PodSucceeded {
+		t.Fatalf("%s, %+v", res.Final.Phase, res.Final.ContainerStatuses)
+	}
+	var got []string
+	for _, e := range res.Events {
+		if e.Reason == pods.NotSimulatedReason {
+			got = append(got, e.Type+": "+e.Message)
+		}
+	}
+	want := "Warning: " + pods.NotSimulatedMessage("c", "frobnicate")
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("NotSimulated events %q, want [%q]", got, want)
+	}
+	if !strings.Contains(strings.Join(res.Logs["c"], "\n"), "done") {
+		t.Errorf("logs %q", res.Logs["c"])
+	}
+}
