@@ -1,6 +1,7 @@
 package pods
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	utilexec "k8s.io/utils/exec"
 
 	"wink.dev/wink/simnode/internal/logs"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // The Provider drives the machine: timers on its clock, commands in
@@ -110,14 +112,30 @@ type lineWriter struct {
 	buf    []byte
 }
 
+// maxLogLine is the longest line a container's log keeps whole: a longer
+// one is cut in pieces of this size, as containerd cuts a line at
+// max_container_log_line_size (16 KiB by default) into partial records;
+// the line writer then never holds more (issue 18).
+const maxLogLine = 16 << 10
+
 func (l *lineWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.buf = append(l.buf, b...)
 	for {
-		i := strings.IndexByte(string(l.buf), '\n')
+		i := bytes.IndexByte(l.buf, '\n')
 		if i < 0 {
+			for len(l.buf) >= maxLogLine {
+				l.w.Append(l.stream, l.now(), string(l.buf[:maxLogLine]))
+				l.buf = l.buf[maxLogLine:]
+			}
 			return len(b), nil
+		}
+		if i > maxLogLine {
+			i = maxLogLine
+			l.w.Append(l.stream, l.now(), string(l.buf[:i]))
+			l.buf = l.buf[i:]
+			continue
 		}
 		line := strings.TrimSuffix(string(l.buf[:i]), "\r")
 		l.buf = l.buf[i+1:]
@@ -200,7 +218,10 @@ func (p *Provider) spawn(rec *record, j *job) {
 			lws = []*lineWriter{o, e}
 			stdout, stderr = o, e
 		} else {
-			out = &collect{}
+			out = &collect{max: process.MaxWrite}
+			if j.kind == "probe" {
+				out.max = maxProbeOutput
+			}
 			sw := &syncWriter{b: out}
 			stdout, stderr = sw, sw
 		}
