@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"wink.dev/wink/internal/fuzzbound"
 	"wink.dev/wink/simnode/shell/process"
 )
 
@@ -45,5 +46,47 @@ func TestYesIsPaced(t *testing.T) {
 	lines := strings.Count(out.String(), "y\n")
 	if code != process.ExitKilledLinux || lines < 1900 || lines > 2200 {
 		t.Errorf("yes for 1 s of its clock at 2,000 steps/s: exit %d, %d lines; want %d and about 2,000", code, lines, process.ExitKilledLinux)
+	}
+}
+
+// Issue 18: the hostile loops of the benchmark (suites/bench
+// BenchmarkHostileLoops) stay within their bounds in each language: the
+// process ends (stopped when its context ends, or OOM-killed), the heap
+// grows by at most 128 MiB meanwhile, and no write is larger than
+// process.MaxWrite. pending names what is still to be done (the
+// interpreter does not yet call Grow for a variable it grows): the case
+// is skipped, saying so.
+func TestHostileLoops(t *testing.T) {
+	for _, tc := range []struct {
+		os      OS
+		argv    []string
+		pending string
+	}{
+		{Linux, []string{"sh", "-c", "x=x; while :; do x=$x$x; done"}, "posix sh: Grow for a variable's value (sh-mvdan)"},
+		{Linux, []string{"sh", "-c", "while :; do echo flood; done"}, ""},
+		{Linux, []string{"yes"}, ""},
+		{Linux, []string{"sh", "-c", "yes | cat"}, ""},
+		{Linux, []string{"sh", "-c", "seq 1 1000000000 | cat"}, ""},
+		{Windows, []string{"cmd", "/c", ":a & goto a"}, ""},
+		{Windows, []string{"cmd", "/c", "for /L %i in (1,0,2) do @echo y"}, ""},
+		{Windows, []string{"powershell", "-Command", "$s = 'x'; while ($true) { $s += $s }"}, "PowerShell: Grow for a variable's value (ps-lang)"},
+		{Windows, []string{"powershell", "-Command", "while ($true) { 'flood' }"}, ""},
+	} {
+		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
+			if tc.pending != "" {
+				t.Skip("pending: " + tc.pending)
+			}
+			fx := newFixture(tc.os)
+			fx.env.Limits.Memory = 16 << 20
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			defer cancel()
+			fx.clock.cancel = cancel
+			fx.clock.limit = fakeEpoch.Add(time.Hour)
+			var out fuzzbound.Writer
+			fuzzbound.Run(t, "the loop", 10*time.Second, 128<<20, func() {
+				Run(ctx, fx.env, tc.argv, nil, &out, &out)
+			})
+			out.Check(t, "the loop", process.MaxWrite, 1<<30)
+		})
 	}
 }
