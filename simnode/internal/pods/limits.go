@@ -1,7 +1,6 @@
 package pods
 
 import (
-	"fmt"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -61,17 +60,16 @@ func (m *machine) cpuShare() *process.CPUShare {
 
 // NotSimulatedReason is the reason of the Warning event a pod gets for
 // what its containers ran that wink does not simulate (issue 18).
-const NotSimulatedReason = "NotSimulated"
+const NotSimulatedReason = process.NotSimulatedReason
 
 // maxNotSimulated is how many NotSimulated events one pod gets at most
 // (one per container and thing): a script that runs a thousand unknown
 // programs leaves the first ones.
 const maxNotSimulated = 10
 
-// NotSimulatedMessage is the message of a NotSimulated event: what
-// `wink check` reads back (harness/check).
+// NotSimulatedMessage is the message of a NotSimulated event.
 func NotSimulatedMessage(container, what string) string {
-	return fmt.Sprintf("The script of container %s uses %s, which wink does not simulate: its effect is not judged", container, what)
+	return process.NotSimulatedMessage(container, what)
 }
 
 // notSimulated records the NotSimulated events of one pod: once per

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -255,6 +257,34 @@ func (p *Proc) ReadAll(r io.Reader) ([]byte, error) {
 // not simulated); it is never a failure of the process.
 type Tracer interface {
 	NotSimulated(what string)
+}
+
+// NotSimulatedReason is the reason of the Warning event the kubelet side
+// records on a pod for each thing a Tracer hears (simnode/internal/pods):
+// what `wink check` reads back (harness/check).
+const NotSimulatedReason = "NotSimulated"
+
+// notSimulatedFormat is the message of a NotSimulated event.
+const notSimulatedFormat = "The script of container %s uses %s, which wink does not simulate: its effect is not judged"
+
+// NotSimulatedMessage is the message of the NotSimulated event for what
+// container's processes ran.
+func NotSimulatedMessage(container, what string) string {
+	return fmt.Sprintf(notSimulatedFormat, container, what)
+}
+
+// ParseNotSimulated is NotSimulatedMessage read back.
+func ParseNotSimulated(msg string) (container, what string, ok bool) {
+	rest, ok := strings.CutPrefix(msg, "The script of container ")
+	if !ok {
+		return "", "", false
+	}
+	container, rest, ok = strings.Cut(rest, " uses ")
+	if !ok {
+		return "", "", false
+	}
+	what, ok = strings.CutSuffix(rest, ", which wink does not simulate: its effect is not judged")
+	return container, what, ok
 }
 
 // NotSimulated tells the container's Tracer that what (a program's name, or
