@@ -57,6 +57,12 @@ type BaseImage struct {
 	OS           OS       `json:"os"`
 	Repositories []string `json:"repositories"`
 	InBox        bool     `json:"inBox"`
+	// Absent are programs of the shell's tables the base does not have
+	// (nanoserver: no PowerShell), as program names (bases.go).
+	Absent []string `json:"absent,omitempty"`
+	// PowerShell is the Windows PowerShell the base has ("5.1": of its
+	// Windows build, bases.go); "" none.
+	PowerShell string `json:"powerShell,omitempty"`
 }
 
 // InBoxModule is an in-box PowerShell module and its cmdlets.
@@ -68,10 +74,12 @@ type InBoxModule struct {
 
 // inBox is the loaded inbox.yaml.
 type inBoxTable struct {
-	bases   map[OS]map[string]BaseImage // os -> repository -> base
-	cmdlets map[string]string           // lower-case cmdlet -> module
-	exes    map[string]bool             // program name (programName) -> in-box
-	tools   map[OS]map[string]bool      // os -> program name -> a tool that ends
+	bases   map[OS]map[string]BaseImage       // os -> repository -> base
+	cmdlets map[string]string                 // lower-case cmdlet -> module
+	exes    map[string]bool                   // program name (programName) -> in-box
+	tools   map[OS]map[string]bool            // os -> program name -> a tool that ends
+	absent  map[OS]map[string]map[string]bool // os -> base -> program name -> absent
+	bases2  map[OS]map[string]BaseImage       // os -> base name -> base
 }
 
 // inBox loads inbox.yaml on first use.
@@ -110,6 +118,7 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 			}
 			seenRepo[key] = b.Name
 		}
+		validateBase(b, where, fail)
 	}
 	seenCmdlet := map[string]string{}
 	for i, m := range f.Modules {
@@ -164,6 +173,7 @@ func mustLoadInBox(data []byte) *inBoxTable {
 		panic(err) // TestInBoxTable rules this out
 	}
 	t := &inBoxTable{bases: map[OS]map[string]BaseImage{}, cmdlets: map[string]string{}, exes: map[string]bool{}}
+	t.loadBases(f.Bases)
 	for _, b := range f.Bases {
 		if t.bases[b.OS] == nil {
 			t.bases[b.OS] = map[string]BaseImage{}

@@ -76,6 +76,9 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	if stderr == nil {
 		stderr = io.Discard
 	}
+	if programs != nil && env.Image.Base != "" {
+		programs = imagePrograms{programs, env.Image} // inbox.yaml bases[].absent
+	}
 	// The Run's own context: the kernel ends it when the process is
 	// OOM-killed (limits.go).
 	m := &meter{}

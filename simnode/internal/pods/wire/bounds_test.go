@@ -85,3 +85,25 @@ func TestNotSimulatedEvent(t *testing.T) {
 		t.Errorf("logs %q", res.Logs["c"])
 	}
 }
+
+// Issue 18: Nano Server has no PowerShell (inbox.yaml bases[].absent): as
+// the container's command, `powershell` is the runtime's StartError; from
+// cmd, it is not recognized (9009).
+func TestNanoServerHasNoPowerShell(t *testing.T) {
+	nano := "mcr.microsoft.com/windows/nanoserver:ltsc2022"
+	res := simulate(t, pod("ps", corev1.RestartPolicyNever, nano, "powershell", "-Command", "Write-Output hi"), 3*time.Second)
+	term := res.Final.ContainerStatuses[0].State.Terminated
+	if term == nil || term.Reason != "StartError" {
+		t.Fatalf("powershell as nanoserver's command: %+v", res.Final.ContainerStatuses[0].State)
+	}
+	res = simulate(t, pod("cmdps", corev1.RestartPolicyNever, nano, "cmd", "/c", "powershell -Command Write-Output hi"), 3*time.Second)
+	term = res.Final.ContainerStatuses[0].State.Terminated
+	want := []string{"'powershell' is not recognized as an internal or external command,", "operable program or batch file."}
+	if term == nil || term.ExitCode != 9009 || strings.Join(res.Logs["c"], "|") != strings.Join(want, "|") {
+		t.Fatalf("cmd /c powershell in nanoserver: %+v, logs %q", term, res.Logs["c"])
+	}
+	res = simulate(t, pod("core", corev1.RestartPolicyNever, "mcr.microsoft.com/windows/servercore:ltsc2022", "powershell", "-Command", "Write-Output hi"), 3*time.Second)
+	if res.Final.Phase != corev1.PodSucceeded || strings.Join(res.Logs["c"], "|") != "hi" {
+		t.Fatalf("powershell in servercore: %s, logs %q", res.Final.Phase, res.Logs["c"])
+	}
+}
