@@ -34,14 +34,16 @@ nodePools:
 images: {resolve: offline}
 `
 
-// hostileLoops are the loops of issue 18, a quarter of the containers
-// each: a variable that doubles (sh, PowerShell) and output floods (yes,
-// cmd's endless for /L).
-var hostileLoops = []struct {
+type hostileLoop struct {
 	name, image string
 	windows     bool
 	command     []string
-}{
+}
+
+// hostileLoops are the loops of issue 18, a quarter of the containers
+// each: a variable that doubles (sh, PowerShell) and output floods (yes,
+// cmd's endless for /L).
+var hostileLoops = []hostileLoop{
 	{"sh-double", "busybox:1.36", false, []string{"sh", "-c", "x=x; while :; do x=$x$x; done"}},
 	{"yes", "busybox:1.36", false, []string{"yes"}},
 	{"cmd-flood", "mcr.microsoft.com/windows/nanoserver:ltsc2022", true, []string{"cmd", "/c", "for /L %i in (1,0,2) do @echo flood"}},
@@ -49,7 +51,8 @@ var hostileLoops = []struct {
 }
 
 // BenchmarkHostileLoops runs 100 containers ($WINK_HOSTILE_CONTAINERS)
-// each running a hostile loop (hostileLoops: a variable that doubles in
+// each running a hostile loop (of $WINK_HOSTILE_LOOPS, comma-separated
+// names; default all) (hostileLoops: a variable that doubles in
 // sh and PowerShell, `yes`, cmd's endless `for /L` echo) and prints
 // simnode's RSS (now and its peak, VmHWM) and CPU (% of one core over
 // idleWindow) beside the same figures of the idle cluster. Issue 18:
@@ -64,6 +67,18 @@ func BenchmarkHostileLoops(b *testing.B) {
 			b.Fatalf("WINK_HOSTILE_CONTAINERS=%q: want a number of containers", s)
 		}
 		n = v
+	}
+	loops := hostileLoops
+	if s := os.Getenv("WINK_HOSTILE_LOOPS"); s != "" {
+		loops = nil
+		for _, l := range hostileLoops {
+			if strings.Contains(","+s+",", ","+l.name+",") {
+				loops = append(loops, l)
+			}
+		}
+		if len(loops) == 0 {
+			b.Fatalf("WINK_HOSTILE_LOOPS=%q: want names of %s", s, hostileNames(hostileLoops))
+		}
 	}
 	c, opts, _ := up(b, "bench-hostile", hostileConfig, true)
 	cs := clientset(b, c.Kubeconfig)
@@ -81,7 +96,7 @@ func BenchmarkHostileLoops(b *testing.B) {
 	for range b.N {
 		idlePct := idleCPU(b, pid)
 		idleRSS := vmRSS(b, pid)
-		createHostile(b, cs, ns, n)
+		createHostile(b, cs, ns, n, loops)
 		pct := idleCPU(b, pid)
 		rss, peak := vmRSS(b, pid), vmHWM(b, pid)
 		restarts, oom := hostileStatus(b, cs, ns)
@@ -91,25 +106,25 @@ func BenchmarkHostileLoops(b *testing.B) {
 		b.ReportMetric(idleRSS/1024, "MiB-RSS-idle")
 		b.ReportMetric(idlePct, "%CPU-idle")
 		fmt.Printf("simnode with %d hostile containers (%s): RSS %.0f MiB (peak %.0f MiB), %.1f%% of one CPU over %s; idle: RSS %.0f MiB, %.1f%%; %d restarts, %d OOMKilled\n",
-			n, hostileNames(), rss/1024, peak/1024, pct, idleWindow, idleRSS/1024, idlePct, restarts, oom)
+			n, hostileNames(loops), rss/1024, peak/1024, pct, idleWindow, idleRSS/1024, idlePct, restarts, oom)
 	}
 }
 
-func hostileNames() string {
+func hostileNames(loops []hostileLoop) string {
 	var s []string
-	for _, l := range hostileLoops {
+	for _, l := range loops {
 		s = append(s, l.name)
 	}
 	return strings.Join(s, ", ")
 }
 
-// createHostile creates n pods, a quarter of each loop, and waits until
+// createHostile creates n pods, as many of each loop, and waits until
 // every one has started once.
-func createHostile(b *testing.B, cs kubernetes.Interface, ns string, n int) {
+func createHostile(b *testing.B, cs kubernetes.Interface, ns string, n int, loops []hostileLoop) {
 	b.Helper()
 	ctx := context.Background()
 	for i := range n {
-		l := hostileLoops[i%len(hostileLoops)]
+		l := loops[i%len(loops)]
 		osName := "linux"
 		if l.windows {
 			osName = "windows"
