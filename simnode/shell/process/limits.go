@@ -86,6 +86,12 @@ const (
 	DefaultStepsPerSecond = StepsPerCPU
 	// stepSlice is how many steps run between two throttling sleeps.
 	stepSlice = 100
+	// MachineMemory is the most all the processes of this simnode hold
+	// together, whatever their containers' limits say: past it, the
+	// process that asks for more is OOM-killed (Linux) or its allocation
+	// fails (Windows), as when a machine's memory (its commit limit) is
+	// exhausted (row B5). simnode's own memory stays bounded by it.
+	MachineMemory = 512 << 20
 	// MaxWrite is the most a process's output buffers hold of one write
 	// it has not consumed yet: a capture ($(...), for /f, a pipe's
 	// reader) keeps at most this much (16 MiB, as LimitedBuffer's callers
@@ -111,6 +117,9 @@ var ErrStopped = errors.New("stopped")
 // ExitOOMKilled is what a process the kernel OOM-killed exits with on
 // Linux (128+SIGKILL), what containerd reports with reason OOMKilled.
 const ExitOOMKilled = 137
+
+// machine is what all of simnode's processes hold (MachineMemory).
+var machine atomic.Int64
 
 // meter is the shared accounting of one Run (all of its sub-processes).
 type meter struct {
@@ -163,8 +172,16 @@ func (p *Proc) Step() error {
 // on Windows only the allocation fails (row B5), and the interpreter
 // reports its error.
 func (p *Proc) Grow(delta int64) error {
-	if p.meter.held.Add(delta) > p.limits().Memory && delta > 0 {
+	if delta < 0 {
+		delta = -min(-delta, p.meter.held.Load())
+	}
+	over := p.meter.held.Add(delta) > p.limits().Memory
+	if m := machine.Add(delta); delta > 0 && m > MachineMemory {
+		over = true
+	}
+	if over && delta > 0 {
 		p.meter.held.Add(-delta)
+		machine.Add(-delta)
 		if !p.Win {
 			p.meter.oomOnce.Do(func() {
 				p.meter.oom.Store(true)

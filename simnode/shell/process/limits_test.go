@@ -190,3 +190,25 @@ func TestUnsimulatedTraces(t *testing.T) {
 		t.Errorf("traces %q, want [foo]", tr)
 	}
 }
+
+// All of simnode's processes hold at most MachineMemory together, whatever
+// their containers' limits: past it, the process that asks is OOM-killed
+// (Linux); what a Run held is given back when it ends.
+func TestMachineMemory(t *testing.T) {
+	big := Limits{Memory: MachineMemory}
+	p1 := NewProc(context.Background(), &Env{OS: Linux, Limits: big}, nil, nil, nil, nil)
+	p2 := NewProc(context.Background(), &Env{OS: Linux, Limits: big}, nil, nil, nil, nil)
+	defer p2.End()
+	if err := p1.Grow(MachineMemory * 3 / 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := p2.Grow(MachineMemory / 2); !errors.Is(err, ErrOutOfMemory) || !p2.OOMKilled() {
+		t.Fatalf("Grow past the machine's memory: %v, OOMKilled %v", err, p2.OOMKilled())
+	}
+	p1.End()
+	p3 := NewProc(context.Background(), &Env{OS: Linux, Limits: big}, nil, nil, nil, nil)
+	defer p3.End()
+	if err := p3.Grow(MachineMemory / 2); err != nil {
+		t.Errorf("Grow once the first process ended: %v", err)
+	}
+}

@@ -96,9 +96,12 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	return p
 }
 
-// End releases what the Run of p holds (its context); call it once the
-// Run returned.
-func (p *Proc) End() { p.meter.kill() }
+// End releases what the Run of p holds (its context, its memory); call it
+// once the Run returned.
+func (p *Proc) End() {
+	p.meter.kill()
+	machine.Add(-p.meter.held.Swap(0)) // what it held is the machine's again
+}
 
 // Sub returns a child process sharing the environment with other streams.
 func (p *Proc) Sub(stdin io.Reader, stdout, stderr io.Writer) *Proc {
