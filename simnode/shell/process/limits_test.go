@@ -3,6 +3,7 @@ package process
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,45 @@ func TestMachineMemory(t *testing.T) {
 	defer p3.End()
 	if err := p3.Grow(MachineMemory / 2); err != nil {
 		t.Errorf("Grow once the first process ended: %v", err)
+	}
+}
+
+// memFiles is an FS of files in memory.
+type memFiles map[string][]byte
+
+func (m memFiles) ReadFile(path string) ([]byte, error) { return m[path], nil }
+func (m memFiles) WriteFile(path string, data []byte) error {
+	m[path] = data
+	return nil
+}
+func (m memFiles) ReadDir(string) ([]fs.DirEntry, error) { return nil, nil }
+
+// A redirect that floods a file (`yes > /data/f`) stops at MaxFile: the
+// simulated disk is full (issue 18), on both systems, in their words.
+func TestFileFloodIsBounded(t *testing.T) {
+	files := memFiles{}
+	p := NewProc(context.Background(), &Env{OS: Linux, Files: files}, nil, nil, nil, nil)
+	defer p.End()
+	w, err := p.OpenRedirect("/data/f", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := []byte(strings.Repeat("y", 1<<20))
+	for i := 0; ; i++ {
+		if _, err := w.Write(line); err != nil {
+			if !errors.Is(err, ErrNoSpace) || PosixFileError(err, true) != "No space left on device" || CmdFileError(err, true) != "There is not enough space on the disk." {
+				t.Fatalf("write %d: %v", i, err)
+			}
+			break
+		}
+		if i > MaxFile>>20 {
+			t.Fatal("the file grows past MaxFile")
+		}
+	}
+	if len(files["/data/f"]) > MaxFile {
+		t.Errorf("file of %d bytes", len(files["/data/f"]))
+	}
+	if err := p.WriteFile("/data/f", []byte("x"), true); !errors.Is(err, ErrNoSpace) {
+		t.Errorf("append past MaxFile: %v", err)
 	}
 }
