@@ -78,7 +78,6 @@ type notSimulated struct {
 	mu       sync.Mutex
 	seen     map[string]bool
 	recorder k8srecord.EventRecorder
-	pod      *corev1.Pod
 }
 
 // tracer is the process.Tracer of container c of rec.
@@ -87,7 +86,7 @@ func (m *machine) tracer(rec *record, c *container) process.Tracer {
 		return nil
 	}
 	if rec.notSimulated == nil {
-		rec.notSimulated = &notSimulated{seen: map[string]bool{}, recorder: m.recorder, pod: rec.pod}
+		rec.notSimulated = &notSimulated{seen: map[string]bool{}, recorder: m.recorder}
 	}
 	return containerTracer{n: rec.notSimulated, ref: containerRef(rec.pod, c), container: c.name}
 }
