@@ -328,8 +328,11 @@ func (b *Buffer) Append(stream string, t time.Time, text string) {
 		return
 	}
 	b.pending = append(b.pending, Line{Time: t, Stream: stream, Text: text})
-	if !t.After(b.store.clk.Now()) {
-		b.outputLocked(b.store.clk.Now())
+	// The lines that came due go out now, in one write: not only when
+	// this line is due (issue 18: a process that stays ahead of the clock
+	// would hold every line it printed).
+	if now := b.store.clk.Now(); !b.pending[0].Time.After(now) {
+		b.outputLocked(now)
 	}
 }
 

@@ -110,6 +110,23 @@ type lineWriter struct {
 	stream string
 	now    func() time.Time
 	buf    []byte
+	// settle, when set, waits until the node's clock reaches the
+	// process's (lookahead.go); it is called every maxAheadLines lines,
+	// so that a flood does not run ahead of the clock (issue 18: the log
+	// holds back the lines printed ahead, at most that many).
+	settle func() error
+	lines  int
+}
+
+// maxAheadLines is how many lines a process prints between two settles.
+const maxAheadLines = 1000
+
+// appendLine appends one line to the log, settling every maxAheadLines.
+func (l *lineWriter) appendLine(text string) {
+	l.w.Append(l.stream, l.now(), text)
+	if l.lines++; l.settle != nil && l.lines%maxAheadLines == 0 {
+		_ = l.settle()
+	}
 }
 
 // maxLogLine is the longest line a container's log keeps whole: a longer
@@ -126,20 +143,20 @@ func (l *lineWriter) Write(b []byte) (int, error) {
 		i := bytes.IndexByte(l.buf, '\n')
 		if i < 0 {
 			for len(l.buf) >= maxLogLine {
-				l.w.Append(l.stream, l.now(), string(l.buf[:maxLogLine]))
+				l.appendLine(string(l.buf[:maxLogLine]))
 				l.buf = l.buf[maxLogLine:]
 			}
 			return len(b), nil
 		}
 		if i > maxLogLine {
 			i = maxLogLine
-			l.w.Append(l.stream, l.now(), string(l.buf[:i]))
+			l.appendLine(string(l.buf[:i]))
 			l.buf = l.buf[i:]
 			continue
 		}
 		line := strings.TrimSuffix(string(l.buf[:i]), "\r")
 		l.buf = l.buf[i+1:]
-		l.w.Append(l.stream, l.now(), line)
+		l.appendLine(line)
 	}
 }
 
@@ -215,6 +232,10 @@ func (p *Provider) spawn(rec *record, j *job) {
 		if j.stdout != nil {
 			o := &lineWriter{w: j.stdout, stream: "stdout", now: now}
 			e := &lineWriter{w: j.stdout, stream: "stderr", now: now}
+			if pt != nil {
+				o.settle = func() error { return pt.settle(j.ctx) }
+				e.settle = o.settle
+			}
 			lws = []*lineWriter{o, e}
 			stdout, stderr = o, e
 		} else {
