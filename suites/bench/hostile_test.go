@@ -40,20 +40,21 @@ type hostileLoop struct {
 	command     []string
 }
 
-// hostileLoops are the loops of issue 18, a quarter of the containers
-// each: a variable that doubles (sh, PowerShell) and output floods (yes,
-// cmd's endless for /L).
+// hostileLoops are the loops of issue 18, as many containers each: a
+// variable that doubles (sh, PowerShell) and output floods (yes, cmd's
+// endless for /L, PowerShell's while).
 var hostileLoops = []hostileLoop{
 	{"sh-double", "busybox:1.36", false, []string{"sh", "-c", "x=x; while :; do x=$x$x; done"}},
 	{"yes", "busybox:1.36", false, []string{"yes"}},
 	{"cmd-flood", "mcr.microsoft.com/windows/nanoserver:ltsc2022", true, []string{"cmd", "/c", "for /L %i in (1,0,2) do @echo flood"}},
 	{"ps-double", "mcr.microsoft.com/windows/servercore:ltsc2022", true, []string{"powershell", "-Command", "$s = 'x'; while ($true) { $s += $s }"}},
+	{"ps-flood", "mcr.microsoft.com/windows/servercore:ltsc2022", true, []string{"powershell", "-Command", "while ($true) { 'flood' }"}},
 }
 
 // BenchmarkHostileLoops runs 100 containers ($WINK_HOSTILE_CONTAINERS)
 // each running a hostile loop (of $WINK_HOSTILE_LOOPS, comma-separated
-// names; default all) (hostileLoops: a variable that doubles in
-// sh and PowerShell, `yes`, cmd's endless `for /L` echo) and prints
+// names; default all: a variable that doubles in sh and PowerShell, `yes`,
+// cmd's endless `for /L` echo, PowerShell's endless output) and prints
 // simnode's RSS (now and its peak, VmHWM) and CPU (% of one core over
 // idleWindow) beside the same figures of the idle cluster. Issue 18:
 // nothing a container runs grows simnode without bound; each container's

@@ -50,6 +50,7 @@ type CPUShare struct {
 	steps  int
 	mu     sync.Mutex
 	active map[*meter]time.Time
+	pruned time.Time
 }
 
 // NewCPUShare is a node's CPU of cpuMilli millicores (its allocatable CPU).
@@ -63,7 +64,8 @@ func (s *CPUShare) pace(m *meter, own int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.active[m] = now
-	if len(s.active) > 1 {
+	if now.Sub(s.pruned) > 100*time.Millisecond {
+		s.pruned = now
 		for k, t := range s.active {
 			if now.Sub(t) > time.Second {
 				delete(s.active, k)
@@ -92,6 +94,11 @@ const (
 	// fails (Windows), as when a machine's memory (its commit limit) is
 	// exhausted (row B5). simnode's own memory stays bounded by it.
 	MachineMemory = 512 << 20
+	// MachineSteps is the most steps all the processes of this simnode run
+	// a second together, whatever their nodes' CPUs: each busy process
+	// gets its share (about half a core of a 2-core machine, measured by
+	// BenchmarkHostileLoops; simnode's own CPU stays bounded by it).
+	MachineSteps = 100_000
 	// MaxWrite is the most a process's output buffers hold of one write
 	// it has not consumed yet: a capture ($(...), for /f, a pipe's
 	// reader) keeps at most this much (16 MiB, as LimitedBuffer's callers
@@ -120,6 +127,9 @@ const ExitOOMKilled = 137
 
 // machine is what all of simnode's processes hold (MachineMemory).
 var machine atomic.Int64
+
+// machineCPU is the CPU all of simnode's processes share (MachineSteps).
+var machineCPU = &CPUShare{steps: MachineSteps, active: map[*meter]time.Time{}}
 
 // meter is the shared accounting of one Run (all of its sub-processes).
 type meter struct {
@@ -150,7 +160,7 @@ func (p *Proc) limits() Limits {
 func (p *Proc) Step() error {
 	n := p.meter.steps.Add(1)
 	if n%stepSlice == 0 {
-		pace := p.limits().StepsPerSecond
+		pace := machineCPU.pace(p.meter, p.limits().StepsPerSecond)
 		if s := p.Env.Limits.Node; s != nil {
 			pace = s.pace(p.meter, pace)
 		}
