@@ -61,11 +61,6 @@ type nodeBoot struct {
 	intro       *introspection
 	podProvider *pods.Provider
 	shutdownMgr *shutdown.Manager
-
-	// proxied: through the egress proxy the node's API is reached without
-	// a dial (egress.ConnListener): one file descriptor per connection,
-	// not five, which 5,000 nodes need.
-	proxied *egress.ConnListener
 }
 
 // bootNode serves one boot of a node until ctx is done or the node shut
@@ -87,9 +82,6 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 		return fmt.Errorf("node %s: %w", name, err)
 	}
 	defer listener.Close()
-	if b.proxied != nil {
-		defer b.proxied.Close()
-	}
 	if err := s.buildNode(b); err != nil {
 		return err
 	}
@@ -125,27 +117,30 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 // listenKubelet opens the kubelet API's listener and sets the port the node
 // reports. The kubelet API listens on InternalIP:KubeletPort (or
 // ListenAddress), falling back to a free port that the node then reports.
-// With the egress proxy, the InternalIP is simulated: the API listens on a
-// free port of 127.0.0.1, the node reports KubeletPort, and the proxy maps
-// <InternalIP>:<KubeletPort> to the listener.
+// With the egress proxy, the InternalIP is simulated: the node reports
+// KubeletPort and the proxy hands the connections to
+// <InternalIP>:<KubeletPort> to the node's server without a socket of its
+// own (egress.ConnListener): 5,000 nodes need no 5,000 listening
+// descriptors (issue 20).
 func (s *shared) listenKubelet(b *nodeBoot) (net.Listener, error) {
+	if s.routes != nil {
+		b.spec.KubeletPort = int32(s.cfg.KubeletPort)
+		simulated := net.JoinHostPort(b.spec.InternalIP.String(), strconv.Itoa(s.cfg.KubeletPort))
+		addr, err := net.ResolveTCPAddr("tcp", simulated)
+		if err != nil {
+			return nil, err
+		}
+		l := egress.NewConnListener(addr)
+		s.routes.SetListener(simulated, l)
+		return l, nil
+	}
 	host, wantPort := b.spec.InternalIP.String(), int(b.spec.KubeletPort)
 	if s.cfg.ListenAddress != "" {
 		host = s.cfg.ListenAddress
 	}
-	if s.routes != nil {
-		host, wantPort = "127.0.0.1", 0
-	}
 	listener, port, err := kubeletapi.Listen(host, wantPort)
 	if err != nil {
 		return nil, err
-	}
-	if s.routes != nil {
-		port = s.cfg.KubeletPort
-		simulated := net.JoinHostPort(b.spec.InternalIP.String(), strconv.Itoa(port))
-		s.routes.Set(simulated, listener.Addr().String())
-		b.proxied = egress.NewConnListener(listener.Addr())
-		s.routes.SetListener(simulated, b.proxied)
 	}
 	b.spec.KubeletPort = int32(port)
 	return listener, nil
@@ -368,9 +363,6 @@ func (s *shared) newKubeletAPI(ctx context.Context, b *nodeBoot, listener net.Li
 	}
 	nodeRes := s.newNodeResources(b.name, b.spec, b.info, b.nodeProvider, b.podProvider, b.recorder, b.log)
 	srv := kubeletapi.NewServer(listener, cert, auth, nodeRes.handler(kubeletapi.WithIntrospection(kubeletapi.Lazy(func() http.Handler { return kubeletapi.Handler(b.podProvider) }), b.intro)), b.log)
-	if b.proxied != nil {
-		srv.AddListener(b.proxied)
-	}
 	return srv, nodeRes, nil
 }
 

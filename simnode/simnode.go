@@ -153,6 +153,12 @@ func Run(ctx context.Context, cfg *config.Config) error {
 	}
 	restCfg.QPS, restCfg.Burst = cfg.ClientQPS, cfg.ClientBurst
 	restCfg.UserAgent = "wink-simnode"
+	// Protobuf, as a kubelet talks to the apiserver (its
+	// --kube-api-content-type default, cmd/kubelet/app/options): every
+	// lease, status patch and event costs the apiserver a protobuf decode
+	// instead of a JSON one (issue 20). simnode uses only built-in types.
+	restCfg.ContentType = "application/vnd.kubernetes.protobuf"
+	restCfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
 	client, err := kubernetes.NewForConfig(restCfg)
 	if err != nil {
 		return fmt.Errorf("kubernetes client: %w", err)

@@ -1,6 +1,8 @@
 package v1alpha1
 
 import (
+	"net/netip"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,13 +70,34 @@ func SetDefaults_Cluster(c *Cluster) {
 	if c.Images.Resolve == "" {
 		c.Images.Resolve = ImageResolveRegistry
 	}
+	podSubnetUnset := c.Networking.PodSubnet == "" && c.Networking.NodeCIDRMaskSize == 0
 	SetDefaults_Networking(&c.Networking)
 	if c.NodePools == nil {
 		c.NodePools = defaultNodePools()
 	}
+	nodes := 0
 	for i := range c.NodePools {
 		SetDefaults_NodePool(&c.NodePools[i])
+		nodes += *c.NodePools[i].Count
 	}
+	if podSubnetUnset {
+		c.Networking.PodSubnet = podSubnetFor(nodes)
+	}
+}
+
+// podSubnetFor is the default podSubnet of a cluster of n nodes:
+// DefaultPodSubnet while its /24s suffice (256 nodes), else the shortest
+// prefix around it that gives every node its /24 (issue 20: a 5,000-node
+// pool gets 10.224.0.0/11 instead of an error). MaxNodes needs 13 bits,
+// within the 16 kube-controller-manager allows between cluster and node
+// CIDR.
+func podSubnetFor(n int) string {
+	def := netip.MustParsePrefix(DefaultPodSubnet)
+	bits := def.Bits()
+	for bits > 8 && n > 1<<(DefaultNodeCIDRMaskSize-bits) {
+		bits--
+	}
+	return netip.PrefixFrom(def.Addr(), bits).Masked().String()
 }
 
 // SetDefaults_Networking defaults the address ranges: podSubnet

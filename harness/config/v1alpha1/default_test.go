@@ -300,3 +300,25 @@ func TestDefaultClusterIsValid(t *testing.T) {
 	Default(c)
 	assert.NilError(t, Validate(c))
 }
+
+// TestDefaultPodSubnetFitsThePools: a pool larger than the default
+// podSubnet's 256 node /24s gets a podSubnet that fits (issue 20); a
+// podSubnet or nodeCIDRMaskSize the user set is kept, and validated.
+func TestDefaultPodSubnetFitsThePools(t *testing.T) {
+	pool := func(n int) []NodePool {
+		return []NodePool{{Name: "win", OS: "windows", Count: &n}}
+	}
+	for _, tt := range []struct {
+		nodes int
+		want  string
+	}{{4, "10.244.0.0/16"}, {256, "10.244.0.0/16"}, {257, "10.244.0.0/15"}, {1000, "10.244.0.0/14"}, {MaxNodes, "10.224.0.0/11"}} {
+		c := &Cluster{APIVersion: APIVersion, Kind: Kind, NodePools: pool(tt.nodes)}
+		Default(c)
+		assert.Equal(t, c.Networking.PodSubnet, tt.want, "%d nodes", tt.nodes)
+		assert.NilError(t, Validate(c), "%d nodes", tt.nodes)
+	}
+	c := &Cluster{APIVersion: APIVersion, Kind: Kind, NodePools: pool(300), Networking: Networking{NodeCIDRMaskSize: 24}}
+	Default(c)
+	assert.Equal(t, c.Networking.PodSubnet, DefaultPodSubnet)
+	assert.ErrorContains(t, Validate(c), "has room for 256 node podCIDRs of /24, but the pools have 300 nodes")
+}

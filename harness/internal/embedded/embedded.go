@@ -254,6 +254,7 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 	return []supervisor.Component{
 		{
 			Name: "etcd",
+			Env:  controlPlaneGC(),
 			Args: []string{"component", "etcd",
 				"--name=" + st.Config.Name,
 				"--data-dir=" + p.etcdData,
@@ -274,6 +275,7 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 		},
 		{
 			Name: "kube-apiserver",
+			Env:  controlPlaneGC(),
 			Args: []string{"component", "kube-apiserver",
 				"--advertise-address=" + advertiseAddress(st),
 				"--bind-address=" + loop,
@@ -426,4 +428,19 @@ func get(c *http.Client, url string) func(context.Context) error {
 		}
 		return nil
 	}
+}
+
+// controlPlaneGC is the Go garbage collector's setting for the apiserver
+// and etcd: GOGC=200 (Go's default is 100) unless the user's environment
+// sets GOGC. A test cluster has memory to spare and its apiserver's CPU
+// bounds every throughput figure: GC was 13.6 % of the apiserver's CPU
+// at steady state with 1,000 nodes (docs/benchmarks.md); collecting half as
+// often trades a larger heap for that CPU: a 4-node cluster with 60 pods
+// held kube-apiserver 476 MiB against 354 MiB, etcd 201 against 178 MiB.
+// Nothing a client sees changes (issue 20).
+func controlPlaneGC() []string {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return nil
+	}
+	return []string{"GOGC=200"}
 }

@@ -222,13 +222,7 @@ func Listen(host string, port int) (net.Listener, int, error) {
 type Server struct {
 	srv *http.Server
 	l   net.Listener
-	// more are listeners served besides l (AddListener).
-	more []net.Listener
 }
-
-// AddListener serves l too (before Serve): the egress proxy's connections
-// to this node (egress.ConnListener).
-func (s *Server) AddListener(l net.Listener) { s.more = append(s.more, l) }
 
 // NewServer serves handler, wrapped in auth, with cert on l. Client
 // certificates are requested (not required: bearer tokens work too) and
@@ -253,11 +247,8 @@ func NewServer(l net.Listener, cert tls.Certificate, auth nodeutil.Auth, handler
 
 // Serve runs until ctx is done.
 func (s *Server) Serve(ctx context.Context) error {
-	listeners := append([]net.Listener{s.l}, s.more...)
-	errc := make(chan error, len(listeners))
-	for _, l := range listeners {
-		go func() { errc <- s.srv.ServeTLS(l, "", "") }()
-	}
+	errc := make(chan error, 1)
+	go func() { errc <- s.srv.ServeTLS(s.l, "", "") }()
 	select {
 	case <-ctx.Done():
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
