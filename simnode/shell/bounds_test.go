@@ -69,7 +69,7 @@ func TestHostileLoops(t *testing.T) {
 		{Linux, []string{"sh", "-c", "seq 1 1000000000 | cat"}, ""},
 		{Windows, []string{"cmd", "/c", ":a & goto a"}, ""},
 		{Windows, []string{"cmd", "/c", "for /L %i in (1,0,2) do @echo y"}, ""},
-		{Windows, []string{"powershell", "-Command", "$s = 'x'; while ($true) { $s += $s }"}, "PowerShell: Grow for a variable's value (ps-lang)"},
+		{Windows, []string{"powershell", "-Command", "$s = 'x'; while ($true) { $s += $s }"}, ""},
 		{Windows, []string{"powershell", "-Command", "while ($true) { 'flood' }"}, ""},
 	} {
 		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
