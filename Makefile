@@ -48,7 +48,7 @@ test: build
 ## or the output past its bound; the targets check all three). `go test`
 ## already runs their seed corpora. A failing input is kept in the package's
 ## testdata/fuzz, where `go test` then runs it too.
-FUZZTIME ?= 15s
+FUZZTIME ?= 12s
 fuzz:
 	@set -e; grep -r --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]*' cmd harness internal reports simnode suites | sort -u | \
 	while IFS=: read -r file fn; do \
