@@ -107,3 +107,27 @@ func TestNanoServerHasNoPowerShell(t *testing.T) {
 		t.Fatalf("powershell in servercore: %s, logs %q", res.Final.Phase, res.Logs["c"])
 	}
 }
+
+// The images wink simulates leave no NotSimulated event: pause, agnhost's
+// pause, a catalog image's server wink knows (issue 18: the event says
+// what wink did not judge, nothing else).
+func TestSimulatedImagesLeaveNoTrace(t *testing.T) {
+	for _, tc := range []struct {
+		image string
+		args  []string
+	}{
+		{"mcr.microsoft.com/oss/kubernetes/pause:3.9", nil},
+		{"registry.k8s.io/pause:3.10", nil},
+		{"registry.k8s.io/e2e-test-images/agnhost:2.59", []string{"pause"}},
+		{"mcr.microsoft.com/windows/nanoserver:ltsc2022", nil},
+	} {
+		p := pod("p", corev1.RestartPolicyAlways, tc.image)
+		p.Spec.Containers[0].Args = tc.args
+		res := simulate(t, p, 5*time.Second)
+		for _, e := range res.Events {
+			if e.Reason == pods.NotSimulatedReason {
+				t.Errorf("%s %q: %s", tc.image, tc.args, e.Message)
+			}
+		}
+	}
+}
