@@ -156,6 +156,8 @@ func TestLoadFixture(t *testing.T) {
 	assert.DeepEqual(t, win2022.Kubelet, &v1alpha1.KubeletWritePath{
 		EventRecordQPS: ptr.To[int32](50), EventBurst: ptr.To[int32](100),
 		NodeLeaseDurationSeconds: ptr.To[int32](40), NodeStatusReportFrequency: &metav1.Duration{Duration: 5 * time.Minute},
+		ContainerLogMaxSize: "10Mi", ContainerLogMaxFiles: ptr.To[int32](5), ContainerLogMaxWorkers: ptr.To[int32](1),
+		ContainerLogMonitorInterval: &metav1.Duration{Duration: 10 * time.Second},
 	})
 	want.NodePools[0].Kubelet = win2022.Kubelet
 	assert.Assert(t, equality.Semantic.DeepEqual(c, want))
@@ -505,6 +507,24 @@ func TestParseErrors(t *testing.T) {
 				`wink.yaml:8: nodePools[0].kubelet.eventBurst: Invalid value: -2: must not be negative; write a number such as 50, or leave it out for the kubelet's default`,
 				`wink.yaml:9: nodePools[0].kubelet.nodeLeaseDurationSeconds: Invalid value: 0: must be above zero; write seconds such as 40 (the kubelet's default), or leave it out`,
 				`wink.yaml:10: nodePools[0].kubelet.nodeStatusReportFrequency: Invalid value: "0s": must be above zero; write a duration such as "5m" (the kubelet's default), or leave it out`,
+			},
+		},
+		{
+			// Issue 22: the kubelet's validation of its log rotation.
+			name: "kubelet container log settings out of range",
+			data: head + "nodePools:\n" + // 3
+				"- name: b\n" +
+				"  os: linux\n" + // 5
+				"  kubelet:\n" +
+				"    containerLogMaxSize: lots\n" + // 7
+				"    containerLogMaxFiles: 1\n" +
+				"    containerLogMaxWorkers: 0\n" + // 9
+				"    containerLogMonitorInterval: 2s\n",
+			want: []string{
+				`wink.yaml:7: nodePools[0].kubelet.containerLogMaxSize: Invalid value: "lots": must be a positive quantity; write a size such as "10Mi" (the kubelet's default), or leave it out`,
+				`wink.yaml:8: nodePools[0].kubelet.containerLogMaxFiles: Invalid value: 1: must be greater than 1; write a number such as 5 (the kubelet's default), or leave it out`,
+				`wink.yaml:9: nodePools[0].kubelet.containerLogMaxWorkers: Invalid value: 0: must be greater than or equal to 1; write a number such as 1 (the kubelet's default), or leave it out`,
+				`wink.yaml:10: nodePools[0].kubelet.containerLogMonitorInterval: Invalid value: "2s": must be a positive time duration greater than or equal to 3s; write a duration such as "10s" (the kubelet's default), or leave it out`,
 			},
 		},
 		{

@@ -128,12 +128,17 @@ type Pool struct {
 
 // KubeletWritePath are the KubeletConfiguration fields of the same names:
 // the kubelet's event rate limit, node lease duration and node status
-// report frequency. nil: the kubelet's default.
+// report frequency, and its container log rotation (issue 22). nil or
+// empty: the kubelet's default.
 type KubeletWritePath struct {
-	EventRecordQPS            *int32           `json:"eventRecordQPS,omitempty"`
-	EventBurst                *int32           `json:"eventBurst,omitempty"`
-	NodeLeaseDurationSeconds  *int32           `json:"nodeLeaseDurationSeconds,omitempty"`
-	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	EventRecordQPS              *int32           `json:"eventRecordQPS,omitempty"`
+	EventBurst                  *int32           `json:"eventBurst,omitempty"`
+	NodeLeaseDurationSeconds    *int32           `json:"nodeLeaseDurationSeconds,omitempty"`
+	NodeStatusReportFrequency   *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	ContainerLogMaxSize         string           `json:"containerLogMaxSize,omitempty"`
+	ContainerLogMaxFiles        *int32           `json:"containerLogMaxFiles,omitempty"`
+	ContainerLogMaxWorkers      *int32           `json:"containerLogMaxWorkers,omitempty"`
+	ContainerLogMonitorInterval *metav1.Duration `json:"containerLogMonitorInterval,omitempty"`
 }
 
 // ImageResolveRegistry is Config.ImageResolve's value for asking registries.

@@ -51,7 +51,7 @@ func Found(os OS, argv []string) bool {
 	}
 	if os == Windows {
 		_, ok := lookupWindows(argv[0])
-		return ok || process.IsScriptPath(argv[0])
+		return ok || process.IsScriptPath(argv[0]) || process.IsBatchPath(argv[0])
 	}
 	_, ok := lookupLinux(argv[0])
 	return ok

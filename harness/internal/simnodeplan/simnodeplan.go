@@ -412,5 +412,10 @@ func kubeletWritePath(k *v1alpha1.KubeletWritePath) *simconfig.KubeletWritePath 
 		EventBurst:                k.EventBurst,
 		NodeLeaseDurationSeconds:  k.NodeLeaseDurationSeconds,
 		NodeStatusReportFrequency: k.NodeStatusReportFrequency,
+		// Issue 22: the container log manager's rotation.
+		ContainerLogMaxSize:         k.ContainerLogMaxSize,
+		ContainerLogMaxFiles:        k.ContainerLogMaxFiles,
+		ContainerLogMaxWorkers:      k.ContainerLogMaxWorkers,
+		ContainerLogMonitorInterval: k.ContainerLogMonitorInterval,
 	}
 }

@@ -121,43 +121,48 @@ type lineWriter struct {
 // maxAheadLines is how many lines a process prints between two settles.
 const maxAheadLines = 1000
 
-// appendLine appends one line to the log, settling every maxAheadLines.
-func (l *lineWriter) appendLine(text string) {
-	l.w.Append(l.stream, l.now(), text)
+// count counts a line appended to the log, settling every maxAheadLines.
+func (l *lineWriter) count() {
 	if l.lines++; l.settle != nil && l.lines%maxAheadLines == 0 {
 		_ = l.settle()
 	}
 }
 
-// maxLogLine is the longest line a container's log keeps whole: a longer
-// one is cut in pieces of this size, as containerd cuts a line at
-// max_container_log_line_size (16 KiB by default) into partial records;
-// the line writer then never holds more (issue 18).
-const maxLogLine = 16 << 10
-
+// Write splits b into lines; a line longer than logs.MaxLineSize goes to
+// the log in partial records of that size, as containerd's logger writes
+// it (max_container_log_line_size), so that what is kept of a line
+// without its newline is bounded (issue 22).
 func (l *lineWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.buf = append(l.buf, b...)
-	for {
-		i := bytes.IndexByte(l.buf, '\n')
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			for len(l.buf) >= maxLogLine {
-				l.appendLine(string(l.buf[:maxLogLine]))
-				l.buf = l.buf[maxLogLine:]
+			l.buf = append(l.buf, b...)
+			for len(l.buf) >= logs.MaxLineSize {
+				l.w.AppendPartial(l.stream, l.now(), string(l.buf[:logs.MaxLineSize]))
+				l.buf = append(l.buf[:0], l.buf[logs.MaxLineSize:]...)
+				l.count()
 			}
-			return len(b), nil
+			break
 		}
-		if i > maxLogLine {
-			i = maxLogLine
-			l.appendLine(string(l.buf[:i]))
-			l.buf = l.buf[i:]
-			continue
+		line := b[:i]
+		if len(l.buf) > 0 {
+			line = append(l.buf, line...)
 		}
-		line := strings.TrimSuffix(string(l.buf[:i]), "\r")
-		l.buf = l.buf[i+1:]
-		l.appendLine(line)
+		b = b[i+1:]
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		for len(line) > logs.MaxLineSize {
+			l.w.AppendPartial(l.stream, l.now(), string(line[:logs.MaxLineSize]))
+			line = line[logs.MaxLineSize:]
+			l.count()
+		}
+		l.w.Append(l.stream, l.now(), string(line))
+		l.count()
+		l.buf = l.buf[:0]
 	}
+	return n, nil
 }
 
 // flush writes what is left without a newline; it reports whether there

@@ -144,6 +144,24 @@ func (g gatedFS) Remove(path string) error {
 	return removeFrom(g.FS, path)
 }
 
+// MkdirAll is a write too (cmd md, mkdir -p): one made before a simnode
+// restart is skipped.
+func (g gatedFS) MkdirAll(path string) error {
+	if !g.gate.Write() {
+		return nil
+	}
+	return mkdirIn(g.FS, path)
+}
+
+// mkdirIn creates a directory in f when f can (process.Mkdirer).
+func mkdirIn(f process.FS, path string) error {
+	m, ok := f.(process.Mkdirer)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return m.MkdirAll(path)
+}
+
 // removeFrom removes path from f when f can delete (process.Remover).
 func removeFrom(f process.FS, path string) error {
 	r, ok := f.(process.Remover)

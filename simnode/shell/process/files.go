@@ -166,6 +166,16 @@ func (p *Proc) Remove(name string) error {
 	return r.Remove(p.Path(name))
 }
 
+// MkdirAll creates a directory of the container and its parents (Env.Files);
+// a file system that cannot create directories answers fs.ErrPermission.
+func (p *Proc) MkdirAll(name string) error {
+	m, ok := p.Env.Files.(Mkdirer)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return m.MkdirAll(p.Path(name))
+}
+
 // IsNullDevice is NUL on Windows, /dev/null on Linux.
 func (p *Proc) IsNullDevice(name string) bool {
 	if p.Win {

@@ -57,6 +57,15 @@ type BaseImage struct {
 	OS           OS       `json:"os"`
 	Repositories []string `json:"repositories"`
 	InBox        bool     `json:"inBox"`
+	// Programs are the programs on the image's PATH (busybox --list of its
+	// busybox, the base packages' executables) and Servers those of them
+	// that run until stopped; Source says where the list comes from.
+	Source   string   `json:"source,omitempty"`
+	Programs []string `json:"programs,omitempty"`
+	Servers  []string `json:"servers,omitempty"`
+	// Exact: the image has no program but Programs, not even one the
+	// shell's table simulates (curl is not in busybox).
+	Exact bool `json:"exact,omitempty"`
 	// Absent are programs of the shell's tables the base does not have
 	// (nanoserver: no PowerShell), as program names (bases.go).
 	Absent []string `json:"absent,omitempty"`
@@ -74,12 +83,18 @@ type InBoxModule struct {
 
 // inBox is the loaded inbox.yaml.
 type inBoxTable struct {
-	bases   map[OS]map[string]BaseImage       // os -> repository -> base
-	cmdlets map[string]string                 // lower-case cmdlet -> module
-	exes    map[string]bool                   // program name (programName) -> in-box
-	tools   map[OS]map[string]bool            // os -> program name -> a tool that ends
-	absent  map[OS]map[string]map[string]bool // os -> base -> program name -> absent
-	bases2  map[OS]map[string]BaseImage       // os -> base name -> base
+	bases   map[OS]map[string]BaseImage // os -> repository -> base
+	cmdlets map[string]string           // lower-case cmdlet -> module
+	exes    map[string]bool             // program name (programName) -> in-box
+	tools   map[OS]map[string]bool      // os -> program name -> a tool that ends
+	// programs: base name -> program name -> a server (runs until stopped)
+	programs map[string]map[string]bool
+	// exact: the bases whose programs are all in programs
+	exact map[string]bool
+	// absent: os -> base -> program name -> absent; bases2: os -> base
+	// name -> base (bases.go)
+	absent map[OS]map[string]map[string]bool
+	bases2 map[OS]map[string]BaseImage
 }
 
 // inBox loads inbox.yaml on first use.
@@ -191,6 +206,19 @@ func mustLoadInBox(data []byte) *inBoxTable {
 	for _, n := range f.Executables.Names {
 		t.exes[n] = true
 	}
+	t.programs, t.exact = map[string]map[string]bool{}, map[string]bool{}
+	for _, b := range f.Bases {
+		t.exact[b.Name] = b.Exact
+		if len(b.Programs) > 0 {
+			t.programs[b.Name] = map[string]bool{}
+		}
+		for _, n := range b.Programs {
+			t.programs[b.Name][n] = false
+		}
+		for _, n := range b.Servers {
+			t.programs[b.Name][n] = true
+		}
+	}
 	t.tools = map[OS]map[string]bool{}
 	for os, names := range f.Tools {
 		t.tools[os] = map[string]bool{}
@@ -244,6 +272,14 @@ func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 		p.NotSimulated(ProgramName(argv0, true))
 		return 0, true
 	}
+	if server, ok := inBox().programs[p.Env.Image.Base][ProgramName(argv0, p.Win)]; ok {
+		// a program the base image has that wink does not simulate (issue 18)
+		p.NotSimulated(ProgramName(argv0, p.Win))
+		if server {
+			return p.UnknownProgram(), true
+		}
+		return 0, true
+	}
 	if p.Env.Image.Open {
 		p.NotSimulated(ProgramName(argv0, p.Win))
 		if Tool(p.Env.OS, argv0) {
@@ -263,6 +299,19 @@ func (p *Proc) UnknownProgram() int {
 		return 0
 	}
 	return p.Block()
+}
+
+// BaseHas reports whether base (an inbox.yaml base's name) has program
+// argv0 on its PATH.
+func BaseHas(base, argv0 string) bool {
+	_, ok := inBox().programs[base][ProgramName(argv0, false)]
+	return ok
+}
+
+// BaseLacks reports whether base is known to lack program argv0: a base
+// whose programs are exactly its list, which does not have it.
+func BaseLacks(base, argv0 string) bool {
+	return inBox().exact[base] && !BaseHas(base, argv0)
 }
 
 // Tool reports whether argv0 is a command-line tool that ends (inbox.yaml

@@ -132,6 +132,13 @@ func (p *Proc) Exec(argv []string) int {
 			if ps, ok := p.Programs.Lookup(Windows, "powershell"); ok && IsScriptPath(argv[0]) {
 				return ps.Run(p, append([]string{"powershell", "-File"}, argv...))
 			}
+			// CreateProcess runs a batch file that is there with cmd.exe
+			// /c (issue 18)
+			if cmd, ok := p.Programs.Lookup(Windows, "cmd"); ok && IsBatchPath(argv[0]) {
+				if _, err := p.ReadFile(argv[0]); err == nil || p.ScriptMayExist(argv[0], err) {
+					return cmd.Run(p, append([]string{"cmd", "/c"}, argv...))
+				}
+			}
 			if code, ok := p.Unsimulated(argv[0]); ok {
 				return code // open world (openworld.go)
 			}
@@ -142,6 +149,9 @@ func (p *Proc) Exec(argv []string) int {
 		return c.Run(p, argv)
 	}
 	c, ok := p.Programs.Lookup(Linux, argv[0])
+	if ok && BaseLacks(p.Env.Image.Base, argv[0]) {
+		ok = false // not in this image (inbox.yaml exact bases, issue 18)
+	}
 	if !ok {
 		if code, ok := p.Unsimulated(argv[0]); ok {
 			return code // open world (openworld.go)

@@ -50,7 +50,7 @@ func Ls(p *process.Proc, argv []string) int {
 	for _, a := range argv[1:] {
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			long = long || strings.Contains(a, "l")
-			all = all || strings.Contains(a, "a")
+			all = all || strings.ContainsAny(a, "aA")
 			continue
 		}
 		names = append(names, a)
