@@ -1126,7 +1126,9 @@ func FuzzExec(f *testing.F) {
 		{1, 4, "sh|-c|exit 255"},
 		{0, 1, "(((("},
 		// hostile loops (issue 18)
-		// (simnode/shell TestHostileLoops has those that grow a variable)
+		{1, 3, "x=x; while :; do x=$x$x; done"},
+		{0, 2, "$s = 'x'; while ($true) { $s += $s }"},
+		{0, 1, "set x=x& for /L %i in (1,0,2) do @call set x=%x%%x%"},
 		{0, 1, ":a & goto a"},
 		{1, 0, "yes"},
 		{1, 3, "yes | cat"},
