@@ -93,7 +93,7 @@ const (
 	// process that asks for more is OOM-killed (Linux) or its allocation
 	// fails (Windows), as when a machine's memory (its commit limit) is
 	// exhausted (row B5). simnode's own memory stays bounded by it.
-	MachineMemory = 512 << 20
+	MachineMemory = 256 << 20
 	// MachineSteps is the most steps all the processes of this simnode run
 	// a second together, whatever their nodes' CPUs: each busy process
 	// gets its share (about half a core of a 2-core machine, measured by
