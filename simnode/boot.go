@@ -103,6 +103,8 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	s.newShutdownManager(b)
 	s.providers.Store(name, b.podProvider)
 	defer s.providers.Delete(name)
+	s.nodeProviders.Store(name, b.nodeProvider)
+	defer s.nodeProviders.Delete(name)
 	s.seedPods(b)
 	nc, pc, err := s.newControllers(b)
 	if err != nil {

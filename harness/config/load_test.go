@@ -94,6 +94,8 @@ nodePools:
     containerRuntimeVersion: containerd://2.1.4
     shutdownGracePeriod: 30s
     shutdownGracePeriodCriticalPods: 10s
+simnode:
+  shards: 1
 images:
   resolve: registry
 `
@@ -382,7 +384,7 @@ func TestParseErrors(t *testing.T) {
 				`wink.yaml:4: network: Unknown field: did you mean "networking"?`,
 				`wink.yaml:6: podSubnet: Unknown field: podSubnet is a field of networking: move it there`,
 				`wink.yaml:7: windowsBuild: Unknown field: windowsBuild is a field of each item of nodePools: move it there`,
-				`wink.yaml:8: color: Unknown field: known fields: apiVersion, backend, images, kind, kindBackend, kubeconfig, name, networking, nodePools`,
+				`wink.yaml:8: color: Unknown field: known fields: apiVersion, backend, images, kind, kindBackend, kubeconfig, name, networking, nodePools, simnode`,
 				`wink.yaml:12: nodePools[0].windowsbuild: Unknown field: did you mean "windowsBuild"? (field names are case-sensitive)`,
 				`wink.yaml:13: nodePools[0].cout: Unknown field: did you mean "count"?`,
 				`wink.yaml:16: nodePools[0].taints[0].efect: Unknown field: did you mean "effect"?`,

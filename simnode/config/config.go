@@ -82,6 +82,11 @@ type Config struct {
 	// positive QPS without a burst gets a burst of twice the QPS.
 	ClientQPS   float32 `json:"clientQPS,omitempty"`
 	ClientBurst int     `json:"clientBurst,omitempty"`
+	// Shard, when its Count is over 1, serves only the nodes this process
+	// owns (Shard.Owns, issue 19); the others belong to its siblings.
+	// Addresses and kubelet ports are those of the whole cluster's node
+	// order either way, so a node keeps them whichever shard serves it.
+	Shard Shard `json:"shard,omitzero"`
 	// Verbose logs virtual-kubelet's own informational messages too.
 	Verbose bool `json:"verbose,omitempty"`
 }

@@ -111,3 +111,30 @@ func TestPowerShellSteps(t *testing.T) {
 		t.Errorf("the loop slept %v on the process's clock, want at least 50ms (10,000 steps at 100,000 a second)", f.clock.slept)
 	}
 }
+
+// TestPowerShellRanges: a..b has no fixed cap (issue 18). foreach and
+// ForEach-Object stream a range, paced by the step budget; a range
+// captured in an array is bounded by the memory limit and ends in
+// System.OutOfMemoryException (row B5, MicrosoftDocs/PowerShell-Docs#10906).
+func TestPowerShellRanges(t *testing.T) {
+	oom := "Exception of type 'System.OutOfMemoryException' was thrown.\r\n"
+	runCases(t, []tcase{
+		{name: "foreach streams a range past the old 100,000 cap", argv: ps(`$n = 0; foreach ($i in 1..1000000) { $n++ }; $n`), out: "1000000\r\n"},
+		{name: "ForEach-Object takes a range one number at a time", argv: ps(`$s = 0; 1..3000000 | ForEach-Object { $s++ }; $s`), out: "3000000\r\n"},
+		{name: "a descending range", argv: ps(`5..1 -join ","`), out: "5,4,3,2,1\r\n"},
+		{name: "an array range past the memory limit", argv: ps(`$a = 1..100000000; "after"`), code: 1, errHas: []string{oom, "FullyQualifiedErrorId : System.OutOfMemoryException"}, out: "-"},
+		{name: "pipeline output past the memory limit", argv: ps(`1..1000 | ForEach-Object { 1..100000 } | Measure-Object`), code: 1, errHas: []string{oom}, out: "-"},
+		{name: "an endpoint past [int32]", argv: ps(`1..3000000000`), code: 1, errHas: []string{`Cannot convert value "3000000000" to type "System.Int32".`}, out: "-"},
+	})
+}
+
+// TestPowerShellScopeMemory: what a function's variables hold is released
+// when it returns (about_Scopes, issue 18): four calls that each hold a
+// 32 MB range fit a 64 MB limit only if each call gives its memory back.
+func TestPowerShellScopeMemory(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "a function's locals are released", argv: ps(`function Use-Memory { $big = 1..1000000; $big.Count }; 1..4 | ForEach-Object { Use-Memory } | Measure-Object -Sum | ForEach-Object Sum`), out: "4000000\r\n"},
+		{name: "a script block's locals are released", argv: ps(`foreach ($i in 1..4) { & { $big = 1..1000000 } }; "done"`), out: "done\r\n"},
+		{name: "a dot-sourced block's variables stay held", argv: ps(`foreach ($i in 1..4) { . { Set-Variable -Name "big$i" -Value (1..1000000) } }; "done"`), code: 1, errHas: []string{"System.OutOfMemoryException"}, out: "-"},
+	})
+}

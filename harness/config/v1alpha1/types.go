@@ -45,6 +45,9 @@ type Cluster struct {
 	// keeps that distinction when the config is written back.
 	NodePools []NodePool `json:"nodePools,omitzero"`
 
+	// Simnode sets how the simulated nodes are served.
+	Simnode Simnode `json:"simnode,omitzero"`
+
 	// Images sets how simulated nodes treat images the catalog
 	// (fixtures/images.yaml) does not know.
 	Images Images `json:"images,omitzero"`
@@ -196,6 +199,16 @@ type KubeletWritePath struct {
 	ContainerLogMaxFiles        *int32           `json:"containerLogMaxFiles,omitempty"`
 	ContainerLogMaxWorkers      *int32           `json:"containerLogMaxWorkers,omitempty"`
 	ContainerLogMonitorInterval *metav1.Duration `json:"containerLogMonitorInterval,omitempty"`
+}
+
+// Simnode sets how the simulated nodes are served (issue 19).
+type Simnode struct {
+	// Shards is the number of simnode processes that share the nodes,
+	// each serving the nodes it owns (simnode/config.Owner: every node has
+	// exactly one owner), so that more than one core serves them. Default
+	// 1. More than 1 needs backend kind or existing: the embedded
+	// apiserver reaches its nodes through one simnode's egress proxy.
+	Shards int `json:"shards,omitempty"`
 }
 
 // Images is the image policy of the simulated nodes (row B4).

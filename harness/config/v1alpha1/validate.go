@@ -224,6 +224,14 @@ func (v *validator) cluster(c *Cluster) {
 			`supported values: "embedded" (control plane in wink, no Docker), "kind" (a kind cluster), "existing" (the cluster of kubeconfig)`)
 	}
 
+	switch {
+	case c.Simnode.Shards < 0:
+		v.add("simnode.shards", ErrorTypeInvalid, c.Simnode.Shards, "", "set simnode.shards to 1 or more, or leave it out (1)")
+	case c.Simnode.Shards > 1 && c.Backend == BackendEmbedded:
+		v.add("simnode.shards", ErrorTypeInvalid, c.Simnode.Shards, "the embedded apiserver reaches its nodes through one simnode's egress proxy",
+			"use backend existing (kubeconfig of the embedded cluster) or kind to shard, or leave simnode.shards out")
+	}
+
 	switch c.Images.Resolve {
 	case ImageResolveRegistry, ImageResolveOffline:
 	case "":

@@ -27,20 +27,21 @@ func (s *psShell) reserve(n int64) {
 	s.p.Grow(-n)
 }
 
-// hold accounts what a variable holds now (its old value released).
-func (s *psShell) hold(name string, v any) {
+// hold accounts what a scope's variable holds now (its old value
+// released); a scope releases all it holds when it ends (ps_scopes.go).
+func (s *psShell) hold(sc *psScope, name string, v any) {
 	n := sizeOf(v, 2)
-	if s.held == nil {
-		s.held = map[string]int64{}
+	if sc.held == nil {
+		sc.held = map[string]int64{}
 	}
-	old := s.held[name]
+	old := sc.held[name]
 	if n == old {
 		return
 	}
 	if err := s.p.Grow(n - old); err != nil {
 		s.outOfMemory()
 	}
-	s.held[name] = n
+	sc.held[name] = n
 }
 
 // grow accounts delta bytes more held by an element of a collection.
@@ -77,4 +78,32 @@ func sizeOf(v any, depth int) int64 {
 		return int64(32*len(x.props) + len(x.str))
 	}
 	return 16
+}
+
+// collector gathers output into a slice (a pipeline stage's output for the
+// next stage, a subexpression's or an assignment's value), each element
+// held while it is gathered: `1..1000 | % { 1..100000 }` fails with
+// OutOfMemoryException as its output outgrows the limit. release gives
+// back what the slice held.
+func (s *psShell) collector() (vals *[]any, sink emitter, release func()) {
+	vals = &[]any{} // not nil: a stage that wrote nothing is still input
+	var held int64
+	sink = func(v any) {
+		if _, ok := v.(flushMarker); ok {
+			return
+		}
+		n := sizeOf(v, 1) + 16
+		if err := s.p.Grow(n); err != nil {
+			s.outOfMemory()
+		}
+		held += n
+		*vals = append(*vals, v)
+	}
+	release = func() {
+		if held > 0 {
+			s.p.Grow(-held)
+			held = 0
+		}
+	}
+	return vals, sink, release
 }

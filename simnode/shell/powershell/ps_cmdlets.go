@@ -44,6 +44,22 @@ type psCall struct {
 	out      emitter
 	// errs are the errors the call wrote (-ErrorVariable).
 	errs []*psErrorRecord
+	// stream is a range streamed in as input (ps_range.go).
+	stream *psRange
+}
+
+// each runs f on each input object: the input, or a streamed range one
+// number at a time.
+func (c *psCall) each(f func(item any)) {
+	if c.stream != nil {
+		for i := int64(0); i < c.stream.count(); i++ {
+			f(c.stream.at(i))
+		}
+		return
+	}
+	for _, item := range c.input {
+		f(item)
+	}
 }
 
 // psCmdlets is the cmdlet table (filled in init: some cmdlets run scripts).
@@ -118,6 +134,11 @@ func init() {
 			}
 			c.s.execBlock(block, c.out)
 		}},
+		{name: "Get-Variable", aliases: []string{"gv"}, help: "Gets variables (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"ValueOnly"}, run: cmdletGetVariable},
+		{name: "Set-Variable", aliases: []string{"set", "sv"}, help: "Sets a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, false) }},
+		{name: "New-Variable", aliases: []string{"nv"}, help: "Creates a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, true) }},
+		{name: "Remove-Variable", aliases: []string{"rv"}, help: "Removes a variable (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, false) }},
+		{name: "Clear-Variable", aliases: []string{"clv"}, help: "Clears a variable's value (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, true) }},
 		{name: "Get-Command", aliases: []string{"gcm"}, help: "Finds commands.", positional: []string{"Name"}, run: cmdletGetCommand},
 		{name: "Get-NetIPAddress", help: "Lists the container's IP addresses.", rows: "H1", params: []string{"AddressFamily", "InterfaceAlias"}, run: cmdletGetNetIPAddress},
 		{name: "Get-Help", aliases: []string{"help", "man"}, help: "Describes commands.", positional: []string{"Name"}, run: cmdletGetHelp},
@@ -170,7 +191,41 @@ func (l *lineWriter) flush() {
 	}
 }
 
+// expandSplats replaces @name arguments with the hashtable's entries as
+// named arguments or the array's elements as positional ones
+// (about_Splatting).
+func (s *psShell) expandSplats(el *psNode) *psNode {
+	splat := false
+	for _, a := range el.args {
+		splat = splat || a.param == "@"
+	}
+	if !splat {
+		return el
+	}
+	cp := *el
+	cp.args = nil
+	for _, a := range el.args {
+		if a.param != "@" {
+			cp.args = append(cp.args, a)
+			continue
+		}
+		switch v := s.eval(a.value).(type) {
+		case *psHash:
+			for _, k := range v.keys {
+				x, _ := v.get(k)
+				cp.args = append(cp.args, psArg{param: k, colon: true, value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+			}
+		default:
+			for _, x := range enumerate(v) {
+				cp.args = append(cp.args, psArg{value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+			}
+		}
+	}
+	return &cp
+}
+
 func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter) {
+	el = s.expandSplats(el)
 	nameNode := el.kids[0]
 	var target any
 	if nameNode.kind == "bare" {
@@ -179,13 +234,17 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 		target = s.eval(nameNode)
 	}
 	if sb, ok := target.(*psScriptBlock); ok {
+		// & { } runs in a child scope, . { } in the caller's (about_Scopes)
 		args := s.evalArgs(el)
+		if el.op != "." {
+			defer s.pushScope(false)()
+		}
 		s.invokeBlock(sb.node, args, input, out)
 		return
 	}
 	name := toStr(target)
 	lname := strings.ToLower(name)
-	if fn, ok := s.funcs[lname]; ok {
+	if fn, ok := s.lookupFunc(lname); ok {
 		s.callFunction(fn, el, input, out)
 		return
 	}
@@ -196,7 +255,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	if process.IsScriptPath(name) {
 		data, err := s.p.ReadFile(name)
 		if err == nil {
-			s.runScriptFile(name, DecodeText(data), s.evalArgs(el), out)
+			s.runScriptFile(name, DecodeText(data), el, out)
 			return
 		}
 	}
@@ -270,8 +329,7 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 	saveArgs := s.vars["args"]
 	if b := block.block; len(b) > 0 && b[0].kind == "param" && block.kind != "body" {
 		ps, _ := b[0].val.([]psParam)
-		restore := s.bindParams(ps, nil, &args)
-		defer restore()
+		s.bindParams(ps, nil, &args)
 	}
 	s.vars["args"] = args
 	defer func() { s.vars["args"] = saveArgs }()
@@ -290,8 +348,111 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 				panic(r)
 			}
 		}()
+		if block.kind == "body" {
+			s.execBody(block.block, input, block.op == "filter", out)
+			return
+		}
 		s.execBlock(block.block, out)
 	}()
+}
+
+// namedBlocks are a function body's begin, process and end blocks
+// (about_Functions: "Piping Objects to Functions"), nil when the body is
+// a plain statement list.
+func namedBlocks(block []*psNode) map[string][]*psNode {
+	named := map[string][]*psNode{}
+	for _, st := range block {
+		if st.kind == "param" {
+			continue
+		}
+		if st.kind != "pipeline" || len(st.kids) != 1 || st.kids[0].kind != "command" {
+			return nil
+		}
+		// begin { } process { } end { } on one line parses as one command:
+		// name, block, name, block, ...
+		cmd := st.kids[0]
+		words := append([]*psNode{cmd.kids[0]}, nil)[:1]
+		for _, a := range cmd.args {
+			if a.param != "" || a.value == nil {
+				return nil
+			}
+			words = append(words, a.value)
+		}
+		if len(words)%2 != 0 {
+			return nil
+		}
+		for i := 0; i < len(words); i += 2 {
+			name, body := words[i], words[i+1]
+			if name.kind != "bare" || len(name.kids) != 1 || name.kids[0].kind != "lit" || body.kind != "scriptblock" {
+				return nil
+			}
+			k := strings.ToLower(toStr(name.kids[0].val))
+			if k != "begin" && k != "process" && k != "end" {
+				return nil
+			}
+			named[k] = body.block
+		}
+	}
+	if len(named) == 0 {
+		return nil
+	}
+	return named
+}
+
+// execBody runs a function's body: begin once, process once per pipeline
+// object ($_ is the object; once when the function is not in a pipeline),
+// end once; return ends only the block it is in.
+func (s *psShell) execBody(block []*psNode, input []any, filter bool, out emitter) {
+	named := namedBlocks(block)
+	if filter {
+		named = map[string][]*psNode{"process": block}
+	}
+	if named == nil {
+		s.execBlock(block, out)
+		return
+	}
+	run := func(b []*psNode) {
+		defer func() {
+			if r := recover(); r != nil {
+				ret, ok := r.(psReturnSignal)
+				if !ok {
+					panic(r)
+				}
+				for _, v := range ret.vals {
+					out(v)
+				}
+			}
+		}()
+		s.execBlock(b, out)
+	}
+	if b, ok := named["begin"]; ok {
+		run(b)
+	}
+	if b, ok := named["process"]; ok {
+		if input == nil {
+			run(b)
+		}
+		var pipeParams []string
+		if len(block) > 0 && block[0].kind == "param" {
+			ps, _ := block[0].val.([]psParam)
+			for _, p := range ps {
+				if p.pipeline {
+					pipeParams = append(pipeParams, p.name)
+				}
+			}
+		}
+		for _, item := range input {
+			s.checkCtx()
+			s.vars["_"], s.vars["psitem"] = item, item
+			for _, p := range pipeParams {
+				s.setIn(s.scope, p, item, false)
+			}
+			run(b)
+		}
+	}
+	if b, ok := named["end"]; ok {
+		run(b)
+	}
 }
 
 // paramsOf are a function's parameters: function f($a, $b) or the param
@@ -309,8 +470,10 @@ func paramsOf(fn *psNode) []psParam {
 
 // callFunction runs a function: -Name value and positional arguments bind
 // to its parameters (about_Functions), the rest are $args.
-func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
-	params := paramsOf(fn)
+// splitArgs binds a call's arguments to parameters: -Name value (or a
+// unique prefix, -Name:value, a switch) by name, the rest positional
+// (about_Functions, about_Scripts).
+func (s *psShell) splitArgs(params []psParam, el *psNode) (map[string]any, []any) {
 	named := map[string]any{}
 	var positional []any
 	for i := 0; i < len(el.args); i++ {
@@ -343,62 +506,54 @@ func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter)
 			named[strings.ToLower(match.name)] = s.eval(el.args[i].value)
 		}
 	}
+	return named, positional
+}
+
+func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
+	params := paramsOf(fn)
+	named, positional := s.splitArgs(params, el)
 	s.calls = append(s.calls, psFrame{name: fn.name, pos: el.pos, end: el.end, src: s.src, file: s.file})
 	defer func() { s.calls = s.calls[:len(s.calls)-1] }()
-	restore := s.bindParams(params, named, &positional)
-	defer restore()
-	s.invokeBlock(&psNode{kind: "body", block: fn.kids[0].block}, positional, input, out)
+	// a function runs in a child scope, its parameters its variables;
+	// `. f` runs it in the caller's scope (about_Scopes)
+	if el.op != "." {
+		defer s.pushScope(false)()
+	}
+	s.bindParams(params, named, &positional)
+	s.invokeBlock(&psNode{kind: "body", op: fn.op, block: fn.kids[0].block}, positional, input, out)
 }
 
-// bindParams sets parameters from named values, then positional ones in
-// order, then defaults; it returns what restores the caller's variables.
-func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) func() {
-	saved := map[string]any{}
+// bindParams sets parameters in the current scope from named values, then
+// positional ones in order, then defaults.
+func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) {
+	// $PSBoundParameters: the parameters given, not defaulted
+	// (about_Automatic_Variables)
+	bound := newHash()
 	for _, p := range params {
 		k := strings.ToLower(p.name)
-		if old, ok := s.vars[k]; ok {
-			saved[k] = old
-		} else {
-			saved[k] = psUnset{}
-		}
-	}
-	for _, p := range params {
-		k := strings.ToLower(p.name)
-		if v, ok := named[k]; ok {
-			s.vars[k] = v
-			continue
-		}
-		if !p.isSwitch && len(*positional) > 0 {
-			s.vars[k] = (*positional)[0]
+		var v any
+		switch named, ok := named[k]; {
+		case ok:
+			v = named
+			bound.set(p.name, v)
+		case !p.isSwitch && len(*positional) > 0:
+			v = (*positional)[0]
 			*positional = (*positional)[1:]
-			continue
-		}
-		switch {
+			bound.set(p.name, v)
 		case p.def != nil:
-			s.vars[k] = s.eval(p.def)
+			v = s.eval(p.def)
 		case p.isSwitch:
-			s.vars[k] = false
-		default:
-			s.vars[k] = nil
+			v = false
 		}
+		s.setIn(s.scope, k, v, false)
 	}
-	return func() {
-		for k, v := range saved {
-			if _, unset := v.(psUnset); unset {
-				delete(s.vars, k)
-			} else {
-				s.vars[k] = v
-			}
-		}
-	}
+	s.vars["psboundparameters"] = bound
 }
-
-// psUnset marks a variable that did not exist before a call.
-type psUnset struct{}
 
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
 // `powershell.exe ./etc/configmap/validationscript.ps1`).
-func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
+func (s *psShell) runScriptFile(name, text string, el *psNode, out emitter) {
+	dot := el.op == "."
 	block, perr := parsePowerShell(text)
 	saveSrc, saveFile := s.src, s.file
 	s.src, s.file = text, s.p.Path(name)
@@ -423,13 +578,27 @@ func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
 			}
 		}
 	}()
-	s.invokeBlock(&psNode{kind: "script", block: block}, args, nil, out)
+	// a script runs in a script scope of its own; `. .\x.ps1` in the
+	// caller's scope, so its functions and variables stay (about_Scopes)
+	if !dot {
+		defer s.pushScope(true)()
+	}
+	// the script's param block binds -Name value and positional
+	// arguments as a function's does (about_Scripts)
+	var ps []psParam
+	if len(block) > 0 && block[0].kind == "param" {
+		ps, _ = block[0].val.([]psParam)
+	}
+	named, positional := s.splitArgs(ps, el)
+	s.bindParams(ps, named, &positional)
+	s.invokeBlock(&psNode{kind: "body", block: block}, positional, nil, out)
 }
 
 // invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
 // allows: -V is -Value), then by position, and runs the cmdlet.
 func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bool, out emitter) {
-	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out}
+	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out, stream: s.streamIn}
+	s.streamIn = nil
 	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction", "WarningVariable", "InformationVariable", "OutBuffer", "PipelineVariable")
 	for _, p := range c.positional {
 		all = append(all, strings.TrimSuffix(p, "*"))
@@ -887,7 +1056,7 @@ func cmdletForEach(c *psCall) {
 	if b, ok := c.named["Begin"].(*psScriptBlock); ok {
 		c.s.invokeBlock(b.node, nil, nil, c.out)
 	}
-	for _, item := range c.input {
+	c.each(func(item any) {
 		c.s.checkCtx()
 		for _, b := range blocks {
 			if sb, ok := b.(*psScriptBlock); ok {
@@ -896,7 +1065,7 @@ func cmdletForEach(c *psCall) {
 				c.out(c.s.memberOf(item, name, nil, false))
 			}
 		}
-	}
+	})
 	if b, ok := c.named["End"].(*psScriptBlock); ok {
 		c.s.invokeBlock(b.node, nil, nil, c.out)
 	}
@@ -919,14 +1088,14 @@ func cmdletWhere(c *psCall) {
 	if c.set("Property") {
 		prop = c.str("Property")
 	}
-	for _, item := range c.input {
+	c.each(func(item any) {
 		c.s.checkCtx()
 		if !ok {
 			v := c.s.memberOf(item, prop, nil, false)
 			if op == "" && toBool(v) || op != "" && toBool(c.s.binary(op, v, c.named["Value"])) {
 				c.out(item)
 			}
-			continue
+			return
 		}
 		var vals []any
 		c.s.runWithItem(sb, item, func(v any) {
@@ -937,7 +1106,7 @@ func cmdletWhere(c *psCall) {
 		if toBool(collapse(vals)) {
 			c.out(item)
 		}
-	}
+	})
 }
 
 func cmdletSelect(c *psCall) {

@@ -311,7 +311,7 @@ func (s *psShell) tryBody(b *psNode, out emitter) (rec *psErrorRecord) {
 // error record rethrown, or an exception object.
 func (s *psShell) throwValue(n *psNode) *psErrorRecord {
 	if len(n.kids) == 0 {
-		if cur, ok := s.vars["_"].(*psObject); ok && cur.rec != nil {
+		if cur, ok := s.getVar("_").(*psObject); ok && cur.rec != nil {
 			return cur.rec // a bare throw in catch rethrows
 		}
 		return &psErrorRecord{msg: "ScriptHalted", category: "OperationStopped", target: ":", reason: "RuntimeException", fqid: "ScriptHalted", pos: n.pos, end: n.end}

@@ -42,13 +42,17 @@ type psShell struct {
 	// trap-holding blocks the running statement is in (ps_errors.go).
 	errs     []any
 	handlers int
-	// held is what each variable holds, in bytes (ps_bounds.go).
-	held map[string]int64
+	// scope is the current scope; vars and funcs are its variables and
+	// functions (ps_scopes.go).
+	scope *psScope
 	// shouldExit is $host.SetShouldExit's code.
 	shouldExit    int
 	hasShouldExit bool
 	// exitKnown: a native program ran, $LASTEXITCODE is set.
 	exitKnown bool
+	// streamIn is a range the next cmdlet takes one number at a time
+	// (ps_range.go).
+	streamIn *psRange
 	// calls are the functions running, innermost last (Write-Error names
 	// the function it is in).
 	calls []psFrame
@@ -228,7 +232,8 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 			return 0
 		}
 	}
-	s := &psShell{p: p, pwsh: pwsh, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: p.Stderr}
+	s := &psShell{p: p, pwsh: pwsh, lastOK: true, errw: p.Stderr}
+	s.initScopes()
 	if !haveScript {
 		b, _ := io.ReadAll(p.Stdin)
 		script = string(b)
@@ -248,6 +253,9 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 		}
 		s.file = p.Path(file)
 		script = DecodeText(data)
+		// a script run with -File runs in a script scope of its own, a
+		// child of the global scope (about_Scopes)
+		defer s.pushScope(true)()
 		s.vars["args"] = toAnySlice(scriptArgs)
 	}
 	s.src = script
@@ -482,6 +490,16 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			}
 		}
 	case "foreach":
+		if rg, ok := s.rangeOf(n.kids[0]); ok {
+			for i := int64(0); i < rg.count(); i++ {
+				s.checkCtx()
+				s.setVar(n.name, rg.at(i))
+				if s.loopBody(n.kids[1].block, out) {
+					return
+				}
+			}
+			return
+		}
 		for _, v := range enumerate(s.evalCond(n.kids[0])) {
 			s.checkCtx()
 			s.setVar(n.name, v)
@@ -490,7 +508,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			}
 		}
 	case "function":
-		s.funcs[strings.ToLower(n.name)] = n
+		s.defineFunc(n)
 	case "try":
 		s.execTry(n, out)
 	case "switch":
@@ -546,13 +564,10 @@ func (s *psShell) loopBody(block []*psNode, out emitter) (brk bool) {
 }
 
 func (s *psShell) evalCond(n *psNode) any {
-	var vals []any
-	s.execStmt(n, func(v any) {
-		if _, ok := v.(flushMarker); !ok {
-			vals = append(vals, v)
-		}
-	})
-	return collapse(vals)
+	vals, sink, release := s.collector()
+	defer release()
+	s.execStmt(n, sink)
+	return collapse(*vals)
 }
 
 // evalValue runs a statement or pipeline and returns its output.
@@ -650,16 +665,12 @@ func (s *psShell) setVar(name string, v any) {
 		}
 		return
 	}
-	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
-		if rest, ok := cutFold(name, scope); ok {
-			name = rest
-		}
-	}
-	if strings.EqualFold(name, "LASTEXITCODE") {
+	mod, bare := scopeModifier(name)
+	if strings.EqualFold(bare, "LASTEXITCODE") {
 		s.p.LastExit, s.exitKnown = int(toInt(v)), true
 	}
-	s.hold(strings.ToLower(name), v)
-	s.vars[strings.ToLower(name)] = v
+	sc, _ := s.scopeNamed(mod)
+	s.setIn(sc, bare, v, mod == "private")
 }
 
 func cutFold(s, prefix string) (string, bool) {
@@ -677,12 +688,8 @@ func (s *psShell) getVar(name string) any {
 		}
 		return v
 	}
-	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
-		if rest, ok := cutFold(name, scope); ok {
-			name = rest
-		}
-	}
-	switch strings.ToLower(name) {
+	_, bare := scopeModifier(name)
+	switch strings.ToLower(bare) {
 	case "true":
 		return true
 	case "false":
@@ -694,7 +701,7 @@ func (s *psShell) getVar(name string) any {
 	case "error":
 		return append([]any{}, s.errs...)
 	case "erroractionpreference":
-		if v, ok := s.vars["erroractionpreference"]; ok {
+		if v, _, ok := s.lookupVar(name); ok {
 			return v
 		}
 		return "Continue"
@@ -721,6 +728,9 @@ func (s *psShell) getVar(name string) any {
 	case "input":
 		if v, ok := s.vars["input"]; ok {
 			return v
+		}
+		if !s.scope.script {
+			return []any{} // a function or script block not in a pipeline
 		}
 		// top-level $input is the process's stdin, read when first used
 		b, _ := io.ReadAll(s.p.Stdin)
@@ -749,7 +759,8 @@ func (s *psShell) getVar(name string) any {
 			{"MyCommand", &psObject{typeName: "System.Management.Automation.ExternalScriptInfo", str: name, props: []psProp{{"Name", name}, {"Path", s.file}, {"Definition", s.file}}}},
 			{"ScriptName", s.file}, {"PSScriptRoot", s.getVar("psscriptroot")}, {"PSCommandPath", s.file}, {"InvocationName", s.file}}}
 	}
-	return s.vars[strings.ToLower(name)]
+	v, _, _ := s.lookupVar(name)
+	return v
 }
 
 // ---- pipelines ----
@@ -790,19 +801,26 @@ func (s *psShell) runPipeline(n *psNode, out emitter) {
 			s.lastOK = true
 		}
 	}()
+	// each stage's output is held until the next stage has run
+	releaseInput := func() {}
+	defer func() { releaseInput() }()
+	first := 0
+	if rg, ok := s.streamedRange(n); ok {
+		s.streamIn, hasInput, first = &rg, true, 1
+		defer func() { s.streamIn = nil }()
+	}
 	for i, el := range n.kids {
+		if i < first {
+			continue
+		}
 		last := i == len(n.kids)-1
-		var collected []any
-		sink := out
+		collected, sink, release := new([]any), out, func() {}
 		if !last {
-			sink = func(v any) {
-				if _, ok := v.(flushMarker); !ok {
-					collected = append(collected, v)
-				}
-			}
+			collected, sink, release = s.collector()
 		}
 		s.runElement(el, input, hasInput, sink)
-		input, hasInput = collected, true
+		releaseInput()
+		input, hasInput, releaseInput = *collected, true, release
 	}
 }
 
@@ -1052,12 +1070,10 @@ func (s *psShell) eval(n *psNode) any {
 		}
 		return str
 	case "subexpr", "arrayexpr":
-		var vals []any
-		s.execBlock(n.block, func(v any) {
-			if _, ok := v.(flushMarker); !ok {
-				vals = append(vals, v)
-			}
-		})
+		pv, sink, release := s.collector()
+		defer release()
+		s.execBlock(n.block, sink)
+		vals := *pv
 		if n.kind == "arrayexpr" {
 			if vals == nil {
 				return []any{}

@@ -110,7 +110,8 @@ func cmdletStartJob(c *psCall) {
 	jp := c.s.p.Sub(strings.NewReader(""), io.Discard, io.Discard)
 	jp.Ctx = ctx
 	jp.Depth = &atomic.Int32{}
-	js := &psShell{p: jp, pwsh: c.s.pwsh, src: c.s.src, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: io.Discard}
+	js := &psShell{p: jp, pwsh: c.s.pwsh, src: c.s.src, lastOK: true, errw: io.Discard}
+	js.initScopes()
 	args := enumerate(collapse(enumerate(c.named["ArgumentList"])))
 	go func() {
 		defer close(j.done)

@@ -95,6 +95,11 @@ func (s *psShell) member(n *psNode) any {
 		return s.static(n.kids[0].name, name, args, isCall)
 	}
 	obj := s.eval(n.kids[0])
+	if obj == nil && isCall {
+		// about_Automatic_Variables / about_Null: calling a method on
+		// $null is a statement-terminating RuntimeException
+		s.throwStmt(&psErrorRecord{msg: "You cannot call a method on a null-valued expression.", category: "InvalidOperation", target: ":", reason: "RuntimeException", fqid: "InvokeMethodOnNull", pos: n.pos, end: n.end})
+	}
 	if list, ok := obj.([]any); ok && isCall && strings.EqualFold(name, "add") && n.kids[0].kind == "var" {
 		// $list.Add(x) on an ArrayList or List[T] a variable holds: the
 		// variable's list grows (arrays here are values); Add returns the

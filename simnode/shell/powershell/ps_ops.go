@@ -80,19 +80,7 @@ func (s *psShell) binary(op string, l, r any) any {
 		}
 		return toInt(l) % d
 	case "..":
-		a, b := toInt(l), toInt(r)
-		var out []any
-		step := int64(1)
-		if b < a {
-			step = -1
-		}
-		for i := a; len(out) < 100000; i += step {
-			out = append(out, i)
-			if i == b {
-				break
-			}
-		}
-		return out
+		return s.rangeArray(l, r)
 	case "f":
 		return formatOp(toStr(l), enumerate(r))
 	case "eq", "ne", "gt", "ge", "lt", "le", "like", "notlike", "match", "notmatch":

@@ -2,6 +2,7 @@ package powershell
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"wink.dev/wink/simnode/shell/process"
@@ -341,7 +342,11 @@ func (ps *psParser) statement() *psNode {
 			params = ps.paramList()
 		}
 		body := ps.scriptBlock()
-		return &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		fn := &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		if strings.HasPrefix(strings.ToLower(ps.src[start:]), "filter") {
+			fn.op = "filter" // its body is a process block (about_Functions)
+		}
+		return fn
 	case ps.keyword("try"):
 		// about_Try_Catch_Finally: kids are the try block, the finally
 		// block (or nil), then one "catch" node per catch clause.
@@ -480,13 +485,18 @@ type psParam struct {
 	name     string
 	def      *psNode
 	isSwitch bool
+	// pipeline: [Parameter(ValueFromPipeline)] takes each pipeline object
+	// in a process block.
+	pipeline bool
 }
+
+var valueFromPipeline = regexp.MustCompile(`(?i)\bValueFromPipeline\s*(=\s*\$true\s*)?[,)]`)
 
 // paramList parses "( [attr] [type] $name = default, ... )".
 func (ps *psParser) paramList() []psParam {
 	var params []psParam
 	ps.i++ // (
-	sw := false
+	sw, pipe := false, false
 	for {
 		ps.skipAll()
 		switch c := ps.peek(); {
@@ -500,9 +510,10 @@ func (ps *psParser) paramList() []psParam {
 			if strings.EqualFold(t, "switch") || strings.EqualFold(t, "System.Management.Automation.SwitchParameter") {
 				sw = true
 			}
+			pipe = pipe || valueFromPipeline.MatchString(t)
 		case c == '$':
-			p := psParam{name: ps.variable().name, isSwitch: sw}
-			sw = false
+			p := psParam{name: ps.variable().name, isSwitch: sw, pipeline: pipe}
+			sw, pipe = false, false
 			ps.skipAll()
 			if ps.peek() == '=' {
 				ps.i++
@@ -858,6 +869,17 @@ func (ps *psParser) commandArgs(cmd *psNode) {
 		if c == '-' && ps.peekAt(1) == '-' && (ps.peekAt(2) == ' ' || ps.peekAt(2) == 0) {
 			ps.i += 2
 			cmd.args = append(cmd.args, psArg{param: "--", pos: start, end: ps.i})
+			continue
+		}
+		if c == '@' && (process.IsLetter(ps.peekAt(1)) || ps.peekAt(1) == '_') {
+			// splatting: @params passes a hashtable's entries as named
+			// arguments, an array's as positional (about_Splatting)
+			ps.i++
+			j := ps.i
+			for ps.i < len(ps.src) && (process.IsLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || ps.src[ps.i] == ':' || ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9') {
+				ps.i++
+			}
+			cmd.args = append(cmd.args, psArg{param: "@", value: &psNode{kind: "var", name: ps.src[j:ps.i], pos: start, end: ps.i}, pos: start, end: ps.i})
 			continue
 		}
 		v := ps.argument()
