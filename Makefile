@@ -5,7 +5,7 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build image suites tools up down test unit bench kwok conformance fmt vet clean
+.PHONY: all build image suites tools up down test unit fuzz bench kwok conformance fmt vet clean
 
 all: build
 
@@ -52,6 +52,21 @@ down: build
 NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 test: build
 	WINK_BINARY=$(WINK) $(GO) test -count=1 -p $$((3 * $(NPROC))) -timeout 40m ./...
+	$(MAKE) fuzz
+
+## fuzz: every fuzz target (func Fuzz* of a _test.go file) for FUZZTIME each,
+## one after the other (issue 18: no input panics, hangs, or grows the heap
+## or the output past its bound; the targets check all three). `go test`
+## already runs their seed corpora. A failing input is kept in the package's
+## testdata/fuzz, where `go test` then runs it too.
+FUZZTIME ?= 12s
+fuzz:
+	@set -e; grep -r --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]*' cmd harness internal reports simnode suites | sort -u | \
+	while IFS=: read -r file fn; do \
+		name=$${fn#func }; dir=./$$(dirname $$file); \
+		echo "$(GO) test -run '^$$' -fuzz '^$$name$$' -fuzztime $(FUZZTIME) $$dir"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$dir; \
+	done
 
 ## unit: only the tests that need no cluster
 unit:

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -37,6 +38,7 @@ import (
 	"wink.dev/wink/simnode/internal/pods/wire"
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // Defaults.
@@ -223,6 +225,13 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	specs, err := nodeSpecs(cfg)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// What the simulated processes hold is bounded (process.
+		// MachineMemory, issue 18); a soft limit above it and what the
+		// nodes need makes the collector return their garbage before the
+		// heap doubles, whatever the pods run.
+		debug.SetMemoryLimit(2*process.MachineMemory + int64(len(specs))<<20)
 	}
 	s := &shared{cfg: cfg, client: client, rules: rules.Default(), log: log, vkLog: vkLog}
 

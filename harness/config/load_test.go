@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/internal/fuzzbound"
 )
 
 const fixture = "../../fixtures/wink.yaml"
@@ -611,16 +612,13 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(head + "nodePools:\n- &w {name: a, os: windows}\n- <<: *w\n  name: b\n"))
 	f.Add([]byte(head + "nodePools: [{name: l, os: linux, capacity: {cpu: 1.5}, taints: []}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		done := make(chan struct{})
-		defer close(done)
-		go func() { // a hang is a bug too: crash, so that the fuzzer keeps the input
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				panic(fmt.Sprintf("Parse hangs on %q", data))
-			}
-		}()
-		c, err := Parse(data, "fuzz.yaml")
+		// A hang is a bug too, and so is a config that grows the heap
+		// past 64 MiB (issue 18: bounded by construction).
+		var c *v1alpha1.Cluster
+		var err error
+		fuzzbound.Run(t, fmt.Sprintf("Parse of %d bytes", len(data)), 10*time.Second, 64<<20, func() {
+			c, err = Parse(data, "fuzz.yaml")
+		})
 		if err != nil {
 			return
 		}

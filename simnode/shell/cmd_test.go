@@ -99,7 +99,9 @@ func TestCmdBounded(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(Windows)
 			f.env.Limits.Memory = tc.memory
-			f.clock.limit = fakeEpoch.Add(2 * time.Second)
+			// a minute of the process's clock: 600,000 steps at one
+			// core's pace (process.StepsPerCPU)
+			f.clock.limit = fakeEpoch.Add(time.Minute)
 			f.fs.add(`C:\rw\loop.cmd`, tc.script)
 			r := f.run(t, []string{"cmd", "/c", `C:\rw\loop.cmd`}, "")
 			if r.code != tc.code || r.stderr != tc.errOut {

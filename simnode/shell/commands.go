@@ -112,6 +112,7 @@ var linuxPrograms = []*process.Command{
 	{Name: "dig", Help: "DNS lookup utility (BIND).", Rows: "H1, H2", Run: programs.Dig},
 	{Name: "getent", Help: "Gets entries from the hosts database (hosts file, then DNS).", Rows: "H2", Run: programs.Getent},
 	{Name: "seq", Help: "Prints a sequence of numbers.", Run: programs.Seq},
+	{Name: "yes", Help: "Prints a line (y) until stopped, at the pace of its CPU (issue 18).", Run: programs.Yes},
 	{Name: "grep", Aliases: []string{"egrep", "fgrep"}, Help: "Prints lines that match a pattern.", Run: programs.Grep},
 	{Name: "wget", Help: "Retrieves files over HTTP.", Rows: "H1", Run: programs.Wget},
 	{Name: "curl", Help: "Transfers a URL.", Rows: "H1", Run: programs.Curl},

@@ -40,6 +40,9 @@ func Present(os OS, img Image, argv []string) bool {
 	if len(argv) == 0 || (os == Linux && process.BaseLacks(img.Base, argv[0])) {
 		return false
 	}
+	if img.Absent(os, argv[0]) {
+		return false // inbox.yaml bases[].absent: powershell in nanoserver
+	}
 	if Found(os, argv) || img.Open || process.BaseHas(img.Base, argv[0]) {
 		return true
 	}

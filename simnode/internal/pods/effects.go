@@ -15,6 +15,7 @@ import (
 	utilexec "k8s.io/utils/exec"
 
 	"wink.dev/wink/simnode/internal/logs"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // The Provider drives the machine: timers on its clock, commands in
@@ -109,6 +110,22 @@ type lineWriter struct {
 	stream string
 	now    func() time.Time
 	buf    []byte
+	// settle, when set, waits until the node's clock reaches the
+	// process's (lookahead.go); it is called every maxAheadLines lines,
+	// so that a flood does not run ahead of the clock (issue 18: the log
+	// holds back the lines printed ahead, at most that many).
+	settle func() error
+	lines  int
+}
+
+// maxAheadLines is how many lines a process prints between two settles.
+const maxAheadLines = 1000
+
+// count counts a line appended to the log, settling every maxAheadLines.
+func (l *lineWriter) count() {
+	if l.lines++; l.settle != nil && l.lines%maxAheadLines == 0 {
+		_ = l.settle()
+	}
 }
 
 // Write splits b into lines; a line longer than logs.MaxLineSize goes to
@@ -126,6 +143,7 @@ func (l *lineWriter) Write(b []byte) (int, error) {
 			for len(l.buf) >= logs.MaxLineSize {
 				l.w.AppendPartial(l.stream, l.now(), string(l.buf[:logs.MaxLineSize]))
 				l.buf = append(l.buf[:0], l.buf[logs.MaxLineSize:]...)
+				l.count()
 			}
 			break
 		}
@@ -138,8 +156,10 @@ func (l *lineWriter) Write(b []byte) (int, error) {
 		for len(line) > logs.MaxLineSize {
 			l.w.AppendPartial(l.stream, l.now(), string(line[:logs.MaxLineSize]))
 			line = line[logs.MaxLineSize:]
+			l.count()
 		}
 		l.w.Append(l.stream, l.now(), string(line))
+		l.count()
 		l.buf = l.buf[:0]
 	}
 	return n, nil
@@ -193,6 +213,11 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Writes = nil
 	env.Exec = j.kind != "process"
 	env.Completes = j.completes
+	env.Limits.OOMKilled = nil
+	if j.kind == "process" {
+		// The container's own process: the kernel OOM-kills it (row B5).
+		env.Limits.OOMKilled = func() { j.oom.Store(true) }
+	}
 	var pt *procTimer
 	if j.clock != nil {
 		pt = p.procTimer(js, j.clock, &env)
@@ -212,10 +237,17 @@ func (p *Provider) spawn(rec *record, j *job) {
 		if j.stdout != nil {
 			o := &lineWriter{w: j.stdout, stream: "stdout", now: now}
 			e := &lineWriter{w: j.stdout, stream: "stderr", now: now}
+			if pt != nil {
+				o.settle = func() error { return pt.settle(j.ctx) }
+				e.settle = o.settle
+			}
 			lws = []*lineWriter{o, e}
 			stdout, stderr = o, e
 		} else {
-			out = &collect{}
+			out = &collect{max: process.MaxWrite}
+			if j.kind == "probe" {
+				out.max = maxProbeOutput
+			}
 			sw := &syncWriter{b: out}
 			stdout, stderr = sw, sw
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -65,6 +66,8 @@ type job struct {
 	// completes: a process that runs to completion (an init container's,
 	// or a pod's that does not restart): see Env.Completes.
 	completes bool
+	// oom: the process was OOM-killed (limits.go, row B5 Linux side).
+	oom atomic.Bool
 }
 
 // backoff is one client-go flowcontrol.Backoff entry.
@@ -698,6 +701,11 @@ func (m *machine) runProcess(rec *record, c *container, out logs.Writer, st proc
 			return
 		}
 		m.finishContainer(rec, c, int32(code), false, m.now())
+		if j.oom.Load() && c.state.Terminated != nil {
+			// Past its memory limit on Linux (row B5): as containerd
+			// reports a container the kernel OOM-killed.
+			c.state.Terminated.ExitCode, c.state.Terminated.Reason = oomExitCode, oomReason
+		}
 	}
 	m.fx.spawn(rec, j)
 }
@@ -758,6 +766,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if env.Dir == "" {
 		env.Dir = c.img.WorkingDir
 	}
+	env.Limits, env.Tracer = m.limits(spec), m.tracer(rec, c)
 	m.hostEnv(rec, c, env)
 	if rec.volumes != nil {
 		env.Files = rec.volumes.FS(c.name)

@@ -66,6 +66,12 @@ type BaseImage struct {
 	// Exact: the image has no program but Programs, not even one the
 	// shell's table simulates (curl is not in busybox).
 	Exact bool `json:"exact,omitempty"`
+	// Absent are programs of the shell's tables the base does not have
+	// (nanoserver: no PowerShell), as program names (bases.go).
+	Absent []string `json:"absent,omitempty"`
+	// PowerShell is the Windows PowerShell the base has ("5.1": of its
+	// Windows build, bases.go); "" none.
+	PowerShell string `json:"powerShell,omitempty"`
 }
 
 // InBoxModule is an in-box PowerShell module and its cmdlets.
@@ -85,6 +91,10 @@ type inBoxTable struct {
 	programs map[string]map[string]bool
 	// exact: the bases whose programs are all in programs
 	exact map[string]bool
+	// absent: os -> base -> program name -> absent; bases2: os -> base
+	// name -> base (bases.go)
+	absent map[OS]map[string]map[string]bool
+	bases2 map[OS]map[string]BaseImage
 }
 
 // inBox loads inbox.yaml on first use.
@@ -123,6 +133,7 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 			}
 			seenRepo[key] = b.Name
 		}
+		validateBase(b, where, fail)
 	}
 	seenCmdlet := map[string]string{}
 	for i, m := range f.Modules {
@@ -177,6 +188,7 @@ func mustLoadInBox(data []byte) *inBoxTable {
 		panic(err) // TestInBoxTable rules this out
 	}
 	t := &inBoxTable{bases: map[OS]map[string]BaseImage{}, cmdlets: map[string]string{}, exes: map[string]bool{}}
+	t.loadBases(f.Bases)
 	for _, b := range f.Bases {
 		if t.bases[b.OS] == nil {
 			t.bases[b.OS] = map[string]BaseImage{}
@@ -252,8 +264,12 @@ func InBoxExecutable(argv0 string) bool { return inBox().exes[ProgramName(argv0,
 // present (see Present): an in-box program exits 0 at once with no output;
 // a tool that ends exits 0 at once; any other program of an open image is
 // an UnknownProgram. ok is false when the program is known to be absent.
+//
+// Each of these leaves a trace (NotSimulated: a Warning event on the pod,
+// issue 18): the program ran, but wink did not judge what it did.
 func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 	if p.Win && p.Env.Image.InBox && InBoxExecutable(argv0) {
+		p.NotSimulated(ProgramName(argv0, true))
 		return 0, true
 	}
 	if server, ok := inBox().programs[p.Env.Image.Base][ProgramName(argv0, p.Win)]; ok {
@@ -265,6 +281,7 @@ func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 		return 0, true
 	}
 	if p.Env.Image.Open {
+		p.NotSimulated(ProgramName(argv0, p.Win))
 		if Tool(p.Env.OS, argv0) {
 			return 0, true
 		}
@@ -338,5 +355,16 @@ func RunUntilStopped(ctx context.Context, env *Env) int {
 	if env == nil {
 		env = &Env{}
 	}
-	return NewProc(ctx, env, nil, nil, nil, nil).Block()
+	p := NewProc(ctx, env, nil, nil, nil, nil)
+	defer p.End()
+	return p.Block()
+}
+
+// RunUnsimulated is RunUntilStopped for a program wink knows by name
+// (argv[0], the image's own server): it leaves the trace of Unsimulated.
+func RunUnsimulated(ctx context.Context, env *Env, argv []string) int {
+	if env != nil && len(argv) > 0 && env.Tracer != nil {
+		env.Tracer.NotSimulated(ProgramName(argv[0], env.OS == Windows))
+	}
+	return RunUntilStopped(ctx, env)
 }

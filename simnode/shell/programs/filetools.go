@@ -22,6 +22,9 @@ func Cat(p *process.Proc, argv []string) int {
 			if err != nil {
 				return 0
 			}
+			if p.Step() != nil { // issue 18: an endless input is paced
+				return p.Killed()
+			}
 		}
 	}
 	code := 0

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,7 +81,7 @@ func Seq(p *process.Proc, argv []string) int {
 			}
 			b.Reset()
 		}
-		if p.Step() != nil {
+		if p.Step() != nil { // issue 18: `seq 1 1000000000` is paced
 			return p.Killed()
 		}
 	}
@@ -223,9 +222,7 @@ func Grep(p *process.Proc, argv []string) int {
 	var inputs []input
 	code := 1
 	if len(files) == 0 {
-		var b bytes.Buffer
-		b.ReadFrom(p.Stdin)
-		inputs = append(inputs, input{"(standard input)", b.Bytes()})
+		inputs = append(inputs, input{"(standard input)", readStdin(p)})
 	}
 	for _, f := range files {
 		data, err := p.ReadFile(f)
@@ -352,12 +349,12 @@ func hostsEntry(data []byte, key string) (string, bool) {
 // the tool's name and skipped.
 func readInputs(p *process.Proc, tool string, names []string) (names2 []string, data [][]byte, code int) {
 	if len(names) == 0 {
-		b, _ := io.ReadAll(p.Stdin)
+		b := readStdin(p)
 		return []string{""}, [][]byte{b}, 0
 	}
 	for _, n := range names {
 		if n == "-" {
-			b, _ := io.ReadAll(p.Stdin)
+			b := readStdin(p)
 			names2, data = append(names2, n), append(data, b)
 			continue
 		}
