@@ -5,13 +5,24 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build suites tools up down test unit bench kwok conformance fmt vet clean
+.PHONY: all build image suites tools up down test unit fuzz bench kwok conformance fmt vet clean
 
 all: build
 
 ## build: the wink binary (control plane, simnode and CLI in one), bin/wink
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wink
+
+## image: wink's OCI image, built without a Docker daemon (issue 19): the
+## static binary (CGO_ENABLED=0) on an empty base, entrypoint `wink simnode`,
+## as a `docker load`-able bin/wink-image.tar and an OCI layout bin/wink-oci,
+## for the in-cluster chart simnode/deploy/chart
+## (`kind load image-archive bin/wink-image.tar`).
+ARCH  ?= $(shell $(GO) env GOARCH)
+IMAGE ?= wink.dev/wink:$(VERSION)
+image:
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -ldflags "$(LDFLAGS) -s -w" -o bin/linux-$(ARCH)/wink ./cmd/wink
+	$(GO) run ./simnode/deploy/image --binary bin/linux-$(ARCH)/wink --arch $(ARCH) --tag $(IMAGE) --tarball bin/wink-image.tar --layout bin/wink-oci
 
 ## suites: the e2e suites as test binaries, bin/suites/<area>.test, for `wink test`
 ## without a Go toolchain (go test -c -o DIR/ names each binary after its package)
@@ -41,6 +52,21 @@ down: build
 NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 test: build
 	WINK_BINARY=$(WINK) $(GO) test -count=1 -p $$((3 * $(NPROC))) -timeout 40m ./...
+	$(MAKE) fuzz
+
+## fuzz: every fuzz target (func Fuzz* of a _test.go file) for FUZZTIME each,
+## one after the other (issue 18: no input panics, hangs, or grows the heap
+## or the output past its bound; the targets check all three). `go test`
+## already runs their seed corpora. A failing input is kept in the package's
+## testdata/fuzz, where `go test` then runs it too.
+FUZZTIME ?= 12s
+fuzz:
+	@set -e; grep -r --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]*' cmd harness internal reports simnode suites | sort -u | \
+	while IFS=: read -r file fn; do \
+		name=$${fn#func }; dir=./$$(dirname $$file); \
+		echo "$(GO) test -run '^$$' -fuzz '^$$name$$' -fuzztime $(FUZZTIME) $$dir"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$dir; \
+	done
 
 ## unit: only the tests that need no cluster
 unit:

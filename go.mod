@@ -1,6 +1,6 @@
 module wink.dev/wink
 
-go 1.25.7
+go 1.26.0
 
 replace (
 	k8s.io/api => k8s.io/api v0.35.4
@@ -37,6 +37,7 @@ replace (
 )
 
 require (
+	github.com/benhoyt/goawk v1.29.1
 	github.com/distribution/reference v0.6.0
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-containerregistry v0.22.1
@@ -69,6 +70,7 @@ require (
 	k8s.io/kubernetes v1.35.4
 	k8s.io/metrics v0.35.4
 	k8s.io/utils v0.0.0-20251002143259-bc988d571ff4
+	mvdan.cc/sh/v3 v3.14.1
 	sigs.k8s.io/e2e-framework v0.7.0
 	sigs.k8s.io/kind v0.33.0
 	sigs.k8s.io/metrics-server v0.7.2

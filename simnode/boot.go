@@ -59,6 +59,7 @@ type nodeBoot struct {
 	// newRuntime and newShutdownManager.
 	activePods  func() []*corev1.Pod
 	intro       *introspection
+	logs        *logs.Store
 	podProvider *pods.Provider
 	shutdownMgr *shutdown.Manager
 }
@@ -102,6 +103,8 @@ func (s *shared) bootNode(ctx context.Context, spec nodes.Spec, pw *power, ownPo
 	s.newShutdownManager(b)
 	s.providers.Store(name, b.podProvider)
 	defer s.providers.Delete(name)
+	s.nodeProviders.Store(name, b.nodeProvider)
+	defer s.nodeProviders.Delete(name)
 	s.seedPods(b)
 	nc, pc, err := s.newControllers(b)
 	if err != nil {
@@ -198,7 +201,11 @@ func (s *shared) podInformer(ctx context.Context, b *nodeBoot, own bool) (stop f
 // <node>/root/var/log/pods (C:\var\log\pods), and the runtime's records,
 // emptyDirs and container layers under <node>/runtime.
 func (s *shared) newRuntime(b *nodeBoot, osPower *osShutdown) {
-	store := logs.NewFileStore(filepath.Join(b.stateDir, "root"), logs.DefaultRotation)
+	b.intro = s.newIntrospection(b.spec, b.info, func() int { return len(b.activePods()) })
+	// The container log manager rotates with the node's /configz values
+	// (issue 22); serveBoot starts it.
+	store := logs.NewFileStore(filepath.Join(b.stateDir, "root"), nodes.LogRotationOf(b.intro.config))
+	b.logs = store
 	runtimeDir := filepath.Join(b.stateDir, "runtime")
 	volNode := volumes.NewNode(b.info.OS)
 	volNode.SetStateDir(runtimeDir)
@@ -218,7 +225,6 @@ func (s *shared) newRuntime(b *nodeBoot, osPower *osShutdown) {
 		}
 		return out
 	}
-	b.intro = s.newIntrospection(b.spec, b.info, func() int { return len(b.activePods()) })
 	b.podProvider = pods.NewProvider(pods.Config{
 		Node:   b.info,
 		Rules:  s.rules,
@@ -375,6 +381,7 @@ func (s *shared) serveBoot(ctx context.Context, b *nodeBoot, pw *power, endBoot 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return srv.Serve(gctx) })
 	g.Go(func() error { return nodeRes.run(gctx) })
+	b.logs.Start(gctx)
 	g.Go(func() error {
 		if err := nc.Run(gctx); err != nil && gctx.Err() == nil {
 			select {

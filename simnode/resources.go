@@ -68,6 +68,7 @@ type podRuntime interface {
 	oomKiller
 	BusyThreads(containerID string) int
 	MemoryHeld(containerID string) int64
+	DiskUsage(pod *corev1.Pod) (resources.PodStorage, bool)
 }
 
 var _ podRuntime = (*pods.Provider)(nil)
@@ -89,6 +90,7 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		KubeletVersion:            info.KubeletVersion,
 		BusyThreads:               runtime.BusyThreads,
 		MemoryHeld:                runtime.MemoryHeld,
+		DiskUsage:                 runtime.DiskUsage,
 		Log:                       log,
 	})
 	evictionHard := spec.Pool.EvictionHard
@@ -109,8 +111,9 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 			}
 			return out
 		},
-		Evictor:  evictor,
-		Recorder: recorder,
+		Evictor:      evictor,
+		Recorder:     recorder,
+		LocalStorage: runtime.DiskUsage,
 		SetMemoryPressure: func(pressure bool) {
 			var event string
 			np.Update(func(n *corev1.Node) {
@@ -120,6 +123,18 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
 			}
 			log.Info("memory pressure", "pressure", pressure)
+		},
+		// N7: a Windows node's DiskPressure is always False.
+		DiskPressure: !info.OS.IsWindows(),
+		SetDiskPressure: func(pressure bool) {
+			var event string
+			np.Update(func(n *corev1.Node) {
+				event = nodes.SetDiskPressure(n, s.rules, info.Conditions, pressure, time.Now())
+			})
+			if event != "" {
+				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
+			}
+			log.Info("disk pressure", "pressure", pressure)
 		},
 		Log: log.With("part", "eviction"),
 	})
@@ -190,6 +205,16 @@ const evictionTimeout = 30 * time.Second
 type runtimeEvictor struct {
 	t     terminator
 	rules *rules.Rules
+}
+
+// EvictLocalStorage implements resources.LocalStorageEvictor (issue 22).
+func (e runtimeEvictor) EvictLocalStorage(pod *corev1.Pod, message string) error {
+	select {
+	case err := <-e.t.Terminate(pod, pods.EvictedLocalStorage(message)):
+		return err
+	case <-time.After(evictionTimeout):
+		return fmt.Errorf("pod %s/%s: not killed within %s", pod.Namespace, pod.Name, evictionTimeout)
+	}
 }
 
 // Evict implements resources.Evictor.

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -37,6 +38,7 @@ import (
 	"wink.dev/wink/simnode/internal/pods/wire"
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // Defaults.
@@ -86,6 +88,9 @@ func withDefaults(c *config.Config) (*config.Config, error) {
 	if out.ClientBurst == 0 && out.ClientQPS > 0 {
 		out.ClientBurst = int(2 * out.ClientQPS)
 	}
+	if err := out.Shard.Validate(); err != nil {
+		return nil, fmt.Errorf("simnode config: %w", err)
+	}
 	seen := map[string]bool{}
 	for _, name := range out.NodeNames() {
 		if seen[name] {
@@ -108,6 +113,7 @@ func nodeSpecs(c *config.Config) ([]nodes.Spec, error) {
 	}
 	shared := c.ListenAddress != ""
 	var out []nodes.Spec
+	n := 0 // the node's place in the cluster's node order
 	for _, p := range c.Pools {
 		for i := range p.Count {
 			if !ip.IsValid() {
@@ -122,11 +128,16 @@ func nodeSpecs(c *config.Config) ([]nodes.Spec, error) {
 				KubeletPort:           int32(c.KubeletPort),
 			}
 			if shared {
-				spec.KubeletPort += int32(len(out))
+				spec.KubeletPort += int32(n)
 			} else {
 				ip = ip.Next()
 			}
-			out = append(out, spec)
+			n++
+			// Issue 19: a shard serves only the nodes it owns, each at
+			// the address and port of its place in the whole cluster.
+			if c.Shard.Owns(config.NodeName(c.ClusterName, p.Name, i)) {
+				out = append(out, spec)
+			}
 		}
 	}
 	return out, nil
@@ -147,9 +158,11 @@ func Run(ctx context.Context, cfg *config.Config) error {
 	}
 	vkLogger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: vkLevel})).With("component", "virtual-kubelet")
 
+	// Without a kubeconfig, in a pod (the in-cluster chart, issue 19):
+	// the service account's (client-go's in-cluster fallback).
 	restCfg, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
 	if err != nil {
-		return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
+		return fmt.Errorf("kubeconfig %q: %w", cfg.Kubeconfig, err)
 	}
 	restCfg.QPS, restCfg.Burst = cfg.ClientQPS, cfg.ClientBurst
 	restCfg.UserAgent = "wink-simnode"
@@ -162,6 +175,15 @@ func Run(ctx context.Context, cfg *config.Config) error {
 	client, err := kubernetes.NewForConfig(restCfg)
 	if err != nil {
 		return fmt.Errorf("kubernetes client: %w", err)
+	}
+	if cfg.ControlPlaneVersion == "" {
+		// The chart names no version: the nodes' kubeletVersion is the
+		// apiserver's, as the harness makes it.
+		v, err := client.Discovery().ServerVersion()
+		if err != nil {
+			return fmt.Errorf("apiserver version: %w", err)
+		}
+		cfg.ControlPlaneVersion = v.GitVersion
 	}
 	return run(ctx, cfg, client, log, vkLogger)
 }
@@ -185,6 +207,8 @@ type shared struct {
 	// localAccounts maps node name to its machine's local groups
 	// (*shell.MemAccounts), kept across boots.
 	localAccounts sync.Map
+	// nodeProviders maps node name to its running boot's *nodes.Provider.
+	nodeProviders sync.Map
 	// powers maps node name to its *power (power.go).
 	powers sync.Map
 	// network is the process's one HNS model (H1-H9), over the shared
@@ -201,6 +225,13 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	specs, err := nodeSpecs(cfg)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// What the simulated processes hold is bounded (process.
+		// MachineMemory, issue 18); a soft limit above it and what the
+		// nodes need makes the collector return their garbage before the
+		// heap doubles, whatever the pods run.
+		debug.SetMemoryLimit(2*process.MachineMemory + int64(len(specs))<<20)
 	}
 	s := &shared{cfg: cfg, client: client, rules: rules.Default(), log: log, vkLog: vkLog}
 
@@ -254,7 +285,14 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	if cfg.ServingCACert != "" {
 		s.ca, err = kubeletapi.LoadCA(cfg.ServingCACert, cfg.ServingCAKey)
 	} else {
-		s.ca, err = kubeletapi.LoadOrCreateCA(filepath.Join(cfg.StateDir, "pki"))
+		// Shards on one machine share StateDir (a node's disk stays
+		// where it is when it changes owner); each keeps a CA of its own,
+		// so that none races another to create it.
+		pki := "pki"
+		if cfg.Shard.Count > 1 {
+			pki = fmt.Sprintf("pki-shard-%d", cfg.Shard.Index)
+		}
+		s.ca, err = kubeletapi.LoadOrCreateCA(filepath.Join(cfg.StateDir, pki))
 	}
 	if err != nil {
 		return err
@@ -283,6 +321,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	if _, err := s.others.Core().V1().Nodes().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(obj interface{}) { s.notifyPower(obj) },
 		UpdateFunc: func(old, obj interface{}) {
+			s.reassertReady(obj)
 			o, ok1 := old.(*corev1.Node)
 			n, ok2 := obj.(*corev1.Node)
 			if ok1 && ok2 && o.Annotations[ShutdownAnnotation] == n.Annotations[ShutdownAnnotation] {
@@ -301,7 +340,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	s.images = images.Default()
 	s.registry = imageResolver(cfg)
 	var netOpts network.Options
-	if cfg.Kubeconfig != "" {
+	if cfg.Kubeconfig != "" || os.Getenv("KUBERNETES_SERVICE_HOST") != "" {
 		// Containers' requests to the kubernetes Service reach the real
 		// apiserver (agnhost inclusterclient, OIDC discovery).
 		rc, err := clientcmd.BuildConfigFromFlags("", cfg.Kubeconfig)
@@ -324,7 +363,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 		return nil
 	}))
 
-	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs))
+	log.Info("serving nodes", "cluster", cfg.ClusterName, "nodes", len(specs), "shard", cfg.Shard.Index, "shards", max(cfg.Shard.Count, 1))
 	g, gctx := errgroup.WithContext(ctx)
 	if cfg.EgressSocket != "" {
 		s.routes = &egress.Routes{}
@@ -451,6 +490,31 @@ func (s *shared) notifyPower(obj interface{}) {
 	}
 	if pw, ok := s.powers.Load(n.Name); ok {
 		pw.(*power).notify()
+	}
+}
+
+// reassertReady pushes the node's own status again when the apiserver's
+// copy says it is not Ready while the node is (the node lifecycle
+// controller set Ready=Unknown after the process was stopped or frozen, or
+// cut off from the apiserver, longer than the node monitor grace period),
+// as the kubelet does: every nodeStatusUpdateFrequency it compares the
+// status it would write with the apiserver's and patches at once when they
+// differ (k8s.io/kubernetes@v1.35.4 pkg/kubelet/kubelet_node_status.go
+// tryUpdateNodeStatus, nodeStatusHasChanged), so the node is Ready again
+// within seconds, not at the next nodeStatusReportFrequency (5 min).
+// Issue 19: a stopped shard's nodes come back.
+func (s *shared) reassertReady(obj interface{}) {
+	n, ok := obj.(*corev1.Node)
+	if !ok || nodes.Ready(n) {
+		return
+	}
+	p, ok := s.nodeProviders.Load(n.Name)
+	if !ok {
+		return
+	}
+	np := p.(*nodes.Provider)
+	if nodes.Ready(np.Node()) {
+		np.Update(func(*corev1.Node) {})
 	}
 }
 

@@ -227,3 +227,49 @@ func TestEgressRoutesKubeletAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Issue 19: a node the node lifecycle controller marked Ready=Unknown (its
+// simnode was stopped longer than the grace period) is Ready again as soon
+// as its simnode runs, as a kubelet re-asserts its status when the
+// apiserver's differs (kubelet_node_status.go tryUpdateNodeStatus).
+func TestNodeReadyAgainAfterUnknown(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.KubeletPort = 20350
+	cfg.Pools = cfg.Pools[1:]
+	client := fake.NewSimpleClientset()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, mustDefaults(t, cfg), client, quiet(), quiet()) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	bg := context.Background()
+	ready := func() corev1.ConditionStatus {
+		n, err := client.CoreV1().Nodes().Get(bg, "t-lin-0", metav1.GetOptions{})
+		if err != nil {
+			return ""
+		}
+		for _, c := range n.Status.Conditions {
+			if c.Type == corev1.NodeReady {
+				return c.Status
+			}
+		}
+		return ""
+	}
+	eventually(t, "node Ready", func() bool { return ready() == corev1.ConditionTrue })
+	// What the node lifecycle controller writes (nodelifecycle's
+	// tryUpdateNodeHealth): every condition Unknown.
+	n, err := client.CoreV1().Nodes().Get(bg, "t-lin-0", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n.Status.Conditions {
+		n.Status.Conditions[i].Status = corev1.ConditionUnknown
+		n.Status.Conditions[i].Reason = "NodeStatusUnknown"
+	}
+	if _, err := client.CoreV1().Nodes().UpdateStatus(bg, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "node Ready again", func() bool { return ready() == corev1.ConditionTrue })
+}

@@ -83,6 +83,9 @@ const (
 	CodeHostProcessNet   = "hostprocess-without-hostnetwork"
 	CodeHostNetwork      = "hostnetwork-without-hostprocess"
 	CodeUnexpectedPods   = "pods-where-not-expected"
+	// CodeNotSimulated is a warning only: a container ran something wink
+	// does not simulate (issue 18), whose effect is not judged.
+	CodeNotSimulated = "not-simulated"
 )
 
 // Codes are every finding code Run reports.
@@ -90,7 +93,7 @@ var Codes = []string{
 	CodePending, CodePendingSelector, CodePendingOther, CodeDaemonSetNoPods, CodeLinuxOnWindows,
 	CodeNoImageForBuild, CodeImagePull, CodeCrashLoop, CodeContainerFailed, CodeHookFailed, CodeInstallFailed,
 	CodeRefusedAPIServer, CodeRefusedKubelet, CodeNotReady, CodeLinuxOnlyFields, CodeHostProcessNet,
-	CodeHostNetwork, CodeUnexpectedPods,
+	CodeHostNetwork, CodeUnexpectedPods, CodeNotSimulated,
 }
 
 // LoadExpectations reads and validates an --expect file; every problem

@@ -10,6 +10,7 @@ import (
 
 	"wink.dev/wink/reports"
 	"wink.dev/wink/simnode/facts"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // Fixtures of the judging tests: a cluster of the generic profile's shape.
@@ -98,6 +99,7 @@ func TestJudge(t *testing.T) {
 		name     string
 		obs      Observation
 		code     string // "" for no error finding
+		warning  string // a warning's code the workload must have
 		settled  bool
 		contains []string
 	}{{
@@ -213,6 +215,16 @@ func TestJudge(t *testing.T) {
 		obs: Observation{Workloads: []Workload{wl("Deployment", "web", winTmpl, 1)}, Expect: &Expectations{Workloads: []Expectation{{Kind: "Deployment", Name: "web", NotOn: []string{"windows-2019"}}}},
 			Pods: []corev1.Pod{pod("web-1", "Deployment/web", "win2019-0", winTmpl, nil)}},
 		code: CodeUnexpectedPods, settled: true, contains: []string{"windows/2019"},
+	}, {
+		// issue 18: simnode's NotSimulated event is a warning, never a
+		// finding, and the workload still runs
+		name: "a script that uses what wink does not simulate: a warning, not a finding",
+		obs: Observation{Workloads: []Workload{wl("Deployment", "web", winTmpl, 1)}, Pods: []corev1.Pod{pod("web-1", "Deployment/web", "win2022-0", winTmpl, nil)},
+			Events: []corev1.Event{{
+				InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "web-1", FieldPath: "spec.containers{c}"},
+				Type:           corev1.EventTypeWarning, Reason: process.NotSimulatedReason, Message: process.NotSimulatedMessage("c", "certutil"),
+			}}},
+		settled: true, warning: CodeNotSimulated, contains: []string{"not judged: the script of c uses certutil"},
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -234,6 +246,15 @@ func TestJudge(t *testing.T) {
 				if f.Severity == reports.SeverityError {
 					codes = append(codes, f.Code)
 				}
+			}
+			var warnings []string
+			for _, f := range j.Findings {
+				if f.Severity == reports.SeverityWarning {
+					warnings = append(warnings, f.Code)
+				}
+			}
+			if c.warning != "" && !slices.Contains(warnings, c.warning) {
+				t.Errorf("warnings %v, want %s: %+v", warnings, c.warning, j.Findings)
 			}
 			switch {
 			case c.code == "" && len(codes) > 0:

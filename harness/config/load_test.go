@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/internal/fuzzbound"
 )
 
 const fixture = "../../fixtures/wink.yaml"
@@ -93,6 +94,8 @@ nodePools:
     containerRuntimeVersion: containerd://2.1.4
     shutdownGracePeriod: 30s
     shutdownGracePeriodCriticalPods: 10s
+simnode:
+  shards: 1
 images:
   resolve: registry
 `
@@ -155,6 +158,8 @@ func TestLoadFixture(t *testing.T) {
 	assert.DeepEqual(t, win2022.Kubelet, &v1alpha1.KubeletWritePath{
 		EventRecordQPS: ptr.To[int32](50), EventBurst: ptr.To[int32](100),
 		NodeLeaseDurationSeconds: ptr.To[int32](40), NodeStatusReportFrequency: &metav1.Duration{Duration: 5 * time.Minute},
+		ContainerLogMaxSize: "10Mi", ContainerLogMaxFiles: ptr.To[int32](5), ContainerLogMaxWorkers: ptr.To[int32](1),
+		ContainerLogMonitorInterval: &metav1.Duration{Duration: 10 * time.Second},
 	})
 	want.NodePools[0].Kubelet = win2022.Kubelet
 	assert.Assert(t, equality.Semantic.DeepEqual(c, want))
@@ -379,7 +384,7 @@ func TestParseErrors(t *testing.T) {
 				`wink.yaml:4: network: Unknown field: did you mean "networking"?`,
 				`wink.yaml:6: podSubnet: Unknown field: podSubnet is a field of networking: move it there`,
 				`wink.yaml:7: windowsBuild: Unknown field: windowsBuild is a field of each item of nodePools: move it there`,
-				`wink.yaml:8: color: Unknown field: known fields: apiVersion, backend, images, kind, kindBackend, kubeconfig, name, networking, nodePools`,
+				`wink.yaml:8: color: Unknown field: known fields: apiVersion, backend, images, kind, kindBackend, kubeconfig, name, networking, nodePools, simnode`,
 				`wink.yaml:12: nodePools[0].windowsbuild: Unknown field: did you mean "windowsBuild"? (field names are case-sensitive)`,
 				`wink.yaml:13: nodePools[0].cout: Unknown field: did you mean "count"?`,
 				`wink.yaml:16: nodePools[0].taints[0].efect: Unknown field: did you mean "effect"?`,
@@ -507,6 +512,24 @@ func TestParseErrors(t *testing.T) {
 			},
 		},
 		{
+			// Issue 22: the kubelet's validation of its log rotation.
+			name: "kubelet container log settings out of range",
+			data: head + "nodePools:\n" + // 3
+				"- name: b\n" +
+				"  os: linux\n" + // 5
+				"  kubelet:\n" +
+				"    containerLogMaxSize: lots\n" + // 7
+				"    containerLogMaxFiles: 1\n" +
+				"    containerLogMaxWorkers: 0\n" + // 9
+				"    containerLogMonitorInterval: 2s\n",
+			want: []string{
+				`wink.yaml:7: nodePools[0].kubelet.containerLogMaxSize: Invalid value: "lots": must be a positive quantity; write a size such as "10Mi" (the kubelet's default), or leave it out`,
+				`wink.yaml:8: nodePools[0].kubelet.containerLogMaxFiles: Invalid value: 1: must be greater than 1; write a number such as 5 (the kubelet's default), or leave it out`,
+				`wink.yaml:9: nodePools[0].kubelet.containerLogMaxWorkers: Invalid value: 0: must be greater than or equal to 1; write a number such as 1 (the kubelet's default), or leave it out`,
+				`wink.yaml:10: nodePools[0].kubelet.containerLogMonitorInterval: Invalid value: "2s": must be a positive time duration greater than or equal to 3s; write a duration such as "10s" (the kubelet's default), or leave it out`,
+			},
+		},
+		{
 			name: "validation error in a default pool has no line",
 			data: head + "name: " + strings.Repeat("c", 54) + "\n",
 			want: []string{
@@ -589,16 +612,13 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(head + "nodePools:\n- &w {name: a, os: windows}\n- <<: *w\n  name: b\n"))
 	f.Add([]byte(head + "nodePools: [{name: l, os: linux, capacity: {cpu: 1.5}, taints: []}]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		done := make(chan struct{})
-		defer close(done)
-		go func() { // a hang is a bug too: crash, so that the fuzzer keeps the input
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				panic(fmt.Sprintf("Parse hangs on %q", data))
-			}
-		}()
-		c, err := Parse(data, "fuzz.yaml")
+		// A hang is a bug too, and so is a config that grows the heap
+		// past 64 MiB (issue 18: bounded by construction).
+		var c *v1alpha1.Cluster
+		var err error
+		fuzzbound.Run(t, fmt.Sprintf("Parse of %d bytes", len(data)), 10*time.Second, 64<<20, func() {
+			c, err = Parse(data, "fuzz.yaml")
+		})
 		if err != nil {
 			return
 		}

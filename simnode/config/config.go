@@ -82,6 +82,11 @@ type Config struct {
 	// positive QPS without a burst gets a burst of twice the QPS.
 	ClientQPS   float32 `json:"clientQPS,omitempty"`
 	ClientBurst int     `json:"clientBurst,omitempty"`
+	// Shard, when its Count is over 1, serves only the nodes this process
+	// owns (Shard.Owns, issue 19); the others belong to its siblings.
+	// Addresses and kubelet ports are those of the whole cluster's node
+	// order either way, so a node keeps them whichever shard serves it.
+	Shard Shard `json:"shard,omitzero"`
 	// Verbose logs virtual-kubelet's own informational messages too.
 	Verbose bool `json:"verbose,omitempty"`
 }
@@ -128,12 +133,17 @@ type Pool struct {
 
 // KubeletWritePath are the KubeletConfiguration fields of the same names:
 // the kubelet's event rate limit, node lease duration and node status
-// report frequency. nil: the kubelet's default.
+// report frequency, and its container log rotation (issue 22). nil or
+// empty: the kubelet's default.
 type KubeletWritePath struct {
-	EventRecordQPS            *int32           `json:"eventRecordQPS,omitempty"`
-	EventBurst                *int32           `json:"eventBurst,omitempty"`
-	NodeLeaseDurationSeconds  *int32           `json:"nodeLeaseDurationSeconds,omitempty"`
-	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	EventRecordQPS              *int32           `json:"eventRecordQPS,omitempty"`
+	EventBurst                  *int32           `json:"eventBurst,omitempty"`
+	NodeLeaseDurationSeconds    *int32           `json:"nodeLeaseDurationSeconds,omitempty"`
+	NodeStatusReportFrequency   *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	ContainerLogMaxSize         string           `json:"containerLogMaxSize,omitempty"`
+	ContainerLogMaxFiles        *int32           `json:"containerLogMaxFiles,omitempty"`
+	ContainerLogMaxWorkers      *int32           `json:"containerLogMaxWorkers,omitempty"`
+	ContainerLogMonitorInterval *metav1.Duration `json:"containerLogMonitorInterval,omitempty"`
 }
 
 // ImageResolveRegistry is Config.ImageResolve's value for asking registries.

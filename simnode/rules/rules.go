@@ -136,6 +136,9 @@ type Rules struct {
 	// MemoryPressureTrue is the MemoryPressure condition of a node under
 	// memory pressure (N7, B6); the False form is in each condition set.
 	MemoryPressureTrue corev1.NodeCondition `json:"memoryPressureTrue"`
+	// DiskPressureTrue is the DiskPressure condition of a Linux node
+	// under nodefs pressure (issue 22); the False form is in each set.
+	DiskPressureTrue corev1.NodeCondition `json:"diskPressureTrue"`
 
 	Admission           []AdmissionRule `json:"rules"`
 	StatusMessagePrefix string          `json:"statusMessagePrefix"`
@@ -422,6 +425,9 @@ func (r *Rules) validateConditions() []error {
 	}
 	if c := r.MemoryPressureTrue; c.Type != corev1.NodeMemoryPressure || c.Status != corev1.ConditionTrue || c.Reason == "" || c.Message == "" {
 		errs = append(errs, fmt.Errorf("conditions.yaml: memoryPressureTrue must be a MemoryPressure condition with status True, reason and message"))
+	}
+	if c := r.DiskPressureTrue; c.Type != corev1.NodeDiskPressure || c.Status != corev1.ConditionTrue || c.Reason == "" || c.Message == "" {
+		errs = append(errs, fmt.Errorf("conditions.yaml: diskPressureTrue must be a DiskPressure condition with status True, reason and message"))
 	}
 	return errs
 }

@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestCmd covers cmd.exe: the /C rules, operators, redirections, %VAR%
@@ -71,4 +73,128 @@ func TestCmd(t *testing.T) {
 		{name: "direct echo is busybox", argv: []string{"echo", "a", "b"}, out: "a b\r\n"},
 		{name: "direct cat", argv: []string{"cat", `C:\data\hello.txt`}, out: "hello from a configmap\r\n"},
 	})
+}
+
+// TestCmdBounded: no cmd script runs or grows without bound (issue 18): a
+// goto loop is throttled on the clock and ends with its context; a
+// variable that doubles ends at the process's memory (row B5: on Windows
+// the allocation fails, nothing is OOM-killed) or at cmd's 8191-character
+// line.
+func TestCmdBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		memory       int64
+		errOut       string
+		code         int
+	}{
+		{name: "goto loop", script: "@echo off\r\n:a\r\ngoto a\r\n", code: 1},
+		{name: "for /l with step 0", script: "@for /l %%i in (1,0,2) do @rem\r\n", code: 1},
+		{name: "call recursion", script: "@echo off\r\n:f\r\ncall :f\r\n", code: 255, errOut: "****** B A T C H   R E C U R S I O N  exceeds STACK limits ******\r\nRecursion Count=100, Stack Usage=90 percent\r\n******       B A T C H   PROCESSING IS   A B O R T E D      ******\r\n"},
+		{name: "delayed doubling", memory: 1 << 20, script: "@echo off\r\nsetlocal EnableDelayedExpansion\r\nset x=ab\r\n:a\r\nset x=!x!!x!\r\ngoto a\r\n",
+			errOut: "Not enough memory resources are available to process this command.\r\n", code: 1},
+		{name: "many variables", memory: 1 << 20, script: "@echo off\r\n:a\r\nset /a n+=1\r\nset v%n%=0123456789012345678901234567890123456789\r\ngoto a\r\n",
+			errOut: "Not enough memory resources are available to process this command.\r\n", code: 1},
+		{name: "percent doubling", script: "@echo off\r\nset x=ab\r\n:a\r\nset x=%x%%x%\r\ngoto a\r\n", errOut: "The input line is too long.\r\n", code: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(Windows)
+			f.env.Limits.Memory = tc.memory
+			// a minute of the process's clock: 600,000 steps at one
+			// core's pace (process.StepsPerCPU)
+			f.clock.limit = fakeEpoch.Add(time.Minute)
+			f.fs.add(`C:\rw\loop.cmd`, tc.script)
+			r := f.run(t, []string{"cmd", "/c", `C:\rw\loop.cmd`}, "")
+			if r.code != tc.code || r.stderr != tc.errOut {
+				t.Errorf("code %d stderr %q, want %d %q", r.code, r.stderr, tc.code, tc.errOut)
+			}
+			if tc.code == 1 && tc.errOut == "" && f.clock.slept == 0 {
+				t.Errorf("the loop never yielded on the clock")
+			}
+		})
+	}
+}
+
+// TestCmdNotSimulated: what cmd does not simulate succeeds and leaves a
+// NotSimulated trace (issue 18), never "not recognized".
+func TestCmdNotSimulated(t *testing.T) {
+	f := newFixture(Windows)
+	tr := &tracer{}
+	f.env.Tracer = tr
+	r := f.run(t, []string{"cmd", "/c", "assoc .txt=txtfile & start /b C:\\app\\server.exe & ftype & echo on"}, "")
+	if r.code != 0 || r.stderr != "" {
+		t.Errorf("code %d stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(tr.what, ","); got != "cmd: assoc,cmd: start,cmd: ftype" {
+		t.Errorf("NotSimulated %q", got)
+	}
+}
+
+// TestCmdMklink: a symbolic link needs SeCreateSymbolicLinkPrivilege,
+// which ContainerUser lacks and ContainerAdministrator holds (row B9);
+// the link reads as its target (simulated as a copy).
+func TestCmdMklink(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "symlink as ContainerUser", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt`},
+			errOut: "You do not have sufficient privilege to perform this operation.\r\n", code: 1},
+		{name: "symlink as ContainerAdministrator", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt && type C:\rw\link.txt`},
+			setup: func(f *fixture) { f.env.User = "ContainerAdministrator" },
+			out:   "symbolic link created for C:\\rw\\link.txt <<===>> C:\\data\\hello.txt\r\nhello from a configmap\r\n"},
+		{name: "directory symlink", argv: []string{"cmd", "/c", `mklink /d C:\rw\conf C:\data && type C:\rw\conf\hello.txt`},
+			setup: func(f *fixture) { f.env.User = "ContainerAdministrator" },
+			out:   "symbolic link created for C:\\rw\\conf <<===>> C:\\data\r\nhello from a configmap\r\n"},
+		{name: "hard link", argv: []string{"cmd", "/c", `mklink /h C:\rw\h.txt C:\data\hello.txt`},
+			out: "Hardlink created for C:\\rw\\h.txt <<===>> C:\\data\\hello.txt\r\n"},
+		{name: "link exists", argv: []string{"cmd", "/c", `mklink /j C:\data C:\rw`},
+			errOut: "Cannot create a file when that file already exists.\r\n", code: 1},
+	})
+}
+
+// TestCmdInteractive: commands typed into `kubectl exec -i -- cmd` read the
+// lines after them (set /p), windows-commands/set.
+func TestCmdInteractive(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "set /p reads the next line", argv: []string{"cmd", "/q"}, stdin: "set /p NAME=\r\nworld\r\necho hello %NAME%\r\n",
+			out: "Microsoft Windows [Version 10.0.20348.2655]\r\n(c) Microsoft Corporation. All rights reserved.\r\nhello world\r\n"},
+	})
+}
+
+// TestCmdErrorlevelIdioms: the idioms scripts use to set ERRORLEVEL
+// (windows-commands/call, /verify, /ver) and a group typed over several
+// lines of an interactive cmd.
+func TestCmdErrorlevelIdioms(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "(call), (call ), verify other, ver", argv: []string{"cmd", "/c", "(call) & call echo %^errorlevel% & (call ) & call echo %^errorlevel% & verify other 2>nul & call echo %^errorlevel% & ver >nul & call echo %^errorlevel%"},
+			out: "1 \r\n0 \r\n1 \r\n0\r\n"},
+		{name: "interactive group over lines", argv: []string{"cmd", "/q"}, stdin: "(\r\necho one\r\necho two\r\n)\r\n",
+			out: "Microsoft Windows [Version 10.0.20348.2655]\r\n(c) Microsoft Corporation. All rights reserved.\r\none\r\ntwo\r\n"},
+	})
+}
+
+// TestBatchFileAsCommand: a container whose command is a batch file runs
+// it with cmd /c; one that is not there cannot be created (hcsshim), as
+// any missing program (issue 18).
+func TestBatchFileAsCommand(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "present", argv: []string{`C:\data\run.cmd`, "a b"}, setup: func(f *fixture) { f.fs.add(`C:\data\run.cmd`, "@echo [%~1]\r\n") }, out: "[a b]\r\n"},
+		{name: "missing", argv: []string{`C:\data\nope.cmd`}, errOut: "hcs::System::CreateProcess C:\\data\\nope.cmd: The system cannot find the file specified.\r\n", code: 126},
+	})
+}
+
+// TestCmdProgramOnDisk: a program the container's files hold (a tool in a
+// volume) is there: cmd does not answer "not recognized"; wink cannot run
+// it and leaves a NotSimulated trace (open world, issue 18).
+func TestCmdProgramOnDisk(t *testing.T) {
+	f := newFixture(Windows)
+	f.env.Image = ImageOf(Windows, "mcr.microsoft.com/windows/nanoserver:ltsc2022", false)
+	f.env.Completes = true
+	tr := &tracer{}
+	f.env.Tracer = tr
+	f.fs.add(`C:\tools\agent.exe`, "MZ")
+	r := f.run(t, []string{"cmd", "/c", `C:\tools\agent.exe --install && cd C:\tools && agent --version && nothere`}, "")
+	if r.code != 9009 || r.stderr != "'nothere' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n" {
+		t.Errorf("code %d stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(tr.what, ","); got != "agent.exe,agent" {
+		t.Errorf("NotSimulated %q", got)
+	}
 }

@@ -170,6 +170,31 @@ func (m *memFS) Remove(p string) error {
 	return nil
 }
 
+// MkdirAll implements process.Mkdirer.
+func (m *memFS) MkdirAll(p string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(p)
+	if m.dirs[k] {
+		return nil
+	}
+	for _, r := range m.ro {
+		if k == r || strings.HasPrefix(k, r+m.sep()) {
+			return fs.ErrPermission
+		}
+	}
+	for q := p; q != ""; q = m.parent(q) {
+		if _, file := m.files[m.key(q)]; file {
+			return fs.ErrExist
+		}
+		if m.parent(q) == q {
+			break
+		}
+	}
+	m.mkdirAll(p)
+	return nil
+}
+
 type memInfo struct {
 	name string
 	size int64

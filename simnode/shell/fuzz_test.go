@@ -2,25 +2,30 @@ package shell
 
 import (
 	"context"
-	"io"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"wink.dev/wink/internal/fuzzbound"
+	"wink.dev/wink/simnode/shell/process"
 )
 
-// capWriter keeps at most max bytes (endless loops write a lot).
-type capWriter struct {
-	n, max int
-}
-
-func (c *capWriter) Write(b []byte) (int, error) {
-	c.n += len(b)
-	return len(b), nil
-}
+// The bounds of one FuzzRun case: the process may hold fuzzMemory
+// (process.Limits); the heap may grow by fuzzHeap while it runs (what the
+// process holds, its output buffers, and what the interpreter keeps
+// besides); it may write fuzzOutput per stream in its 100 ms.
+const (
+	fuzzMemory = 16 << 20
+	fuzzHeap   = 256 << 20
+	fuzzOutput = 64 << 20
+)
 
 // FuzzRun feeds random command lines to cmd /c, powershell -Command and
-// sh -c: Run must neither panic nor hang past its context, and always
-// return an exit code.
+// sh -c: Run must neither panic nor hang past its context, always return
+// an exit code, and stay within its bounds (issue 18): the heap grows by
+// at most fuzzHeap while it runs, no write is larger than
+// process.MaxWrite and all it writes is at most fuzzOutput.
 //
 //	go test ./simnode/shell -run '^$' -fuzz FuzzRun -fuzztime 60s
 func FuzzRun(f *testing.F) {
@@ -34,6 +39,9 @@ func FuzzRun(f *testing.F) {
 		"while true; do echo x; done", "trap 'exit 0' TERM; sleep inf", "echo ${x:-y} $((1/0))", "cat <<EOF", "for i in; do; done",
 		"a=$(echo $(echo $(echo x))); echo $a", "(((", "{ echo }", "! true", "echo `date`", "exec sh -c 'exit 4'",
 		"nc -vz 10.244.1.5 80 -w 1", "wget -q -O- http://web/", ". /data/self.sh",
+		// hostile loops (issue 18): they must stay within the bounds
+		"x=x; while :; do x=$x$x; done", ":a & goto a", "set x=x\n:a\nset x=%x%%x%\ngoto a", "$s='x'; while($true){$s+=$s}",
+		"yes", "yes | cat", "printf \"%05d\\n\" 42", "while :; do printf x; done", "for /L %i in (1,0,2) do @echo y",
 	} {
 		f.Add(seed)
 	}
@@ -57,21 +65,18 @@ func FuzzRun(f *testing.F) {
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			fx.clock.cancel = cancel
 			fx.clock.limit = fakeEpoch.Add(time.Hour)
-			done := make(chan struct{})
+			fx.env.Limits.Memory = fuzzMemory
+			var stdout, stderr fuzzbound.Writer
+			what := fmt.Sprintf("%q", argv)
 			start := time.Now()
-			go func() {
-				defer close(done)
-				Run(ctx, fx.env, argv, strings.NewReader("input line\n"), &capWriter{}, io.Discard)
-			}()
-			select {
-			case <-done:
-				if d := time.Since(start); d > 3*time.Second {
-					t.Fatalf("%q took %v after a 100ms context", argv, d)
-				}
-			case <-time.After(5 * time.Second):
-				cancel()
-				t.Fatalf("%q hangs after its context ended", argv)
+			fuzzbound.Run(t, what, 5*time.Second, fuzzHeap, func() {
+				Run(ctx, fx.env, argv, strings.NewReader("input line\n"), &stdout, &stderr)
+			})
+			if d := time.Since(start); d > 3*time.Second {
+				t.Fatalf("%s took %v after a 100ms context", what, d)
 			}
+			stdout.Check(t, what+" stdout", process.MaxWrite, fuzzOutput)
+			stderr.Check(t, what+" stderr", process.MaxWrite, fuzzOutput)
 			cancel()
 		}
 	})

@@ -37,10 +37,13 @@ func simulated(f *InBoxFile) []string {
 // programs, or any program of an open image. False only where wink knows
 // the program is absent.
 func Present(os OS, img Image, argv []string) bool {
-	if len(argv) == 0 {
+	if len(argv) == 0 || (os == Linux && process.BaseLacks(img.Base, argv[0])) {
 		return false
 	}
-	if Found(os, argv) || img.Open {
+	if img.Absent(os, argv[0]) {
+		return false // inbox.yaml bases[].absent: powershell in nanoserver
+	}
+	if Found(os, argv) || img.Open || process.BaseHas(img.Base, argv[0]) {
 		return true
 	}
 	return os == Windows && img.InBox && process.InBoxExecutable(argv[0])

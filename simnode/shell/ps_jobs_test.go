@@ -75,3 +75,29 @@ func TestCPUBurnJobs(t *testing.T) {
 		t.Errorf("stderr: %s", r.stderr)
 	}
 }
+
+// blockingClock is a process clock on which only sleeps of exactly pass
+// end at once; every other sleep lasts until its process stops.
+type blockingClock struct{ pass time.Duration }
+
+func (c blockingClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d == c.pass {
+		return ctx.Err()
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestWaitJobTimeoutProcessClock: Wait-Job -Timeout waits on the process's
+// clock, not in real time (issue 21): an hour of the simulated clock
+// passes at once here while the job (sleeping on the same clock) runs on.
+func TestWaitJobTimeoutProcessClock(t *testing.T) {
+	f := newFixture(Windows)
+	f.env.Sleep = blockingClock{pass: time.Hour}.Sleep
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r := f.runCtx(ctx, ps(`$j = Start-Job { Start-Sleep -Seconds 7200 }; $done = Wait-Job $j -Timeout 3600; "ended: $(@($done).Count)"; (Get-Job).State; Remove-Job $j -Force`))
+	if want := "ended: 0\r\nRunning\r\n"; r.stdout != want || r.code != 0 {
+		t.Errorf("stdout %q code %d, want %q 0 (stderr %q)", r.stdout, r.code, want, r.stderr)
+	}
+}

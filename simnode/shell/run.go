@@ -15,6 +15,14 @@ func Run(ctx context.Context, env *Env, argv []string, stdin io.Reader, stdout, 
 		env = &Env{}
 	}
 	p := process.NewProc(ctx, env, tables{}, stdin, stdout, stderr)
+	defer p.End()
+	defer func() {
+		// A process past its memory limit on Linux was OOM-killed
+		// (process.Limits, row B5): whatever it was doing, it exits 137.
+		if p.OOMKilled() {
+			code = process.ExitOOMKilled
+		}
+	}()
 	defer func() {
 		// The interpreters are total functions over their input; a panic is
 		// a bug, but a container must not take the node down with it.
@@ -43,7 +51,7 @@ func Found(os OS, argv []string) bool {
 	}
 	if os == Windows {
 		_, ok := lookupWindows(argv[0])
-		return ok || process.IsScriptPath(argv[0])
+		return ok || process.IsScriptPath(argv[0]) || process.IsBatchPath(argv[0])
 	}
 	_, ok := lookupLinux(argv[0])
 	return ok

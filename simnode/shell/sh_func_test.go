@@ -83,7 +83,10 @@ func TestWcAwk(t *testing.T) {
 		{name: "awk fields", argv: sh(`printf 'a b c\nd e f\n' | awk '{print $3, $1}'`), out: "c a\nf d\n"},
 		{name: "awk -F and NF", argv: sh(`echo 'x:y:z' | awk -F: '{ print $NF }'`), out: "z\n"},
 		{name: "awk print", argv: sh(`echo 'x y' | awk '{print}'`), out: "x y\n"},
-		{name: "awk program not simulated", argv: sh(`echo 1 | awk 'BEGIN { n = 0 } { n += $1 } END { print n }'`), errHas: []string{"awk: wink simulates only {print ...}"}, code: 2},
+		{name: "awk program (GoAWK)", argv: sh(`printf '1\n2\n' | awk 'BEGIN { n = 0 } { n += $1 } END { print n }'`), out: "3\n"},
+		{name: "awk reads no real file", argv: sh(`awk '{ print }' /etc/hostname; echo $?`), out: "2\n", errHas: []string{"awk: cannot open \"/etc/hostname\""}},
+		{name: "awk writes no file", argv: sh(`echo x | awk '{ print > "/tmp/out" }'; cat /tmp/out`), code: 1, errHas: []string{"can't open '/tmp/out'"}},
+		{name: "awk runs no command", argv: sh(`awk 'BEGIN { system("touch /tmp/x") }'; ls /tmp`), out: ""},
 	}
 	for i := range cases {
 		cases[i].os = Linux

@@ -27,7 +27,7 @@ func RunProcess(ctx context.Context, env *Env, s Start, argv []string, stdin io.
 		return 0 // the image's own program, run to completion
 	}
 	if !s.Exec && !s.Completes && (len(argv) == 0 || s.Server != "" && argv[0] == s.Server && (!Found(env.OS, argv) && !Tool(env.OS, argv[0]) || imageScript(env.OS, s, argv))) {
-		return RunUntilStopped(ctx, env)
+		return process.RunUnsimulated(ctx, env, argv)
 	}
 	return Run(ctx, env, argv, stdin, stdout, stderr)
 }

@@ -56,6 +56,9 @@ func TestProbes(t *testing.T) {
 			suite.CreatePod(ctx, t, cs, ns, pod)
 			ev := suite.WaitEvent(ctx, t, cs, ns, "Pod", "ready-http", "Unhealthy", "Readiness probe failed:", time.Minute)
 			suite.EventEvidence(t, ev)
+			// The kubelet's events and its status updates go out apart: the
+			// first probe's event may come before the Running status.
+			suite.WaitPod(ctx, t, cs, ns, "ready-http", 30*time.Second, "Running", func(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodRunning })
 			// It stays Running and not Ready while the probe fails.
 			for range 6 {
 				p, err := cs.CoreV1().Pods(ns).Get(ctx, "ready-http", metav1.GetOptions{})

@@ -66,6 +66,7 @@ func TestConfigMapsAndSecrets(t *testing.T) {
 				{Name: "creds", VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: "creds"}}},
 			}
 			c := &pod.Spec.Containers[0]
+			c.Image = "mcr.microsoft.com/windows/servercore:ltsc2022" // PowerShell: not in nanoserver (issue 18)
 			c.VolumeMounts = []corev1.VolumeMount{{Name: "settings", MountPath: `C:\settings`}, {Name: "creds", MountPath: `C:\creds`}}
 			c.Env = []corev1.EnvVar{
 				{Name: "COLOR", ValueFrom: &corev1.EnvVarSource{ConfigMapKeyRef: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "settings"}, Key: "color"}}},

@@ -277,10 +277,13 @@ func newSupervise() *cobra.Command {
 }
 
 func newSimnode() *cobra.Command {
-	var path string
+	var (
+		path, nodeAddress, statefulSet string
+		shard                          simconfig.Shard
+	)
 	cmd := &cobra.Command{
 		Use:    "simnode",
-		Short:  "Serve a cluster's simulated nodes (started by the supervisor)",
+		Short:  "Serve a cluster's simulated nodes (started by the supervisor, or by the in-cluster chart)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -288,10 +291,29 @@ func newSimnode() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return simnode.Run(cmd.Context(), cfg)
+			if nodeAddress != "" {
+				// In a pod (issue 19): every node of this replica has the
+				// pod's IP and a kubelet port of its own.
+				cfg.NodeAddressBase, cfg.ListenAddress = nodeAddress, nodeAddress
+			}
+			if cmd.Flags().Changed("shard-count") || cmd.Flags().Changed("shard-index") {
+				cfg.Shard = shard
+			}
+			if statefulSet == "" {
+				return simnode.Run(cmd.Context(), cfg)
+			}
+			ns, name, ok := strings.Cut(statefulSet, "/")
+			if !ok || ns == "" || name == "" {
+				return fmt.Errorf("--statefulset %q: want <namespace>/<name>", statefulSet)
+			}
+			return simnode.RunStatefulSet(cmd.Context(), cfg, ns, name, shard.Index)
 		},
 	}
-	cmd.Flags().StringVar(&path, "config", "", "simnode configuration written by the harness")
+	cmd.Flags().StringVar(&path, "config", "", "simnode configuration written by the harness or the chart")
+	cmd.Flags().StringVar(&nodeAddress, "node-address", "", "InternalIP of every node, and the address their kubelet APIs listen on (the pod's IP)")
+	cmd.Flags().IntVar(&shard.Index, "shard-index", 0, "this process's shard (the StatefulSet ordinal with --statefulset)")
+	cmd.Flags().IntVar(&shard.Count, "shard-count", 0, "how many processes share the nodes (without --statefulset)")
+	cmd.Flags().StringVar(&statefulSet, "statefulset", "", "<namespace>/<name> of the StatefulSet whose replicas share the nodes: the shard count follows its replicas")
 	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }

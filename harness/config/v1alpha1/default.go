@@ -67,6 +67,9 @@ func SetDefaults_Cluster(c *Cluster) {
 	if c.Backend == "" {
 		c.Backend = DefaultBackend
 	}
+	if c.Simnode.Shards == 0 {
+		c.Simnode.Shards = 1
+	}
 	if c.Images.Resolve == "" {
 		c.Images.Resolve = ImageResolveRegistry
 	}

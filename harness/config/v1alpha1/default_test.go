@@ -46,6 +46,7 @@ func defaultCluster() *Cluster {
 		Name:       "wink",
 		Backend:    BackendEmbedded,
 		Images:     Images{Resolve: ImageResolveRegistry},
+		Simnode:    Simnode{Shards: 1},
 		Networking: Networking{
 			PodSubnet:        "10.244.0.0/16",
 			NodeCIDRMaskSize: 24,

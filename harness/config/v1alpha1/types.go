@@ -45,6 +45,9 @@ type Cluster struct {
 	// keeps that distinction when the config is written back.
 	NodePools []NodePool `json:"nodePools,omitzero"`
 
+	// Simnode sets how the simulated nodes are served.
+	Simnode Simnode `json:"simnode,omitzero"`
+
 	// Images sets how simulated nodes treat images the catalog
 	// (fixtures/images.yaml) does not know.
 	Images Images `json:"images,omitzero"`
@@ -172,7 +175,8 @@ type NodePool struct {
 }
 
 // KubeletWritePath is how often and how fast a pool's kubelets write to the
-// API: events, the node lease and the node status.
+// API (events, the node lease and the node status) and to their disks
+// (container log rotation).
 type KubeletWritePath struct {
 	// EventRecordQPS and EventBurst rate limit the events each node writes
 	// (the kubelet's event client). Default 50 and 100. As in the kubelet
@@ -186,6 +190,25 @@ type KubeletWritePath struct {
 	// change posts it anyway. Default 5m. A change is posted when it
 	// happens.
 	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	// ContainerLogMaxSize, ContainerLogMaxFiles, ContainerLogMaxWorkers
+	// and ContainerLogMonitorInterval are the container log manager's
+	// rotation (issue 22): every containerLogMonitorInterval each running
+	// container's log of containerLogMaxSize or more is rotated, keeping
+	// containerLogMaxFiles files. Default 10Mi, 5, 1 and 10s.
+	ContainerLogMaxSize         string           `json:"containerLogMaxSize,omitempty"`
+	ContainerLogMaxFiles        *int32           `json:"containerLogMaxFiles,omitempty"`
+	ContainerLogMaxWorkers      *int32           `json:"containerLogMaxWorkers,omitempty"`
+	ContainerLogMonitorInterval *metav1.Duration `json:"containerLogMonitorInterval,omitempty"`
+}
+
+// Simnode sets how the simulated nodes are served (issue 19).
+type Simnode struct {
+	// Shards is the number of simnode processes that share the nodes,
+	// each serving the nodes it owns (simnode/config.Owner: every node has
+	// exactly one owner), so that more than one core serves them. Default
+	// 1. More than 1 needs backend kind or existing: the embedded
+	// apiserver reaches its nodes through one simnode's egress proxy.
+	Shards int `json:"shards,omitempty"`
 }
 
 // Images is the image policy of the simulated nodes (row B4).

@@ -224,6 +224,14 @@ func (v *validator) cluster(c *Cluster) {
 			`supported values: "embedded" (control plane in wink, no Docker), "kind" (a kind cluster), "existing" (the cluster of kubeconfig)`)
 	}
 
+	switch {
+	case c.Simnode.Shards < 0:
+		v.add("simnode.shards", ErrorTypeInvalid, c.Simnode.Shards, "", "set simnode.shards to 1 or more, or leave it out (1)")
+	case c.Simnode.Shards > 1 && c.Backend == BackendEmbedded:
+		v.add("simnode.shards", ErrorTypeInvalid, c.Simnode.Shards, "the embedded apiserver reaches its nodes through one simnode's egress proxy",
+			"use backend existing (kubeconfig of the embedded cluster) or kind to shard, or leave simnode.shards out")
+	}
+
 	switch c.Images.Resolve {
 	case ImageResolveRegistry, ImageResolveOffline:
 	case "":
@@ -455,6 +463,21 @@ func (v *validator) kubeletWritePath(path string, k *KubeletWritePath) {
 	}
 	if d := k.NodeStatusReportFrequency; d != nil && d.Duration <= 0 {
 		v.add(field(path, "nodeStatusReportFrequency"), ErrorTypeInvalid, d.Duration.String(), "must be above zero", `write a duration such as "5m" (the kubelet's default), or leave it out`)
+	}
+	// The container log manager's (NewContainerLogManager, validation.go).
+	if s := k.ContainerLogMaxSize; s != "" {
+		if q, err := resource.ParseQuantity(s); err != nil || q.Sign() <= 0 {
+			v.add(field(path, "containerLogMaxSize"), ErrorTypeInvalid, s, "must be a positive quantity", `write a size such as "10Mi" (the kubelet's default), or leave it out`)
+		}
+	}
+	if n := k.ContainerLogMaxFiles; n != nil && *n <= 1 {
+		v.add(field(path, "containerLogMaxFiles"), ErrorTypeInvalid, *n, "must be greater than 1", "write a number such as 5 (the kubelet's default), or leave it out")
+	}
+	if n := k.ContainerLogMaxWorkers; n != nil && *n < 1 {
+		v.add(field(path, "containerLogMaxWorkers"), ErrorTypeInvalid, *n, "must be greater than or equal to 1", "write a number such as 1 (the kubelet's default), or leave it out")
+	}
+	if d := k.ContainerLogMonitorInterval; d != nil && d.Duration < 3*time.Second {
+		v.add(field(path, "containerLogMonitorInterval"), ErrorTypeInvalid, d.Duration.String(), "must be a positive time duration greater than or equal to 3s", `write a duration such as "10s" (the kubelet's default), or leave it out`)
 	}
 }
 

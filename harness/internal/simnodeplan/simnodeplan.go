@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -76,19 +75,35 @@ func ClientCAPath(st *cluster.State) string {
 // ListenAddress ("0.0.0.0" for kind and existing clusters, whose apiserver
 // reaches the host on st.Ports.NodeAddressBase, not on a loopback address).
 func Components(st *cluster.State, kubeconfig, listenAddress string) []supervisor.Component {
-	return []supervisor.Component{
-		{
-			Name: SetupComponent,
-			Task: func(ctx context.Context) error {
-				return Setup(ctx, st, kubeconfig, listenAddress)
-			},
+	out := []supervisor.Component{{
+		Name: SetupComponent,
+		Task: func(ctx context.Context) error {
+			return Setup(ctx, st, kubeconfig, listenAddress)
 		},
-		{
-			Name:  SimnodeComponent,
-			Args:  []string{"simnode", "--config", ConfigPath(st)},
-			Ready: NodesReady(kubeconfig, st.Config.Name, st.Config.NodePools),
-		},
+	}}
+	return append(out, Processes(st, kubeconfig)...)
+}
+
+// Processes are the simnode processes of st: one, SimnodeComponent, or with
+// simnode.shards: N (issue 19) one per shard, simnode-0 … simnode-<N-1>,
+// each serving the nodes it owns (simnode/config.Owner), started together;
+// the last is ready when every node of the cluster is Ready.
+func Processes(st *cluster.State, kubeconfig string) []supervisor.Component {
+	shards := max(st.Config.Simnode.Shards, 1)
+	var out []supervisor.Component
+	for i := range shards {
+		c := supervisor.Component{Name: SimnodeComponent, Args: []string{"simnode", "--config", ConfigPath(st)}}
+		if shards > 1 {
+			c.Name = fmt.Sprintf("%s-%d", SimnodeComponent, i)
+			c.Args = append(c.Args, "--shard-index", fmt.Sprint(i), "--shard-count", fmt.Sprint(shards))
+			c.Parallel = i < shards-1
+		}
+		if i == shards-1 {
+			c.Ready = NodesReady(kubeconfig, st.Config.Name, st.Config.NodePools)
+		}
+		out = append(out, c)
 	}
+	return out
 }
 
 // Setup reads the control plane's version, creates the RBAC simnode relies on
@@ -267,23 +282,7 @@ func RBAC() ([]*rbacv1.ClusterRole, []*rbacv1.ClusterRoleBinding) {
 	labels := map[string]string{"app.kubernetes.io/managed-by": "wink"}
 	role := &rbacv1.ClusterRole{
 		ObjectMeta: metav1.ObjectMeta{Name: ClusterRoleName, Labels: labels},
-		Rules: []rbacv1.PolicyRule{
-			{APIGroups: []string{""}, Resources: []string{"nodes"}, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
-			{APIGroups: []string{""}, Resources: []string{"nodes/status"}, Verbs: []string{"patch", "update"}},
-			{APIGroups: []string{""}, Resources: []string{"pods"}, Verbs: []string{"get", "list", "watch", "create", "delete"}},
-			{APIGroups: []string{""}, Resources: []string{"pods/status"}, Verbs: []string{"patch", "update"}},
-			{APIGroups: []string{""}, Resources: []string{"configmaps", "secrets", "services", "endpoints", "persistentvolumeclaims", "persistentvolumes"}, Verbs: []string{"get", "list", "watch"}},
-			{APIGroups: []string{""}, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}},
-			{APIGroups: []string{"", "events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch", "update"}},
-			{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
-			{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
-			{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
-			// Serving certificates by CSR, approved by simnode itself
-			// (kubeletapi.CSRServingCert).
-			{APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"certificatesigningrequests"}, Verbs: []string{"create", "get", "list", "watch"}},
-			{APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"certificatesigningrequests/approval"}, Verbs: []string{"update"}},
-			{APIGroups: []string{"certificates.k8s.io"}, Resources: []string{"signers"}, ResourceNames: []string{certificatesv1.KubeletServingSignerName}, Verbs: []string{"approve"}},
-		},
+		Rules:      simconfig.APIRules(),
 	}
 	bindings := []*rbacv1.ClusterRoleBinding{
 		{
@@ -412,5 +411,10 @@ func kubeletWritePath(k *v1alpha1.KubeletWritePath) *simconfig.KubeletWritePath 
 		EventBurst:                k.EventBurst,
 		NodeLeaseDurationSeconds:  k.NodeLeaseDurationSeconds,
 		NodeStatusReportFrequency: k.NodeStatusReportFrequency,
+		// Issue 22: the container log manager's rotation.
+		ContainerLogMaxSize:         k.ContainerLogMaxSize,
+		ContainerLogMaxFiles:        k.ContainerLogMaxFiles,
+		ContainerLogMaxWorkers:      k.ContainerLogMaxWorkers,
+		ContainerLogMonitorInterval: k.ContainerLogMonitorInterval,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -68,6 +69,25 @@ func TestComponents(t *testing.T) {
 				t.Errorf("component %d = {Name:%q Args:%q Task:%v Ready:%v Parallel:%v}", tt.c, c.Name, c.Args, c.Task != nil, c.Ready != nil, c.Parallel)
 			}
 		})
+	}
+}
+
+// Issue 19: simnode.shards: 3 starts three simnode processes together, each
+// told its shard; the last waits for every node.
+func TestComponentsShards(t *testing.T) {
+	st := testState(t)
+	st.Config.Simnode.Shards = 3
+	comps := Components(st, "/k/kubeconfig", "0.0.0.0")
+	if len(comps) != 4 {
+		t.Fatalf("%d components, want setup and 3 shards", len(comps))
+	}
+	cfgPath := filepath.Join(st.Dir, "simnode.yaml")
+	for i, c := range comps[1:] {
+		want := []string{"simnode", "--config", cfgPath, "--shard-index", fmt.Sprint(i), "--shard-count", "3"}
+		last := i == 2
+		if c.Name != fmt.Sprintf("simnode-%d", i) || !slices.Equal(c.Args, want) || c.Parallel == last || (c.Ready != nil) != last {
+			t.Errorf("shard %d = {Name:%q Args:%q Ready:%v Parallel:%v}, want args %q, ready and not parallel only for the last", i, c.Name, c.Args, c.Ready != nil, c.Parallel, want)
+		}
 	}
 }
 

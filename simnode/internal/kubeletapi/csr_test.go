@@ -31,7 +31,15 @@ func signer(ctx context.Context, t *testing.T, client *fake.Clientset, ca *CA) {
 				approved := slices.ContainsFunc(req.Status.Conditions, func(c certificatesv1.CertificateSigningRequestCondition) bool {
 					return c.Type == certificatesv1.CertificateApproved && c.Status == corev1.ConditionTrue
 				})
-				if !approved || len(req.Status.Certificate) > 0 {
+				if !approved {
+					continue
+				}
+				if len(req.Status.Certificate) > 0 {
+					// Signed: say so again. The fake's watch starts
+					// after its list without a resource version, so an
+					// update in between would never be seen (a real
+					// apiserver replays it).
+					_, _ = client.CertificatesV1().CertificateSigningRequests().UpdateStatus(ctx, req, metav1.UpdateOptions{})
 					continue
 				}
 				block, _ := pem.Decode(req.Spec.Request)

@@ -156,29 +156,3 @@ func waitWaiters(t *testing.T, clk *testingclock.FakeClock) {
 	}
 	t.Fatal("the follower never waited for the next line")
 }
-
-// Held-back lines written in one batch still rotate at the size limit
-// (containerLogMaxSize), at the line that crosses it.
-func TestHeldBackRotation(t *testing.T) {
-	clk := testingclock.NewFakeClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
-	s := NewFileStore(t.TempDir(), Rotation{MaxSize: 200, MaxFiles: 5})
-	s.SetClock(clk)
-	b := s.Open(key)
-	t0 := clk.Now()
-	for i := range 10 {
-		b.Append("stdout", t0.Add(time.Duration(i+1)*time.Second), strings.Repeat("x", 40))
-	}
-	clk.Step(10 * time.Second)
-	b.Lines()
-	rotated, _ := os.ReadDir(strings.TrimSuffix(s.Path(key), "0.log"))
-	if len(rotated) < 2 {
-		t.Fatalf("no rotation after 10 lines of 80 bytes with a 200-byte limit: %v", rotated)
-	}
-	info, err := os.Stat(s.Path(key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Size() >= 200 {
-		t.Fatalf("current file is %d bytes, over the 200-byte limit", info.Size())
-	}
-}

@@ -18,14 +18,25 @@
 // file of the instance before the last restart.
 //
 // Rotation is the kubelet's container log manager
-// (pkg/kubelet/logs/container_log_manager.go) with its defaults
-// containerLogMaxSize 10Mi and containerLogMaxFiles 5: when the current file
-// reaches the maximum size it is renamed to <n>.log.<YYYYMMDD-hhmmss>, the
-// older rotated files are gzip-compressed (.gz), and at most MaxFiles-2
-// rotated files are kept besides the newest rotated one and the current
-// file. The kubelet checks sizes every 10 s; here the check happens on the
-// write that crosses the limit. Like the kubelet, reads (`kubectl logs`)
-// see the current file only.
+// (pkg/kubelet/logs/container_log_manager.go, issue 22) with the node's
+// KubeletConfiguration (Rotation; DefaultRotation is the kubelet's
+// defaults: containerLogMaxSize 10Mi, containerLogMaxFiles 5,
+// containerLogMaxWorkers 1, containerLogMonitorInterval 10s). Start runs
+// its passes on the store's clock: every MonitorInterval each running
+// container's current file of at least MaxSize is renamed to
+// <n>.log.<YYYYMMDD-hhmmss> (the manager's clock), the older rotated
+// files are gzip-compressed (.gz) and at most MaxFiles-2 of them are kept
+// besides the newest rotated one and the current file, so that a
+// container's logs stay within Rotation.Bound whatever it prints. Like the
+// kubelet, reads (`kubectl logs`) see the current file only. When a
+// container restarts, the logs of instances before the previous one go
+// (the kubelet's container garbage collection); ContainerBytes is what a
+// container's logs take on the disk (its ephemeral storage).
+//
+// The write path is bounded and cheap: a line longer than MaxLineSize
+// arrives as partial ("P") records (AppendPartial) that reads join, a
+// busy container's file stays open and its lines cost no allocation,
+// and reads go a chunk at a time.
 //
 // Reads (`kubectl logs`, row B16) take the kubelet's log options (tail, timestamps, follow, since,
 // limitBytes); a follower reads on across a rotation and stops when the
@@ -38,5 +49,5 @@
 // the next append, read or Close, and Close drops those still to come.
 //
 // NewStore is the same without files (unit tests, pods.Simulate): lines
-// are kept in memory, at most MaxLines per instance.
+// are kept in memory, at most MaxLines and MaxMemoryBytes per instance.
 package logs

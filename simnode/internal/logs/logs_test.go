@@ -149,61 +149,9 @@ func TestFilesSurviveTheProcess(t *testing.T) {
 	}
 }
 
-// Rotation as the kubelet's container log manager: the current file is
-// renamed with a timestamp, older rotated files are compressed, at most
-// MaxFiles files remain, reads see the current file, and a follower reads
-// on across a rotation.
-func TestRotation(t *testing.T) {
-	root := t.TempDir()
-	s := NewFileStore(root, Rotation{MaxSize: 80, MaxFiles: 3})
-	b := s.Open(key)
-	r := b.Reader(context.Background(), Options{Follow: true}, time.Now())
-	got := make(chan string)
-	go func() { got <- read(t, r) }()
-	t0 := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	var want strings.Builder
-	for i := 0; i < 8; i++ {
-		// 42 bytes a line: every second line rotates; one rotation a
-		// simulated second.
-		text := strings.Repeat("x", 10) + string(rune('a'+i))
-		b.Append("stdout", t0.Add(time.Duration(i/2)*time.Second), text)
-		want.WriteString(text + "\n")
-		time.Sleep(5 * time.Millisecond)
-	}
-	b.Close()
-	select {
-	case g := <-got:
-		if g != want.String() {
-			t.Fatalf("follower read %q, want %q", g, want.String())
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("follower did not end")
-	}
-	files, _ := filepath.Glob(filepath.Join(root, "var", "log", "pods", "default_web_u1", "c", "0.log*"))
-	var gz, plain int
-	for _, f := range files {
-		switch {
-		case strings.HasSuffix(f, ".gz"):
-			gz++
-		case strings.HasSuffix(f, ".log"):
-		default:
-			plain++
-		}
-	}
-	if len(files) != 3 || gz != 1 || plain != 1 {
-		t.Fatalf("files after rotation: %v", files)
-	}
-	if lines := b.Lines(); len(lines) != 0 {
-		t.Fatalf("current file after the last rotation: %v", lines)
-	}
-	if last, n := b.Last(); !last.Equal(t0.Add(3*time.Second)) || n != 2 {
-		t.Fatalf("Last after rotation: %v %d", last, n)
-	}
-}
-
 func TestParseCRIPartial(t *testing.T) {
 	data := "2025-06-01T12:00:00Z stdout P ab\n2025-06-01T12:00:00Z stdout F cd\n2025-06-01T12:00:01Z stdout P ef\n"
-	lines, n := parseCRI([]byte(data))
+	lines, n := parseCRI([]byte(data), false)
 	if len(lines) != 1 || lines[0].Text != "abcd" || n != strings.LastIndex(data, "2025") {
 		t.Fatalf("%+v %d", lines, n)
 	}

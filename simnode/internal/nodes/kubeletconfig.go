@@ -4,9 +4,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubeletconfigv1beta1 "k8s.io/kubelet/config/v1beta1"
 	"k8s.io/utils/ptr"
+
+	"wink.dev/wink/simnode/internal/logs"
 )
 
 // KubeletSettings are the resolved settings of a pool's kubelet that are
@@ -62,6 +65,8 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		TopologyManagerScope:             "container",
 		ContainerLogMaxSize:              "10Mi",
 		ContainerLogMaxFiles:             ptr.To[int32](5),
+		ContainerLogMaxWorkers:           ptr.To[int32](1),
+		ContainerLogMonitorInterval:      &metav1.Duration{Duration: 10 * time.Second},
 		KubeAPIQPS:                       ptr.To[int32](50),
 		KubeAPIBurst:                     100,
 		NodeStatusUpdateFrequency:        metav1.Duration{Duration: 10 * time.Second},
@@ -108,6 +113,18 @@ func KubeletConfig(s Spec, info *Info, k KubeletSettings) *kubeletconfigv1beta1.
 		}
 		if k.NodeStatusReportFrequency != nil {
 			c.NodeStatusReportFrequency = *k.NodeStatusReportFrequency
+		}
+		if k.ContainerLogMaxSize != "" {
+			c.ContainerLogMaxSize = k.ContainerLogMaxSize
+		}
+		if k.ContainerLogMaxFiles != nil {
+			c.ContainerLogMaxFiles = ptr.To(*k.ContainerLogMaxFiles)
+		}
+		if k.ContainerLogMaxWorkers != nil {
+			c.ContainerLogMaxWorkers = ptr.To(*k.ContainerLogMaxWorkers)
+		}
+		if k.ContainerLogMonitorInterval != nil {
+			c.ContainerLogMonitorInterval = &metav1.Duration{Duration: k.ContainerLogMonitorInterval.Duration}
 		}
 	}
 	for _, t := range s.Pool.Taints {
@@ -168,4 +185,27 @@ func WritePathOf(c *kubeletconfigv1beta1.KubeletConfiguration) WritePath {
 		w.EventQPS = *c.EventRecordQPS
 	}
 	return w
+}
+
+// LogRotationOf reads c's container log rotation (issue 22), as the
+// kubelet's NewContainerLogManager parses it: containerLogMaxSize a
+// quantity. A size that does not parse, or a negative one (rotation off),
+// keeps the default size: simnode's logs are always bounded.
+func LogRotationOf(c *kubeletconfigv1beta1.KubeletConfiguration) logs.Rotation {
+	r := logs.DefaultRotation
+	if q, err := resource.ParseQuantity(c.ContainerLogMaxSize); err == nil {
+		if v, ok := q.AsInt64(); ok && v > 0 {
+			r.MaxSize = v
+		}
+	}
+	if c.ContainerLogMaxFiles != nil && *c.ContainerLogMaxFiles > 1 {
+		r.MaxFiles = int(*c.ContainerLogMaxFiles)
+	}
+	if c.ContainerLogMaxWorkers != nil && *c.ContainerLogMaxWorkers > 0 {
+		r.MaxWorkers = int(*c.ContainerLogMaxWorkers)
+	}
+	if c.ContainerLogMonitorInterval != nil && c.ContainerLogMonitorInterval.Duration > 0 {
+		r.MonitorInterval = c.ContainerLogMonitorInterval.Duration
+	}
+	return r
 }

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -110,3 +111,34 @@ func TestKubeletConfigWritePath(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// The container log manager runs with the node's /configz values (issue
+// 22): the kubelet's defaults (containerLogMaxSize 10Mi,
+// containerLogMaxFiles 5, containerLogMaxWorkers 1,
+// containerLogMonitorInterval 10s) unless the pool sets them.
+func TestKubeletConfigLogRotation(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		kubelet *config.KubeletWritePath
+		want    logs.Rotation
+	}{
+		{name: "defaults", want: logs.DefaultRotation},
+		{name: "pool sets all", kubelet: &config.KubeletWritePath{
+			ContainerLogMaxSize: "1Mi", ContainerLogMaxFiles: ptrTo[int32](3), ContainerLogMaxWorkers: ptrTo[int32](4),
+			ContainerLogMonitorInterval: &metav1.Duration{Duration: 5 * time.Second},
+		}, want: logs.Rotation{MaxSize: 1 << 20, MaxFiles: 3, MaxWorkers: 4, MonitorInterval: 5 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pool := config.Pool{Name: "l", OS: "linux", Kubelet: tc.kubelet}
+			spec := Spec{ClusterName: "c", Pool: pool, InternalIP: net.ParseIP("172.18.0.2"), DefaultKubeletVersion: "v1.35.4", KubeletPort: 10250}
+			_, info, err := Build(rules.Default(), spec, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := KubeletConfig(spec, info, KubeletSettings{})
+			if got := LogRotationOf(c); got != tc.want {
+				t.Errorf("rotation %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -112,21 +112,37 @@ type resumeFilter struct {
 }
 
 func (f *resumeFilter) Append(stream string, t time.Time, text string) {
+	if f.pass(t, true) {
+		f.w.Append(stream, t, text)
+	}
+}
+
+// AppendPartial implements logs.Writer: a part of a line the log
+// already has is dropped with the line, which its last record counts.
+func (f *resumeFilter) AppendPartial(stream string, t time.Time, text string) {
+	if f.pass(t, false) {
+		f.w.AppendPartial(stream, t, text)
+	}
+}
+
+// pass reports whether a record at t is new; a complete one (end) counts
+// against the lines at the log's last time.
+func (f *resumeFilter) pass(t time.Time, end bool) bool {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	if !f.done {
 		switch {
 		case t.Before(f.last):
-			f.mu.Unlock()
-			return
+			return false
 		case t.Equal(f.last) && f.skip > 0:
-			f.skip--
-			f.mu.Unlock()
-			return
+			if end {
+				f.skip--
+			}
+			return false
 		}
 		f.done = true
 	}
-	f.mu.Unlock()
-	f.w.Append(stream, t, text)
+	return true
 }
 
 // writeGate records the file writes of a container process (Env.Writes)

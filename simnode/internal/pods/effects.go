@@ -1,6 +1,7 @@
 package pods
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	utilexec "k8s.io/utils/exec"
 
 	"wink.dev/wink/simnode/internal/logs"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // The Provider drives the machine: timers on its clock, commands in
@@ -108,21 +110,59 @@ type lineWriter struct {
 	stream string
 	now    func() time.Time
 	buf    []byte
+	// settle, when set, waits until the node's clock reaches the
+	// process's (lookahead.go); it is called every maxAheadLines lines,
+	// so that a flood does not run ahead of the clock (issue 18: the log
+	// holds back the lines printed ahead, at most that many).
+	settle func() error
+	lines  int
 }
 
+// maxAheadLines is how many lines a process prints between two settles.
+const maxAheadLines = 1000
+
+// count counts a line appended to the log, settling every maxAheadLines.
+func (l *lineWriter) count() {
+	if l.lines++; l.settle != nil && l.lines%maxAheadLines == 0 {
+		_ = l.settle()
+	}
+}
+
+// Write splits b into lines; a line longer than logs.MaxLineSize goes to
+// the log in partial records of that size, as containerd's logger writes
+// it (max_container_log_line_size), so that what is kept of a line
+// without its newline is bounded (issue 22).
 func (l *lineWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.buf = append(l.buf, b...)
-	for {
-		i := strings.IndexByte(string(l.buf), '\n')
+	n := len(b)
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return len(b), nil
+			l.buf = append(l.buf, b...)
+			for len(l.buf) >= logs.MaxLineSize {
+				l.w.AppendPartial(l.stream, l.now(), string(l.buf[:logs.MaxLineSize]))
+				l.buf = append(l.buf[:0], l.buf[logs.MaxLineSize:]...)
+				l.count()
+			}
+			break
 		}
-		line := strings.TrimSuffix(string(l.buf[:i]), "\r")
-		l.buf = l.buf[i+1:]
-		l.w.Append(l.stream, l.now(), line)
+		line := b[:i]
+		if len(l.buf) > 0 {
+			line = append(l.buf, line...)
+		}
+		b = b[i+1:]
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		for len(line) > logs.MaxLineSize {
+			l.w.AppendPartial(l.stream, l.now(), string(line[:logs.MaxLineSize]))
+			line = line[logs.MaxLineSize:]
+			l.count()
+		}
+		l.w.Append(l.stream, l.now(), string(line))
+		l.count()
+		l.buf = l.buf[:0]
 	}
+	return n, nil
 }
 
 // flush writes what is left without a newline; it reports whether there
@@ -173,6 +213,11 @@ func (p *Provider) spawn(rec *record, j *job) {
 	env.Writes = nil
 	env.Exec = j.kind != "process"
 	env.Completes = j.completes
+	env.Limits.OOMKilled = nil
+	if j.kind == "process" {
+		// The container's own process: the kernel OOM-kills it (row B5).
+		env.Limits.OOMKilled = func() { j.oom.Store(true) }
+	}
 	var pt *procTimer
 	if j.clock != nil {
 		pt = p.procTimer(js, j.clock, &env)
@@ -192,10 +237,17 @@ func (p *Provider) spawn(rec *record, j *job) {
 		if j.stdout != nil {
 			o := &lineWriter{w: j.stdout, stream: "stdout", now: now}
 			e := &lineWriter{w: j.stdout, stream: "stderr", now: now}
+			if pt != nil {
+				o.settle = func() error { return pt.settle(j.ctx) }
+				e.settle = o.settle
+			}
 			lws = []*lineWriter{o, e}
 			stdout, stderr = o, e
 		} else {
-			out = &collect{}
+			out = &collect{max: process.MaxWrite}
+			if j.kind == "probe" {
+				out.max = maxProbeOutput
+			}
 			sw := &syncWriter{b: out}
 			stdout, stderr = sw, sw
 		}

@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
-	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +35,7 @@ import (
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
 
+	"wink.dev/wink/internal/fuzzbound"
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/images"
@@ -45,6 +45,7 @@ import (
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
 	"wink.dev/wink/simnode/shell"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // ---- the real collaborators, adapted as package wire does (wire imports
@@ -939,26 +940,18 @@ func fuzzRun(t *testing.T, nodeIdx int, pod *corev1.Pod, forTime time.Duration, 
 	return chk.problems
 }
 
-// fuzzBounded runs f within a real-time limit: the run must finish.
+// fuzzBounded runs f within a real-time limit: the run must finish, and
+// the heap grow by at most fuzzHeap meanwhile (issue 18: nothing a pod
+// runs grows simnode without bound).
 func fuzzBounded(t *testing.T, limit time.Duration, what string, f func()) {
-	done := make(chan struct{})
-	var panicked any
-	go func() {
-		defer close(done)
-		defer func() { panicked = recover() }()
-		f()
-	}()
-	select {
-	case <-done:
-		if panicked != nil {
-			t.Fatalf("%s: panic: %v", what, panicked)
-		}
-	case <-time.After(limit):
-		var b strings.Builder
-		_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
-		t.Fatalf("%s: did not finish within %s (real time)\n%s", what, limit, b.String())
-	}
+	t.Helper()
+	fuzzbound.Run(t, what, limit, fuzzHeap, f)
 }
+
+// fuzzHeap is how much the heap may grow while one case runs: a pod's
+// processes hold at most process.DefaultMemory each, and its logs and
+// status little.
+const fuzzHeap = 512 << 20
 
 // FuzzPodSpec: no panic, the run finishes, every status is well-formed.
 func FuzzPodSpec(f *testing.F) {
@@ -1132,6 +1125,13 @@ func FuzzExec(f *testing.F) {
 		{0, 2, "while ($true) { Start-Sleep -Milliseconds 100 }"},
 		{1, 4, "sh|-c|exit 255"},
 		{0, 1, "(((("},
+		// hostile loops (issue 18)
+		{1, 3, "x=x; while :; do x=$x$x; done"},
+		{0, 2, "$s = 'x'; while ($true) { $s += $s }"},
+		{0, 1, "set x=x& for /L %i in (1,0,2) do @call set x=%x%%x%"},
+		{0, 1, ":a & goto a"},
+		{1, 0, "yes"},
+		{1, 3, "yes | cat"},
 	}
 	for _, s := range seeds {
 		f.Add(s.target, s.how, s.line)
@@ -1158,12 +1158,17 @@ func FuzzExec(f *testing.F) {
 			argv = []string{""}
 		}
 		var err error
-		var stdout, stderr strings.Builder
-		fuzzBounded(t, 30*time.Second, fmt.Sprintf("exec %q on %s", argv, tg.os), func() {
+		var stdout, stderr fuzzbound.Writer
+		what := fmt.Sprintf("exec %q on %s", argv, tg.os)
+		fuzzBounded(t, 30*time.Second, what, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
-			err = tg.rig.p.Exec(ctx, "fuzz", "exec", "main", argv, nil, &lockedWriter{w: &stdout}, &lockedWriter{w: &stderr})
+			err = tg.rig.p.Exec(ctx, "fuzz", "exec", "main", argv, nil, &stdout, &stderr)
 		})
+		// What an exec writes comes at the pace of its simulated CPU, a
+		// write at most process.MaxWrite.
+		stdout.Check(t, what+" stdout", process.MaxWrite, 256<<20)
+		stderr.Check(t, what+" stderr", process.MaxWrite, 256<<20)
 		if err == nil {
 			return
 		}
@@ -1178,18 +1183,4 @@ func FuzzExec(f *testing.F) {
 		}
 		t.Errorf("exec %q on %s returned %v (%T), not an exit code", argv, tg.os, err, err)
 	})
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if sb, ok := l.w.(*strings.Builder); ok && sb.Len() > 1<<20 {
-		return len(b), nil // enough output
-	}
-	return l.w.Write(b)
 }

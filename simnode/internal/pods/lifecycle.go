@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -66,6 +67,8 @@ type job struct {
 	// completes: a process that runs to completion (an init container's,
 	// or a pod's that does not restart): see Env.Completes.
 	completes bool
+	// oom: the process was OOM-killed (limits.go, row B5 Linux side).
+	oom atomic.Bool
 }
 
 // backoff is one client-go flowcontrol.Backoff entry.
@@ -754,6 +757,11 @@ func (m *machine) runProcess(rec *record, c *container, out logs.Writer, st proc
 			return
 		}
 		m.finishContainer(rec, c, int32(code), false, m.now())
+		if j.oom.Load() && c.state.Terminated != nil {
+			// Past its memory limit on Linux (row B5): as containerd
+			// reports a container the kernel OOM-killed.
+			c.state.Terminated.ExitCode, c.state.Terminated.Reason = oomExitCode, oomReason
+		}
 	}
 	m.fx.spawn(rec, j)
 }
@@ -814,6 +822,7 @@ func (m *machine) containerEnv(rec *record, spec *corev1.Container, c *container
 	if env.Dir == "" {
 		env.Dir = c.img.WorkingDir
 	}
+	env.Limits, env.Tracer = m.limits(spec), m.tracer(rec, c)
 	m.hostEnv(rec, c, env)
 	if rec.volumes != nil {
 		env.Files = rec.volumes.FS(c.name)

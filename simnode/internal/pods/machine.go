@@ -17,6 +17,7 @@ import (
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/rules"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // IgnoreSigtermAnnotation makes every container of a pod ignore SIGTERM
@@ -146,6 +147,8 @@ type record struct {
 	// sandboxChanged: the pod's sandbox went away with the machine (a
 	// reboot, N3) and the next start re-creates it.
 	sandboxChanged bool
+	// notSimulated: the pod's NotSimulated events so far (limits.go).
+	notSimulated *notSimulated
 }
 
 // machine applies the kubelet's behaviour (the rule tables) to records.
@@ -172,6 +175,8 @@ type machine struct {
 	fx effects
 	// shuttingDown reports whether the node shuts down (B15); may be nil.
 	shuttingDown func() bool
+	// cpu is the node's CPU its processes share (limits.go).
+	cpu *process.CPUShare
 }
 
 func podKey(pod *corev1.Pod) string { return pod.Namespace + "/" + pod.Name }

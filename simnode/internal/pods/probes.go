@@ -281,5 +281,23 @@ const (
 	maxProbeBody = 10 << 10
 )
 
-// collect is an io.Writer that keeps a job's output.
-type collect struct{ bytes.Buffer }
+// collect is an io.Writer that keeps a job's output: at most max bytes,
+// the rest is discarded (issue 18: no output grows simnode). An exec
+// probe keeps maxProbeOutput, as the kubelet's exec prober reads at most
+// that (probe/exec/exec.go maxReadLength, LimitWriter); a hook or an
+// exec keeps process.MaxWrite.
+type collect struct {
+	bytes.Buffer
+	max int
+}
+
+// maxProbeOutput is the exec prober's maxReadLength.
+const maxProbeOutput = 10 << 10
+
+func (c *collect) Write(b []byte) (int, error) {
+	if n := c.max - c.Len(); len(b) > n {
+		c.Buffer.Write(b[:max(n, 0)])
+		return len(b), nil
+	}
+	return c.Buffer.Write(b)
+}

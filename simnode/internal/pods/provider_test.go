@@ -126,10 +126,15 @@ func phase(ph corev1.PodPhase) func(*corev1.Pod) bool {
 }
 
 func simplePod(name string, cmd ...string) *corev1.Pod {
+	image := "mcr.microsoft.com/windows/nanoserver:ltsc2022"
+	if len(cmd) > 0 && strings.EqualFold(strings.TrimSuffix(cmd[0], ".exe"), "powershell") {
+		// Nano Server has no PowerShell (issue 18): Server Core has 5.1.
+		image = "mcr.microsoft.com/windows/servercore:ltsc2022"
+	}
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{
-			Name: "c", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022", ImagePullPolicy: corev1.PullIfNotPresent, Command: cmd,
+			Name: "c", Image: image, ImagePullPolicy: corev1.PullIfNotPresent, Command: cmd,
 		}}},
 		Status: corev1.PodStatus{Phase: corev1.PodPending, QOSClass: corev1.PodQOSBestEffort},
 	}

@@ -82,6 +82,10 @@ type Env struct {
 	Accounts process.LocalAccounts
 	Power    process.Power
 	BootTime time.Time
+	// Limits bound the container's processes and Tracer hears what they
+	// ran that wink does not simulate (limits.go, issue 18).
+	Limits process.Limits
+	Tracer process.Tracer
 }
 
 // Process is the environment of the shell's process (process.Env) for e:
@@ -94,7 +98,7 @@ func (e *Env) Process() *process.Env {
 		Files: e.Files, Net: e.Net, Interfaces: e.Interfaces, GMSADomain: e.GMSADomain,
 		Now: e.Now, Sleep: e.Sleep, Dir: e.Dir, Image: process.ImageOf(os, e.Image, e.HostProcess),
 		OSVersion: e.OSVersion, CPU: e.CPU, Memory: e.Memory, Power: e.Power, Accounts: e.Accounts,
-		BootTime: e.BootTime,
+		BootTime: e.BootTime, Limits: e.Limits, Tracer: e.Tracer,
 	}
 	if e.Files != nil && e.Writes != nil {
 		out.Files = gatedFS{FS: e.Files, gate: e.Writes}
@@ -138,6 +142,24 @@ func (g gatedFS) Remove(path string) error {
 		return nil
 	}
 	return removeFrom(g.FS, path)
+}
+
+// MkdirAll is a write too (cmd md, mkdir -p): one made before a simnode
+// restart is skipped.
+func (g gatedFS) MkdirAll(path string) error {
+	if !g.gate.Write() {
+		return nil
+	}
+	return mkdirIn(g.FS, path)
+}
+
+// mkdirIn creates a directory in f when f can (process.Mkdirer).
+func mkdirIn(f process.FS, path string) error {
+	m, ok := f.(process.Mkdirer)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return m.MkdirAll(path)
 }
 
 // removeFrom removes path from f when f can delete (process.Remover).

@@ -45,6 +45,13 @@ func (s settledFS) Remove(path string) error {
 	return removeFrom(s.FS, path)
 }
 
+func (s settledFS) MkdirAll(path string) error {
+	if err := s.settle(); err != nil {
+		return err
+	}
+	return mkdirIn(s.FS, path)
+}
+
 func (s settledFS) ReadDir(path string) ([]fs.DirEntry, error) {
 	if err := s.settle(); err != nil {
 		return nil, err

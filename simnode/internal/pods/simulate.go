@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -28,7 +29,12 @@ type Event struct {
 }
 
 // Recorder collects events in memory (a k8s.io/client-go/tools/record.EventRecorder).
-type Recorder struct{ Events []Event }
+// Processes record too (their NotSimulated events, limits.go), from their
+// own goroutines: read Events once they ended.
+type Recorder struct {
+	mu     sync.Mutex
+	Events []Event
+}
 
 // Event implements record.EventRecorder.
 func (r *Recorder) Event(object runtime.Object, eventtype, reason, message string) {
@@ -36,7 +42,9 @@ func (r *Recorder) Event(object runtime.Object, eventtype, reason, message strin
 	if ref, ok := object.(*corev1.ObjectReference); ok {
 		ev.FieldPath = ref.FieldPath
 	}
+	r.mu.Lock()
 	r.Events = append(r.Events, ev)
+	r.mu.Unlock()
 }
 
 // Eventf implements record.EventRecorder.

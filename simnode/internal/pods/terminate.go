@@ -51,6 +51,15 @@ func Evicted(r *rules.Rules, message string) Termination {
 	}
 }
 
+// EvictedLocalStorage is the Termination of a pod evicted for its local
+// storage (issue 22): the eviction manager's localStorageEviction calls
+// evictPod with immediateEvictionGracePeriodSeconds (1 s) and no
+// condition, and its status function sets phase Failed, reason Evicted.
+func EvictedLocalStorage(message string) Termination {
+	grace := time.Second
+	return Termination{GracePeriod: &grace, Reason: resources.EvictedReason, Message: message, Failed: true}
+}
+
 // ShutDown is the Termination of pod when its node shuts down (row B15,
 // rules shutdown.yaml): the node shutdown manager's killPods, with the
 // grace period of the pod's priority group among groups (the node's, from

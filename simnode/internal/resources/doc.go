@@ -65,6 +65,24 @@
 // pressureCanBecomeTrue is false (Windows before v1.31, N6) never reports
 // pressure and never evicts, whatever the thresholds.
 //
+// # Local storage and DiskPressure (issue 22)
+//
+// With ManagerConfig.LocalStorage (the runtime's measure of each pod's
+// emptyDirs, container layers and logs, PodStorage) every pass first does
+// the kubelet's localStorageEviction: a pod with an emptyDir past its
+// sizeLimit, or past its containers' ephemeral-storage limits, is evicted
+// with the kubelet's message (LocalStorageMessage; grace 1 s, no
+// DisruptionTarget condition, LocalStorageEvictor), and then nothing else
+// that pass. On a Linux node (ManagerConfig.DiskPressure; a Windows
+// node's DiskPressure is always False, N7) nodefs.available is the node's
+// ephemeral-storage capacity less 12 GiB for the OS and images and what
+// the pods wrote; below evictionHard's nodefs.available the node reports
+// DiskPressure and, once no memory threshold is met, evicts one pod a
+// pass ranked as rankDiskPressureFunc (RankDiskPressure) with the
+// kubelet's ephemeral-storage message (DiskEvictionMessage). The Summary
+// API shows the same measure (Config.DiskUsage). A Windows kubelet before
+// v1.31 evicts nothing at all (N6).
+//
 // # OOM kills (Linux)
 //
 // Contract with the runtime: Resources.OOMKills delivers one Kill per

@@ -76,6 +76,14 @@ type ManagerConfig struct {
 	Recorder   EventRecorder
 	// SetMemoryPressure updates the node's MemoryPressure condition.
 	SetMemoryPressure func(pressure bool)
+	// LocalStorage measures a pod's local ephemeral storage (issue 22);
+	// nil: no local storage eviction and no nodefs signal.
+	LocalStorage func(*corev1.Pod) (PodStorage, bool)
+	// DiskPressure: the node reports DiskPressure and evicts for
+	// nodefs.available (Linux; a Windows node's DiskPressure is always
+	// False, N7). SetDiskPressure updates the condition.
+	DiskPressure    bool
+	SetDiskPressure func(pressure bool)
 	// Interval and TransitionPeriod default to the kubelet's.
 	Interval         time.Duration
 	TransitionPeriod time.Duration
@@ -90,6 +98,9 @@ type Manager struct {
 	mu       sync.Mutex
 	lastMet  time.Time
 	pressure bool
+	// nodefs.available (issue 22).
+	diskLastMet  time.Time
+	diskPressure bool
 }
 
 // NewManager returns an eviction manager; Run starts it.
@@ -163,14 +174,26 @@ func (m *Manager) Observe(snap *Snapshot) (Observation, bool, error) {
 }
 
 // Synchronize is one pass of the kubelet's eviction manager: observe,
-// update MemoryPressure, and evict at most one pod. It returns the evicted
-// pod, if any.
+// update MemoryPressure (and DiskPressure), and evict at most one pod for
+// a threshold. It returns the evicted pod, if any.
+//
+// Local storage (issue 22) comes before the thresholds, as in the
+// kubelet's synchronize (localStorageCapacityIsolation, on by default): a
+// pod past an emptyDir sizeLimit or an ephemeral-storage limit is
+// evicted, and then no pod for a threshold in that pass. Of the
+// thresholds memory comes first (byEvictionPriority), then nodefs.
 func (m *Manager) Synchronize() (*corev1.Pod, error) {
 	if !m.Enabled() {
-		return nil, nil
+		return nil, nil // N6: no eviction at all
 	}
 	snap := m.cfg.Resources.Sample()
 	obs, ok, err := m.Observe(snap)
+	if err != nil {
+		return nil, err
+	}
+	active := m.cfg.ActivePods()
+	storage := m.storage(active)
+	disk, diskOK, err := m.observeDisk(snap, storage)
 	if err != nil {
 		return nil, err
 	}
@@ -179,25 +202,49 @@ func (m *Manager) Synchronize() (*corev1.Pod, error) {
 	if ok && obs.Met {
 		m.lastMet = now
 	}
+	if diskOK && disk.Met {
+		m.diskLastMet = now
+	}
 	pressure := !m.lastMet.IsZero() && now.Sub(m.lastMet) < m.cfg.TransitionPeriod
 	changed := pressure != m.pressure
 	m.pressure = pressure
+	diskPressure := !m.diskLastMet.IsZero() && now.Sub(m.diskLastMet) < m.cfg.TransitionPeriod
+	diskChanged := diskPressure != m.diskPressure
+	m.diskPressure = diskPressure
 	m.mu.Unlock()
 	if changed && m.cfg.SetMemoryPressure != nil {
 		m.cfg.SetMemoryPressure(pressure)
 	}
-	if !ok || !obs.Met || !m.cfg.ConditionSet.Evicts {
+	if diskChanged && m.cfg.SetDiskPressure != nil {
+		m.cfg.SetDiskPressure(diskPressure)
+	}
+	if evicted := m.localStorageEviction(active, storage); len(evicted) > 0 {
+		return evicted[0], nil
+	}
+	if !m.cfg.ConditionSet.Evicts {
 		return nil, nil
 	}
-	m.cfg.Log.Info("eviction manager: attempting to reclaim", "resourceName", "memory", "available", obs.Available.String(), "threshold", obs.Threshold.String())
-
-	candidates := m.cfg.ActivePods()
-	RankMemoryPressure(candidates, snap)
+	var candidates []*corev1.Pod
+	var message func(*corev1.Pod) (string, map[string]string)
+	switch {
+	case ok && obs.Met:
+		m.cfg.Log.Info("eviction manager: attempting to reclaim", "resourceName", "memory", "available", obs.Available.String(), "threshold", obs.Threshold.String())
+		candidates = m.cfg.ActivePods()
+		RankMemoryPressure(candidates, snap)
+		message = func(pod *corev1.Pod) (string, map[string]string) { return EvictionMessage(pod, snap, obs) }
+	case diskOK && disk.Met:
+		m.cfg.Log.Info("eviction manager: attempting to reclaim", "resourceName", "ephemeral-storage", "available", disk.Available.String(), "threshold", disk.Threshold.String())
+		candidates = active
+		RankDiskPressure(candidates, storage)
+		message = func(pod *corev1.Pod) (string, map[string]string) { return DiskEvictionMessage(pod, storage[pod], disk) }
+	default:
+		return nil, nil
+	}
 	for _, pod := range candidates {
 		if isCritical(pod) {
 			continue
 		}
-		msg, annotations := EvictionMessage(pod, snap, obs)
+		msg, annotations := message(pod)
 		if m.cfg.Recorder != nil {
 			m.cfg.Recorder.AnnotatedEventf(pod, annotations, corev1.EventTypeWarning, EvictedReason, "%s", msg)
 		}

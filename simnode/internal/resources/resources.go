@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/version"
 	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 	"k8s.io/utils/clock"
@@ -91,6 +92,9 @@ type Config struct {
 	// MemoryHeld, when set, tells how many bytes a container's programs
 	// hold (testlimit.exe): they add to its memory demand (B5, B6).
 	MemoryHeld func(containerID string) int64
+	// DiskUsage, when set, measures what a pod's containers wrote (its
+	// layers, logs and emptyDirs) for the Summary API (issue 22).
+	DiskUsage func(*corev1.Pod) (PodStorage, bool)
 	// Clock defaults to the real clock.
 	Clock clock.PassiveClock
 	Log   *slog.Logger
@@ -133,7 +137,21 @@ func New(cfg Config) *Resources {
 }
 
 // Summary samples now and returns the Summary API (/stats/summary).
-func (r *Resources) Summary() *statsapi.Summary { return r.Sample().Summary() }
+func (r *Resources) Summary() *statsapi.Summary {
+	snap := r.Sample()
+	if r.cfg.DiskUsage != nil {
+		snap.Disk = map[types.UID]PodStorage{}
+		for _, c := range snap.Containers {
+			if _, ok := snap.Disk[c.Pod.UID]; ok {
+				continue
+			}
+			if d, ok := r.cfg.DiskUsage(c.Pod); ok {
+				snap.Disk[c.Pod.UID] = d
+			}
+		}
+	}
+	return snap.Summary()
+}
 
 // ResourceMetrics samples now and writes /metrics/resource.
 func (r *Resources) ResourceMetrics(w *bytes.Buffer) error {
@@ -201,6 +219,10 @@ type Snapshot struct {
 	// Containers sorted by namespace, pod and name.
 	Containers                []ContainerUsage
 	WindowsGlobalCommitMemory bool
+	// Disk is what each pod's containers wrote, by pod UID, measured for
+	// the Summary API (Config.DiskUsage, issue 22); a pod not in it has
+	// fixed figures.
+	Disk map[types.UID]PodStorage
 }
 
 // MemoryAvailable is the eviction signal memory.available and the capacity

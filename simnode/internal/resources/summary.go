@@ -1,7 +1,11 @@
 package resources
 
 import (
+	"maps"
+	"slices"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 )
 
@@ -32,7 +36,8 @@ func u64(v int64) *uint64 {
 // "kubelet" and "runtime" (the system baseline, split).
 func (s *Snapshot) Summary() *statsapi.Summary {
 	now := metav1.NewTime(s.Time)
-	fsUsed := int64(nodeFsBaseUsed)
+	fsUsed := s.nodeFsUsed()
+	fs := func(now metav1.Time, used int64) *statsapi.FsStats { return s.fs(now, used, fsUsed) }
 
 	pods := []statsapi.PodStats{}
 	podIndex := map[string]int{}
@@ -71,16 +76,15 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 				WorkingSetBytes: u64(c.WorkingSet),
 				UsageBytes:      u64(c.Commit),
 			},
-			Rootfs: s.fs(now, rootfsUsedPerContainer),
-			Logs:   s.fs(now, logsUsedPerContainer),
 		}
+		rootfs, logs := s.containerDisk(c.Container)
+		cs.Rootfs, cs.Logs = fs(now, rootfs), fs(now, logs)
 		if !s.OS.IsWindows() {
 			cs.Memory.RSSBytes = u64(c.WorkingSet)
 		}
 		if c.MemoryLimit > 0 {
 			cs.Memory.AvailableBytes = u64(c.MemoryLimit - c.WorkingSet)
 		}
-		fsUsed += rootfsUsedPerContainer + logsUsedPerContainer
 		ps.Containers = append(ps.Containers, cs)
 		*ps.CPU.UsageNanoCores += *cs.CPU.UsageNanoCores
 		*ps.CPU.UsageCoreNanoSeconds += c.CPUCoreNanoSeconds
@@ -99,7 +103,15 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 		for _, c := range pods[i].Containers {
 			used += *c.Rootfs.UsedBytes + *c.Logs.UsedBytes
 		}
-		pods[i].EphemeralStorage = s.fs(now, int64(used))
+		pods[i].EphemeralStorage = fs(now, int64(used))
+		// Measured (issue 22): the pod's total with its emptyDirs, and
+		// each emptyDir's usage.
+		if d, ok := s.Disk[types.UID(pods[i].PodRef.UID)]; ok {
+			pods[i].EphemeralStorage = fs(now, d.Total)
+			for _, name := range slices.Sorted(maps.Keys(d.EmptyDirs)) {
+				pods[i].VolumeStats = append(pods[i].VolumeStats, statsapi.VolumeStats{Name: name, FsStats: *fs(now, d.EmptyDirs[name])})
+			}
+		}
 	}
 
 	podsSys := statsapi.ContainerStats{
@@ -161,7 +173,7 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 	} else {
 		nodeMem.RSSBytes = u64(s.NodeWorkingSet)
 	}
-	nodeFs := s.fs(now, fsUsed)
+	nodeFs := fs(now, fsUsed)
 	return &statsapi.Summary{
 		Node: statsapi.NodeStats{
 			NodeName:         s.NodeName,
@@ -174,23 +186,50 @@ func (s *Snapshot) Summary() *statsapi.Summary {
 			},
 			Memory:  nodeMem,
 			Fs:      nodeFs,
-			Runtime: &statsapi.RuntimeStats{ImageFs: s.fs(now, nodeFsBaseUsed)},
+			Runtime: &statsapi.RuntimeStats{ImageFs: fs(now, nodeFsBaseUsed)},
 		},
 		Pods: pods,
 	}
 }
 
-// fs is a file system usage on the node's root file system.
-func (s *Snapshot) fs(now metav1.Time, used int64) *statsapi.FsStats {
+// fs is a file system usage on the node's root file system, of which
+// nodeUsed is used.
+func (s *Snapshot) fs(now metav1.Time, used, nodeUsed int64) *statsapi.FsStats {
 	capacity := s.EphemeralCapacity
 	if capacity <= 0 {
-		capacity = 100 << 30
+		capacity = defaultEphemeralCapacity
 	}
-	avail := capacity - nodeFsBaseUsed - int64(len(s.Containers))*(rootfsUsedPerContainer+logsUsedPerContainer)
 	return &statsapi.FsStats{
 		Time:           now,
-		AvailableBytes: u64(max(avail, 1<<30)),
+		AvailableBytes: u64(max(capacity-nodeUsed, 1<<30)),
 		CapacityBytes:  u64(capacity),
 		UsedBytes:      u64(used),
 	}
+}
+
+// containerDisk is the writable layer and the logs of c: measured
+// (Snapshot.Disk, issue 22) or the fixed figures of a container whose pod
+// was not.
+func (s *Snapshot) containerDisk(c Container) (rootfs, logs int64) {
+	if d, ok := s.Disk[c.Pod.UID]; ok {
+		logs = d.Logs[c.Name]
+		return max(d.Containers[c.Name]-logs, 0), logs
+	}
+	return rootfsUsedPerContainer, logsUsedPerContainer
+}
+
+// nodeFsUsed is the node's root file system's usage: the OS, runtime and
+// images, and what the containers wrote (their layers, logs and emptyDirs
+// on disk).
+func (s *Snapshot) nodeFsUsed() int64 {
+	used := int64(nodeFsBaseUsed)
+	for _, d := range s.Disk {
+		used += d.Total
+	}
+	for _, c := range s.Containers {
+		if _, ok := s.Disk[c.Pod.UID]; !ok {
+			used += rootfsUsedPerContainer + logsUsedPerContainer
+		}
+	}
+	return used
 }

@@ -31,7 +31,11 @@ type containerFS struct {
 	mounts    []mountPoint // longest target first
 	hostPipes bool         // HostProcess / node view: every node pipe is reachable
 	termLog   *store       // the termination message file of this instance (termination.go)
-	err       error        // *ContainerError, if any
+	// layer is the container's writable layer over its image, whose own
+	// files are seedBytes (DiskUsage); nil for a HostProcess container.
+	layer     *store
+	seedBytes int64
+	err       error // *ContainerError, if any
 }
 
 var _ shell.FS = (*containerFS)(nil)
@@ -96,6 +100,7 @@ func (p *Pod) build(name string) (*containerFS, error) {
 			p.note("B11", "", name, "readOnlyRootFilesystem ignored: not supported on Windows")
 		}
 		c.mounts = append(c.mounts, root)
+		c.layer, c.seedBytes = image, image.bytes()
 	}
 	if f := p.layerPath(name); f != "" {
 		// The layer as the container left it (a restarted simnode).

@@ -2,10 +2,14 @@ package volumes
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"wink.dev/wink/internal/fuzzbound"
 	"wink.dev/wink/simnode/facts"
 )
 
@@ -60,9 +64,13 @@ func FuzzResolve(f *testing.F) {
 					}
 				}
 			}
-			_, _ = cfs.ReadFile(path)
-			_, _ = cfs.ReadDir(path)
-			_ = cfs.WriteFile(path, []byte("x"))
+			// and the file system's calls end without growing the heap
+			// (issue 18)
+			fuzzbound.Run(t, fmt.Sprintf("the calls on %q", path), 10*time.Second, 64<<20, func() {
+				_, _ = cfs.ReadFile(path)
+				_, _ = cfs.ReadDir(path)
+				_ = cfs.WriteFile(path, []byte("x"))
+			})
 			// nothing written through the container reaches the host
 			// outside the hostPath volume
 			_, _, _ = cfs.node.host.list(nil)

@@ -14,12 +14,30 @@ import (
 // `cmd /c dir <file>`): the volume header, one line per entry, the totals.
 func dirListing(p *process.Proc, args []string) int {
 	target := ""
+	var sel dirSelect
+	bare, deep := false, false
 	for _, a := range args {
-		if !strings.HasPrefix(a, "/") {
+		switch la := strings.ToLower(a); {
+		case la == "/b":
+			bare = true
+		case la == "/s":
+			deep = true
+		case la == "/ad" || la == "/a:d":
+			sel.only = "d"
+		case la == "/a-d" || la == "/a:-d":
+			sel.only = "-d"
+		case !strings.HasPrefix(a, "/"):
 			target = a
 		}
 	}
 	full := p.Path(target)
+	if hasWild(process.BaseName(full)) {
+		sel.pattern = process.BaseName(full)
+		full = process.ParentDir(full)
+	}
+	if bare {
+		return dirBare(p, full, deep, sel)
+	}
 	p.Println(" Volume in drive C has no label.")
 	p.Println(" Volume Serial Number is 5E4A-8C1F")
 	p.Println("")
@@ -46,10 +64,13 @@ func dirListing(p *process.Proc, args []string) int {
 			p.Eprintln("File Not Found")
 			return 1
 		}
-		if len(full) > 3 {
+		if len(full) > 3 && sel.pattern == "" && sel.only != "-d" {
 			rows = append(rows, row{name: ".", dir: true, mtime: p.Now()}, row{name: "..", dir: true, mtime: p.Now()})
 		}
 		for _, e := range ents {
+			if !sel.match(e.Name(), e.IsDir()) {
+				continue
+			}
 			r := row{name: e.Name(), dir: e.IsDir(), mtime: p.Now()}
 			if info, err := e.Info(); err == nil {
 				r.size, r.mtime = info.Size(), info.ModTime()
@@ -103,4 +124,58 @@ func commas(n int64) string {
 		b.WriteString(s[i : i+3])
 	}
 	return b.String()
+}
+
+// dirBare is `dir /b` (names only) and `dir /s /b` (full paths of the
+// whole tree), windows-commands/dir.
+func dirBare(p *process.Proc, full string, deep bool, sel dirSelect) int {
+	if _, err := p.ReadFile(full); err == nil {
+		if deep {
+			p.Println(full)
+		} else {
+			p.Println(process.BaseName(full))
+		}
+		return 0
+	}
+	dirs := []string{full}
+	if deep {
+		dirs = walkDirs(p, full)
+	}
+	n := 0
+	for _, d := range dirs {
+		ents, err := p.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if !sel.match(e.Name(), e.IsDir()) {
+				continue
+			}
+			n++
+			if deep {
+				p.Println(strings.TrimRight(d, `\`) + `\` + e.Name())
+			} else {
+				p.Println(e.Name())
+			}
+		}
+	}
+	if n == 0 {
+		p.Eprintln("File Not Found")
+		return 1
+	}
+	return 0
+}
+
+// dirSelect is which entries dir lists: a wildcard, /a:d directories,
+// /a:-d files.
+type dirSelect struct {
+	pattern string
+	only    string // "", "d", "-d"
+}
+
+func (d dirSelect) match(name string, isDir bool) bool {
+	if d.only == "d" && !isDir || d.only == "-d" && isDir {
+		return false
+	}
+	return d.pattern == "" || matchWild(d.pattern, name)
 }

@@ -3,239 +3,363 @@ package posix
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+
 	"wink.dev/wink/simnode/shell/process"
-	"wink.dev/wink/simnode/shell/programs"
 )
 
-// This file is the Linux sh (busybox ash flavour) of Linux containers and
-// of the e2e images' `sh -c` (upstream test/e2e/windows/hybrid_network.go:131
-// `/bin/sh -c "nc -vz <ip> <port> -w <s>"`): ; && || | & > >> < 2>&1, $VAR,
-// ${VAR:-x}, $(cmd), quotes, if/while/until/for, functions (name() { ...; }
-// with $1.., return and local, as ash has them), trap, and the builtins of
-// shBuiltins.
-
-type shBuiltin struct {
-	name string
-	help string
-	run  func(s *shell, p *process.Proc, args []string) int
-}
-
-var shBuiltins = map[string]*shBuiltin{}
-
-func init() {
-	for _, b := range []*shBuiltin{
-		{"echo", "Prints its arguments (-n, -e).", func(s *shell, p *process.Proc, a []string) int { return programs.Echo(p, a) }},
-		{"exit", "Exits the shell with a code.", (*shell).exit},
-		{"export", "Exports variables.", (*shell).export},
-		{"unset", "Unsets variables.", func(s *shell, p *process.Proc, a []string) int {
-			for _, n := range a[1:] {
-				p.Vars.Unset(n)
-			}
-			return 0
-		}},
-		{"cd", "Changes the working directory.", func(s *shell, p *process.Proc, a []string) int {
-			t := "/root"
-			if len(a) > 1 {
-				t = a[1]
-			}
-			full := p.Path(t)
-			if _, err := p.ReadDir(full); err != nil {
-				p.Eprintln("sh: cd: can't cd to " + t + ": No such file or directory")
-				return 2
-			}
-			p.Dir = full
-			return 0
-		}},
-		{"true", "Exits 0.", func(*shell, *process.Proc, []string) int { return 0 }},
-		{":", "Exits 0.", func(*shell, *process.Proc, []string) int { return 0 }},
-		{"false", "Exits 1.", func(*shell, *process.Proc, []string) int { return 1 }},
-		{"test", "Evaluates a condition.", func(s *shell, p *process.Proc, a []string) int { return shTest(p, a[1:]) }},
-		{"[", "Evaluates a condition.", func(s *shell, p *process.Proc, a []string) int {
-			if a[len(a)-1] != "]" {
-				p.Eprintln("sh: missing ]")
-				return 2
-			}
-			return shTest(p, a[1:len(a)-1])
-		}},
-		{"[[", "Evaluates a condition (ash's bash-compatible [[ ]]; no && or || inside).", func(s *shell, p *process.Proc, a []string) int {
-			if a[len(a)-1] != "]]" {
-				p.Eprintln("sh: missing ]]")
-				return 2
-			}
-			return shTest(p, a[1:len(a)-1])
-		}},
-		{"trap", "Sets signal handlers.", (*shell).trap},
-		{"set", "Sets shell options (-e, -x).", (*shell).set},
-		{"shift", "Shifts positional parameters.", func(s *shell, p *process.Proc, a []string) int {
-			if len(s.args) > 0 {
-				s.args = s.args[1:]
-			}
-			return 0
-		}},
-		{"wait", "Waits for background jobs.", func(s *shell, p *process.Proc, a []string) int { return s.wait() }},
-		{"read", "Reads a line into variables.", (*shell).read},
-		{"break", "Leaves a loop.", func(s *shell, p *process.Proc, a []string) int { s.brk = 1; return 0 }},
-		{"continue", "Next loop iteration.", func(s *shell, p *process.Proc, a []string) int { s.cont = true; return 0 }},
-		{"eval", "Runs its arguments as a command.", func(s *shell, p *process.Proc, a []string) int { return s.runScript(p, strings.Join(a[1:], " ")) }},
-		{"exec", "Replaces the shell with a command.", func(s *shell, p *process.Proc, a []string) int {
-			if len(a) < 2 {
-				return 0
-			}
-			code := s.command(p, a[1:])
-			s.exited, s.code = true, code
-			return code
-		}},
-		{"return", "Returns from a function.", (*shell).ret},
-		{"local", "Declares function-local variables.", (*shell).local},
-		{".", "Runs a file in this shell.", (*shell).source},
-		{"source", "Runs a file in this shell.", (*shell).source},
-	} {
-		shBuiltins[b.name] = b
-	}
-}
+// This file is the Linux sh (busybox ash, bash, dash) of Linux containers
+// and the e2e images' `sh -c` (upstream test/e2e/windows/hybrid_network.go:131
+// `/bin/sh -c "nc -vz <ip> <port> -w <s>"`), row E and issue 18: the
+// language is mvdan.cc/sh/v3's (syntax and interp); simnode's world comes
+// in through its handlers (handlers.go): programs run by Proc.Exec from the
+// image's table, files are Env.Files, the clock is Env's.
 
 // shell is one sh process.
 type shell struct {
-	name            string
-	args            []string
-	traps           map[string]string
-	exited          bool
-	code            int
-	brk             int
-	cont            bool
-	errexit, xtrace bool
-	// funcs are the functions defined, by name; frames the calls in
-	// progress, innermost last; returning is set by return until its
-	// function (or dot script, or the script) ends.
-	funcs     map[string]*shNode
-	frames    []*shFrame
-	returning bool
-	jobs      *sync.WaitGroup
-	jobCtx    context.Context
-	cancel    context.CancelFunc
+	p    *process.Proc
+	name string // $0
+	// file is the script file run ("" for -c and stdin); flavor the shell
+	// whose messages it gives: ash (busybox), dash (Debian's sh) or bash.
+	file, flavor string
+
+	mu sync.Mutex
+	// traps are the handlers of the signals interp does not know (TERM,
+	// INT, HUP, ...): the kubelet's SIGTERM runs traps["TERM"].
+	traps map[string]string
+	// held is the most the shell's variables and captured output held,
+	// as accounted with p.Grow; vars what its variables held when last
+	// counted.
+	held, vars int64
+	// sources are the instrumented texts of the scripts `.` is about to
+	// read (path → text), so that their loops are bounded too.
+	sources map[string]string
+	// base is the context of the Run in progress (the script's, or the
+	// TERM trap's); the programs it runs stop with it.
+	base context.Context
+	// closers are closed when the shell ends.
+	closers []io.Closer
+	// ended is why the shell must stop at once (errOOM, errDepth): every
+	// statement then ends it, in a trap handler too.
+	ended error
 }
 
-// shFrame is one function call: the variables its local declared, with
-// the values they had before (restored when it returns).
-type shFrame struct {
-	saved map[string]savedVar
-}
-
-type savedVar struct {
-	value string
-	set   bool
-}
-
-// child is a subshell: same jobs and functions (a fork has them), fresh
-// traps and state.
-func (s *shell) child(name string, args []string) *shell {
-	funcs := make(map[string]*shNode, len(s.funcs))
-	for k, v := range s.funcs {
-		funcs[k] = v
+// end stops the shell with err and returns err.
+func (s *shell) end(err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended == nil {
+		s.ended = err
 	}
-	// A subshell of a function is still in it (local works there), with
-	// frames of its own.
-	frames := make([]*shFrame, len(s.frames))
-	for i := range frames {
-		frames[i] = &shFrame{saved: map[string]savedVar{}}
-	}
-	return &shell{name: name, args: args, traps: map[string]string{}, funcs: funcs, frames: frames, jobs: s.jobs, jobCtx: s.jobCtx, cancel: func() {}, errexit: s.errexit, xtrace: s.xtrace}
+	return s.ended
 }
 
-// lockedWriter serialises writes of background jobs and the shell.
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  io.Writer
-}
-
-func (l lockedWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(b)
-}
-
-// Run is `sh -c script [name args...]`, `sh script.sh`, or sh reading
-// stdin.
+// Run is `sh -c script [name args...]`, `sh script.sh args...`, or sh
+// reading its script from stdin.
 func Run(p *process.Proc, argv []string) int {
-	s := &shell{name: "sh", traps: map[string]string{}, funcs: map[string]*shNode{}, jobs: &sync.WaitGroup{}}
+	s := &shell{p: p, name: "sh", flavor: flavor(p, argv[0]), traps: map[string]string{}, sources: map[string]string{}}
+	if s.flavor == "bash" {
+		s.name = "bash"
+	}
 	var mu sync.Mutex
-	p.Stdout = lockedWriter{&mu, p.Stdout}
-	p.Stderr = lockedWriter{&mu, p.Stderr}
-	s.jobCtx, s.cancel = context.WithCancel(p.Ctx)
+	p.Stdout = lockedWriter{mu: &mu, w: p.Stdout, win: p.Win}
+	p.Stderr = lockedWriter{mu: &mu, w: p.Stderr, win: p.Win, s: s}
 	defer func() {
-		s.cancel()
-		s.jobs.Wait()
+		p.Grow(-s.held)
+		for _, c := range s.closers {
+			c.Close()
+		}
 	}()
+
+	var opts []string
 	args := argv[1:]
-	script := ""
-	haveScript := false
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+	script, haveScript := "", false
+	for len(args) > 0 && len(args[0]) > 1 && (args[0][0] == '-' || args[0][0] == '+') {
 		a := args[0]
 		args = args[1:]
-		if strings.Contains(a, "e") {
-			s.errexit = true
+		if a == "--" {
+			break
 		}
-		if strings.Contains(a, "x") {
-			s.xtrace = true
-		}
-		if strings.Contains(a, "c") {
-			if len(args) == 0 {
-				p.Eprintln("sh: -c requires an argument")
-				return 2
-			}
-			script, args, haveScript = args[0], args[1:], true
+		if a == "-o" || a == "+o" {
 			if len(args) > 0 {
-				s.name, args = args[0], args[1:]
+				opts = append(opts, a, args[0])
+				args = args[1:]
 			}
-			s.args = args
+			continue
+		}
+		for _, c := range a[1:] {
+			switch {
+			case c == 'c' && a[0] == '-':
+				haveScript = true
+			case strings.ContainsRune("aefnuvx", c):
+				opts = append(opts, string(a[0])+string(c))
+			}
+		}
+		if haveScript {
 			break
 		}
 	}
-	if !haveScript {
+	if haveScript {
+		if len(args) == 0 {
+			p.Eprintln("sh: -c requires an argument")
+			return 2
+		}
+		script, args = args[0], args[1:]
 		if len(args) > 0 {
-			data, err := p.ReadFile(args[0])
-			if err != nil {
-				p.Eprintln("sh: can't open '" + args[0] + "': " + process.PosixFileError(err, false))
-				return 2
+			s.name, args = args[0], args[1:]
+		}
+	} else if len(args) > 0 {
+		data, err := p.ReadFile(args[0])
+		if err != nil {
+			if s.flavor == "bash" {
+				p.Eprintln("bash: " + args[0] + ": " + process.PosixFileError(err, false))
+				return 127
 			}
-			script, s.name, s.args = string(data), args[0], args[1:]
-		} else {
-			b, _ := io.ReadAll(bufio.NewReader(p.Stdin))
-			script = string(b)
+			p.Eprintln("sh: can't open '" + args[0] + "': " + process.PosixFileError(err, false))
+			return 2
 		}
+		script, s.name, s.file, args = string(data), args[0], args[0], args[1:]
+	} else {
+		b, _ := io.ReadAll(io.LimitReader(bufio.NewReader(p.Stdin), maxScript))
+		script = string(b)
 	}
-	code := s.runScript(p, script)
-	if s.exited || s.returning {
-		// return outside a function ends the script, as exit does
-		code = s.code
+
+	file, ok := s.parse(script, s.name, true)
+	if !ok {
+		return 2
 	}
-	s.returning = false
+	r, err := s.runner(append(append(opts, "--"), args...))
+	if err != nil {
+		p.Eprintln("sh: " + err.Error())
+		return 2
+	}
+	// Background jobs end with the shell (its container, or its exec).
+	ctx, cancel := context.WithCancel(p.Ctx)
+	defer cancel()
+	run := p.Sub(nil, nil, nil).ShareVars(p)
+	run.Ctx = ctx
+	s.mu.Lock()
+	s.base = ctx
+	s.mu.Unlock()
+	err = r.Run(s.meter(run), file)
 	if p.Done() {
-		return s.onKill(p)
+		return s.onKill(r)
 	}
-	if h, ok := s.traps["EXIT"]; ok && h != "" {
-		delete(s.traps, "EXIT")
-		s.exited = false
-		p.LastExit = code
-		s.runScript(p, h)
-		if s.exited {
-			code = s.code
-		}
-	}
-	return code
+	return s.code(err)
 }
 
-// onKill runs the TERM trap when ctx ends (the kubelet's SIGTERM); without
-// one the process dies of the signal: 143.
-func (s *shell) onKill(p *process.Proc) int {
+// flavor is which shell argv0 is in the container's image: bash, dash
+// (sh of Debian and Ubuntu) or busybox ash (sh, ash elsewhere).
+func flavor(p *process.Proc, argv0 string) string {
+	switch name := process.ProgramName(argv0, p.Win); {
+	case name == "bash" && !p.Win:
+		return "bash"
+	case name == "dash", name == "sh" && p.Env.Image.Base == "debian":
+		return "dash"
+	}
+	return "ash"
+}
+
+// maxScript bounds a script read from stdin.
+const maxScript = 1 << 20
+
+// parse parses script as bash (ash has bash's [[ ]], function and local);
+// top: the script itself, where return outside a function ends it as
+// exit does (ash, dash). What ash would not parse prints its syntax
+// error: 2.
+func (s *shell) parse(script, name string, top bool) (*syntax.File, bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), name)
+	if err != nil {
+		s.p.Eprintln("sh: syntax error: " + syntaxMessage(err))
+		return nil, false
+	}
+	switch what := unsupported(f); what {
+	case "":
+	case "function body":
+		s.p.Eprintln("sh: syntax error: a function body is a compound command")
+		return nil, false
+	default:
+		s.p.NotSimulated("sh: " + what)
+		s.p.Eprintln("sh: syntax error: unexpected \"(\"")
+		return nil, false
+	}
+	instrument(f, top)
+	return f, true
+}
+
+// syntaxMessage is ash's wording of a parse error where it differs.
+func syntaxMessage(err error) string {
+	var pe syntax.ParseError
+	msg := err.Error()
+	if errors.As(err, &pe) {
+		msg = pe.Text
+	}
+	switch {
+	case strings.Contains(msg, "without closing quote"), strings.Contains(msg, "not closed"):
+		return "unterminated quoted string"
+	}
+	return msg
+}
+
+// runner is the interpreter with simnode's handlers.
+func (s *shell) runner(params []string) (*interp.Runner, error) {
+	p := s.p
+	r, err := interp.New(
+		interp.Env(s.environ()),
+		interp.StdIO(s.stdin(), p.Stdout, p.Stderr),
+		interp.Params(params...),
+		interp.CallHandler(s.call),
+		interp.ExecHandlers(func(interp.ExecHandlerFunc) interp.ExecHandlerFunc { return s.exec }),
+		interp.OpenHandler(s.open),
+		interp.StatHandler(s.stat),
+		interp.ReadDirHandler2(s.readDir),
+		interp.AccessHandler(s.access),
+	)
+	if err != nil {
+		return nil, err
+	}
+	// Set directly: interp.Dir would stat the real machine's directory.
+	r.Dir = p.Dir
+	return r, nil
+}
+
+// stdin is the shell's standard input as interp wants it (an *os.File):
+// none for an empty one, else an OS pipe fed from p.Stdin, closed when
+// the shell ends (Run's closers).
+func (s *shell) stdin() io.Reader {
+	switch r := s.p.Stdin.(type) {
+	case nil:
+		return nil
+	case *strings.Reader:
+		if r.Len() == 0 {
+			return nil
+		}
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil
+	}
+	s.closers = append(s.closers, pr)
+	go func() {
+		io.Copy(pw, s.p.Stdin)
+		pw.Close()
+	}()
+	return pr
+}
+
+// environ is the process's environment block, exported, with the shell's
+// own UID, EUID and GID (which interp would take from the real machine).
+func (s *shell) environ() expand.Environ {
+	var pairs []string
+	for _, e := range s.p.Vars.Sorted() {
+		pairs = append(pairs, e.Name+"="+e.Value)
+	}
+	return shellEnviron{expand.ListEnviron(pairs...), s.p.Env.User}
+}
+
+// shellEnviron adds the bash variables UID, EUID and GID (not exported) of
+// the container's user.
+type shellEnviron struct {
+	expand.Environ
+	user string
+}
+
+func (e shellEnviron) Get(name string) expand.Variable {
+	switch name {
+	case "UID", "EUID", "GID":
+		uid, gid := "0", "0"
+		if e.user != "" && e.user != "root" {
+			uid = e.user
+		}
+		v := uid
+		if name == "GID" {
+			v = gid
+		}
+		return expand.Variable{Set: true, Kind: expand.String, ReadOnly: true, Str: v}
+	}
+	return e.Environ.Get(name)
+}
+
+// meter is p's context, counting a step of p each time the interpreter
+// asks whether to stop: every statement, command and loop iteration.
+func (s *shell) meter(p *process.Proc) context.Context {
+	return &meterCtx{Context: p.Ctx, p: p, s: s}
+}
+
+type meterCtx struct {
+	context.Context
+	p *process.Proc
+	s *shell
+}
+
+// Err implements context.Context: a step of the process (process.Proc.Step),
+// which throttles it and ends it once it was stopped.
+func (m *meterCtx) Err() error {
+	if err := m.Context.Err(); err != nil {
+		return err
+	}
+	m.s.mu.Lock()
+	ended := m.s.ended
+	m.s.mu.Unlock()
+	if ended != nil {
+		return ended
+	}
+	if err := m.p.Step(); err != nil {
+		if err := m.Context.Err(); err != nil {
+			return err
+		}
+		return err
+	}
+	return nil
+}
+
+// errOOM ends the shell as the kernel's OOM killer does (137).
+var errOOM = errors.New("out of memory")
+
+// errDepth ends the shell whose functions, eval or . nest too deep.
+var errDepth = errors.New("recursion too deep")
+
+// code is the shell's exit status from Run's error.
+func (s *shell) code(err error) int {
+	s.mu.Lock()
+	if s.ended != nil {
+		err = s.ended
+	}
+	s.mu.Unlock()
+	var es interp.ExitStatus
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errOOM), errors.Is(err, process.ErrOutOfMemory):
+		return 137
+	case errors.Is(err, errDepth):
+		return 2
+	case errors.As(err, &es):
+		return int(es)
+	case errors.Is(err, process.ErrStopped), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return process.ExitKilledLinux
+	}
+	s.p.Eprintln("sh: " + err.Error())
+	return 2
+}
+
+// onKill runs the TERM trap when the process is stopped (the kubelet's
+// SIGTERM); without one the process dies of the signal: 143.
+func (s *shell) onKill(r *interp.Runner) int {
+	s.mu.Lock()
 	h, ok := s.traps["TERM"]
+	delete(s.traps, "TERM")
+	s.mu.Unlock()
 	if !ok {
 		return process.ExitKilledLinux
 	}
@@ -243,898 +367,74 @@ func (s *shell) onKill(p *process.Proc) int {
 		// ignored: the kubelet escalates to SIGKILL after the grace period
 		return 137
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(p.Ctx), time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.p.Ctx), time.Second)
 	defer cancel()
-	hp := p.Sub(nil, nil, nil)
-	hp.Ctx = ctx
-	s.exited, s.brk, s.cont, s.returning = false, 0, false, false
-	delete(s.traps, "TERM")
-	code := s.runScript(hp, h)
-	if s.exited {
-		return s.code
-	}
-	return code
-}
-
-func (s *shell) runScript(p *process.Proc, script string) int {
-	if !p.Enter() {
-		p.Leave()
-		p.Eprintln("sh: recursion too deep")
-		return 2
-	}
-	defer p.Leave()
-	toks, err := shLex(script)
-	if err != nil {
-		p.Eprintln("sh: syntax error: " + err.Error())
-		return 2
-	}
-	ps := &shParser{toks: toks}
-	root := ps.list(nil)
-	if ps.err == nil && ps.i < len(ps.toks) {
-		ps.err = fmt.Errorf("unexpected %q", ps.toks[ps.i].text)
-	}
-	if ps.err != nil {
-		p.Eprintln("sh: syntax error: " + ps.err.Error())
-		return 2
-	}
-	return s.run(root, p)
-}
-
-// ---- execution ----
-
-func (s *shell) stop() bool { return s.exited || s.brk > 0 || s.cont || s.returning }
-
-func (s *shell) run(n *shNode, p *process.Proc) int {
-	if p.Done() {
-		return process.ExitKilledLinux
-	}
-	switch n.kind {
-	case "func":
-		if len(n.kids) > 0 {
-			s.funcs[n.varName] = n.kids[0]
-		}
-		return 0
-	case "list":
-		code := p.LastExit
-		for i, k := range n.kids {
-			if s.stop() || p.Done() {
-				break
-			}
-			if n.bg[i] {
-				s.background(k, p)
-				code = 0
-				continue
-			}
-			code = s.run(k, p)
-			p.LastExit = code
-			if s.errexit && code != 0 && k.kind == "andor" && len(k.ops) == 0 && !k.kids[0].neg {
-				s.exited, s.code = true, code
-			}
-		}
-		return code
-	case "andor":
-		code := s.run(n.kids[0], p)
-		for i, op := range n.ops {
-			if s.stop() {
-				break
-			}
-			p.LastExit = code
-			if (op == "&&") == (code == 0) {
-				code = s.run(n.kids[i+1], p)
-			}
-		}
-		return code
-	case "pipe":
-		code := 0
-		if len(n.kids) == 1 {
-			code = s.run(n.kids[0], p)
-		} else {
-			var in io.Reader = p.Stdin
-			for i, k := range n.kids {
-				if i == len(n.kids)-1 {
-					c := p.Sub(in, nil, nil)
-					code = s.run(k, c)
-					break
-				}
-				buf := &process.LimitedBuffer{Max: 16 << 20}
-				sub := s.child(s.name, s.args)
-				sub.run(k, p.Sub(in, buf, nil))
-				in = buf
-			}
-		}
-		if n.neg {
-			if code == 0 {
-				code = 1
-			} else {
-				code = 0
-			}
-		}
-		return code
-	}
-	// compound and simple commands: redirections first
-	c, ok := s.redirect(n, p)
+	f, ok := s.parse(h, s.name, false)
 	if !ok {
-		return 1
+		return 2
 	}
-	code := 0
-	switch n.kind {
-	case "simple":
-		code = s.simple(n, c)
-	case "group":
-		code = s.run(n.kids[0], c)
-	case "subshell":
-		sub := s.child(s.name, s.args)
-		sub.traps = s.traps
-		code = sub.run(n.kids[0], c.Sub(nil, nil, nil))
-		if sub.exited {
-			code = sub.code
-		}
-		if p.Done() {
-			return process.ExitKilledLinux
-		}
-		return code
-	case "if":
-		code = 0
-		i := 0
-		for ; i+1 < len(n.kids); i += 2 {
-			if s.run(n.kids[i], c) == 0 {
-				if s.stop() {
-					break
-				}
-				code = s.run(n.kids[i+1], c)
-				goto done
-			}
-			if s.stop() {
-				break
-			}
-		}
-		if i < len(n.kids) && !s.stop() {
-			code = s.run(n.kids[i], c)
-		}
-	case "while", "until":
-		for !p.Done() && !s.exited {
-			cond := s.run(n.kids[0], c)
-			if s.stop() || p.Done() {
-				break
-			}
-			if (cond == 0) != (n.kind == "while") {
-				break
-			}
-			code = s.run(n.kids[1], c)
-			s.cont = false
-			if s.brk > 0 {
-				s.brk = 0
-				break
-			}
-		}
-	case "for":
-		var items []string
-		for _, it := range n.items {
-			items = append(items, s.expandWord(c, it)...)
-		}
-		for _, it := range items {
-			if p.Done() || s.exited {
-				break
-			}
-			c.Vars.Set(n.varName, it)
-			code = s.run(n.kids[0], c)
-			s.cont = false
-			if s.brk > 0 {
-				s.brk = 0
-				break
-			}
-		}
-	}
-done:
-	p.Vars, p.Dir, p.LastExit = c.Vars, c.Dir, code
-	if p.Done() {
-		return process.ExitKilledLinux
-	}
-	return code
+	hp := s.p.Sub(nil, nil, nil)
+	hp.Ctx = ctx
+	s.mu.Lock()
+	s.base = ctx
+	s.mu.Unlock()
+	return s.code(r.Run(s.meter(hp), f))
 }
 
-// background runs a command as a job (`cmd &`): it ends when the shell
-// does.
-func (s *shell) background(n *shNode, p *process.Proc) {
-	c := p.Sub(strings.NewReader(""), nil, nil)
-	c.Ctx = s.jobCtx
-	job := s.child(s.name, s.args)
-	s.jobs.Add(1)
-	go func() {
-		defer s.jobs.Done()
-		defer func() { recover() }()
-		job.run(n, c)
-	}()
+// lockedWriter serialises the writes of background jobs and the shell;
+// on Windows (busybox-w32) lines end in CRLF.
+type lockedWriter struct {
+	mu  *sync.Mutex
+	w   io.Writer
+	win bool
+	// s: stderr of shell s, where interp's report of why the shell was
+	// stopped (a killed command substitution) is not written: a process
+	// the kubelet or the OOM killer ends prints nothing.
+	s *shell
 }
 
-func (s *shell) wait() int {
-	done := make(chan struct{})
-	go func() { s.jobs.Wait(); close(done) }()
-	select {
-	case <-done:
-		return 0
-	case <-s.jobCtx.Done():
-		return process.ExitKilledLinux
+func (l lockedWriter) Write(b []byte) (int, error) {
+	if l.s != nil && l.s.stopped(string(b)) {
+		return len(b), nil
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.win && len(b) > 0 {
+		s := strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n", "\r\n")
+		if _, err := io.WriteString(l.w, s); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	}
+	return l.w.Write(b)
 }
 
-// redirect applies redirections to a copy of p.
-func (s *shell) redirect(n *shNode, p *process.Proc) (*process.Proc, bool) {
-	if len(n.redirs) == 0 {
-		return p.Sub(nil, nil, nil).ShareVars(p), true
+// stopped reports whether msg is interp's report of why the shell was
+// stopped.
+func (s *shell) stopped(msg string) bool {
+	s.mu.Lock()
+	ended, base := s.ended, s.base
+	s.mu.Unlock()
+	if base == nil {
+		base = s.p.Ctx
 	}
-	c := p.Sub(nil, nil, nil).ShareVars(p)
-	for _, r := range n.redirs {
-		target := strings.Join(s.expandWord(p, r.target), " ")
-		switch r.op {
-		case ">&", "<&":
-			m, err := strconv.Atoi(target)
-			if err != nil {
-				p.Eprintln("sh: " + target + ": bad file descriptor")
-				return nil, false
-			}
-			var w io.Writer
-			switch m {
-			case 1:
-				w = c.Stdout
-			case 2:
-				w = c.Stderr
-			default:
-				p.Eprintln("sh: " + target + ": bad file descriptor")
-				return nil, false
-			}
-			if r.fd == 2 {
-				c.Stderr = w
-			} else {
-				c.Stdout = w
-			}
-		case "<":
-			data, err := p.ReadFile(target)
-			if err != nil {
-				p.Eprintln("sh: can't open " + target + ": " + process.PosixFileError(err, false))
-				return nil, false
-			}
-			c.Stdin = strings.NewReader(string(data))
-		default:
-			w, err := p.OpenRedirect(target, r.op == ">>")
-			if err != nil {
-				p.Eprintln("sh: can't create " + target + ": " + process.PosixFileError(err, true))
-				return nil, false
-			}
-			if r.fd == 2 {
-				c.Stderr = w
-			} else {
-				c.Stdout = w
-			}
-		}
-	}
-	return c, true
-}
-
-func (s *shell) simple(n *shNode, p *process.Proc) int {
-	var assigns [][2]string
-	var words []string
-	for i, w := range n.words {
-		if len(words) == 0 && i == len(assigns) {
-			if k, v, ok := strings.Cut(w, "="); ok && isName(k) {
-				assigns = append(assigns, [2]string{k, strings.Join(s.expandWord(p, v), " ")})
-				continue
-			}
-		}
-		words = append(words, s.expandWord(p, w)...)
-	}
-	if len(words) == 0 {
-		for _, a := range assigns {
-			p.Vars.Set(a[0], a[1])
-		}
-		return p.LastExit
-	}
-	c := p
-	if len(assigns) > 0 {
-		c = p.Sub(nil, nil, nil)
-		for _, a := range assigns {
-			c.Vars.Set(a[0], a[1])
-		}
-	}
-	if s.xtrace {
-		p.Eprintln("+ " + strings.Join(words, " "))
-	}
-	return s.command(c, words)
-}
-
-func isName(s string) bool {
-	if s == "" || (s[0] >= '0' && s[0] <= '9') {
+	if ended == nil && base.Err() == nil {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(process.IsLetter(c) || c == '_' || (c >= '0' && c <= '9')) {
-			return false
+	for _, err := range []error{ended, base.Err(), context.Canceled, context.DeadlineExceeded, process.ErrStopped} {
+		if err != nil && msg == err.Error()+"\n" {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
-// specialBuiltins are found before functions (POSIX 2.9.1 command search:
-// special built-ins, then functions, then the other built-ins and PATH).
-var specialBuiltins = map[string]bool{
-	"break": true, ":": true, ".": true, "continue": true, "eval": true, "exec": true, "exit": true,
-	"export": true, "readonly": true, "return": true, "set": true, "shift": true, "times": true,
-	"trap": true, "unset": true,
+// fileError is an error interp prints as it is: "sh: can't create x: ...".
+func fileError(op, name string, err error) error {
+	return &os.PathError{Op: op, Path: name, Err: errors.New(process.PosixFileError(err, strings.Contains(op, "create")))}
 }
 
-func (s *shell) command(p *process.Proc, words []string) int {
-	if b, ok := shBuiltins[words[0]]; ok && specialBuiltins[words[0]] {
-		return b.run(s, p, words)
-	}
-	if body, ok := s.funcs[words[0]]; ok {
-		return s.call(p, body, words)
-	}
-	if b, ok := shBuiltins[words[0]]; ok {
-		return b.run(s, p, words)
-	}
-	os := process.Linux
-	if p.Win {
-		os = process.Windows // busybox-w32 sh runs the programs of C:\bin, C:\dig, System32
-	}
-	if _, ok := p.Programs.Lookup(os, words[0]); ok {
-		if !strings.Contains(words[0], "/") || strings.HasPrefix(words[0], "/") || strings.HasPrefix(words[0], "./") {
-			return p.Exec(words)
-		}
-	}
-	if strings.Contains(words[0], "/") {
-		if data, err := p.ReadFile(words[0]); err == nil && strings.HasPrefix(string(data), "#!") {
-			sub := s.child(words[0], words[1:])
-			sub.funcs = map[string]*shNode{} // a new process
-			code := sub.runScript(p.Sub(nil, nil, nil), string(data))
-			if sub.exited {
-				return sub.code
-			}
-			return code
-		}
-		if code, ok := p.Unsimulated(words[0]); ok {
-			return code // open world (openworld.go)
-		}
-		p.Eprintln("sh: " + words[0] + ": not found")
-		return process.ExitShNotFound
-	}
-	if code, ok := p.Unsimulated(words[0]); ok {
-		return code // open world (openworld.go)
-	}
-	p.Eprintln("sh: " + words[0] + ": not found")
-	return process.ExitShNotFound
-}
-
-// expandWord expands one raw word: quotes, escapes, parameters, command
-// substitution; unquoted expansions are split on whitespace.
-func (s *shell) expandWord(p *process.Proc, w string) []string {
-	var fields []string
-	var cur strings.Builder
-	have := false
-	split := func(v string) {
-		parts := strings.Fields(v)
-		if len(parts) == 0 {
-			return
-		}
-		if strings.IndexAny(v[:1], " \t\n") == 0 && have {
-			fields = append(fields, cur.String())
-			cur.Reset()
-			have = false
-		}
-		for i, part := range parts {
-			if i > 0 {
-				fields = append(fields, cur.String())
-				cur.Reset()
-			}
-			cur.WriteString(part)
-			have = true
-		}
-		if strings.ContainsAny(v[len(v)-1:], " \t\n") {
-			fields = append(fields, cur.String())
-			cur.Reset()
-			have = false
-		}
-	}
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch c {
-		case '\\':
-			if i+1 < len(w) {
-				i++
-				cur.WriteByte(w[i])
-			}
-			have = true
-		case '\'':
-			j := strings.IndexByte(w[i+1:], '\'')
-			if j < 0 {
-				j = len(w) - i - 1
-			}
-			cur.WriteString(w[i+1 : i+1+j])
-			i += j + 1
-			have = true
-		case '"':
-			j := i + 1
-			for j < len(w) && w[j] != '"' {
-				if w[j] == '\\' && j+1 < len(w) && strings.IndexByte("\"\\$`", w[j+1]) >= 0 {
-					cur.WriteByte(w[j+1])
-					j += 2
-					continue
-				}
-				if w[j] == '$' || w[j] == '`' {
-					v, n := s.expandDollar(p, w[j:])
-					if v == "\x00@" {
-						v = strings.Join(s.args, " ")
-					}
-					cur.WriteString(v)
-					j += n
-					continue
-				}
-				cur.WriteByte(w[j])
-				j++
-			}
-			i = j
-			have = true
-		case '$', '`':
-			v, n := s.expandDollar(p, w[i:])
-			if v == "\x00@" {
-				for k, a := range s.args {
-					if k > 0 {
-						fields = append(fields, cur.String())
-						cur.Reset()
-					}
-					cur.WriteString(a)
-					have = true
-				}
-			} else if n == 1 && c == '$' {
-				cur.WriteByte('$')
-				have = true
-			} else {
-				split(v)
-			}
-			i += n - 1
-		default:
-			cur.WriteByte(c)
-			have = true
-		}
-	}
-	if have {
-		fields = append(fields, cur.String())
-	}
-	return fields
-}
-
-// expandDollar expands the parameter or substitution at the start of w and
-// returns the value and how many bytes it used.
-func (s *shell) expandDollar(p *process.Proc, w string) (string, int) {
-	if w[0] == '`' {
-		j := strings.IndexByte(w[1:], '`')
-		if j < 0 {
-			return "", len(w)
-		}
-		return s.substitute(p, w[1:j+1]), j + 2
-	}
-	if len(w) < 2 {
-		return "$", 1
-	}
-	switch c := w[1]; {
-	case c == '(':
-		depth := 0
-		for j := 1; j < len(w); j++ {
-			if w[j] == '(' {
-				depth++
-			} else if w[j] == ')' {
-				depth--
-				if depth == 0 {
-					inner := w[2:j]
-					if strings.HasPrefix(inner, "(") && strings.HasSuffix(inner, ")") {
-						v, err := process.EvalArith(s.arithParams(p, strings.Trim(inner, "()")), p.Vars)
-						if err != nil {
-							return "0", j + 1
-						}
-						return strconv.FormatInt(v, 10), j + 1
-					}
-					return s.substitute(p, inner), j + 1
-				}
-			}
-		}
-		return "", len(w)
-	case c == '{':
-		j := strings.IndexByte(w, '}')
-		if j < 0 {
-			return "", len(w)
-		}
-		expr := w[2:j]
-		name, def, mode := expr, "", ""
-		for _, m := range []string{":-", ":=", ":+", "-", "="} {
-			if k := strings.Index(expr, m); k > 0 {
-				name, def, mode = expr[:k], expr[k+len(m):], m
-				break
-			}
-		}
-		if strings.HasPrefix(name, "#") {
-			v, _ := s.param(p, name[1:])
-			return strconv.Itoa(len(v)), j + 1
-		}
-		v, set := s.param(p, name)
-		switch mode {
-		case ":-":
-			if v == "" {
-				v = def
-			}
-		case "-":
-			if !set {
-				v = def
-			}
-		case ":=", "=":
-			if v == "" {
-				v = def
-				p.Vars.Set(name, v)
-			}
-		case ":+":
-			if v != "" {
-				v = def
-			}
-		}
-		return v, j + 1
-	case c == '?' || c == '$' || c == '#' || c == '!' || c == '@' || c == '*' || c == '-' || (c >= '0' && c <= '9'):
-		if c == '@' {
-			return "\x00@", 2
-		}
-		v, _ := s.param(p, string(c))
-		return v, 2
-	case process.IsLetter(c) || c == '_':
-		j := 1
-		for j < len(w) && (process.IsLetter(w[j]) || w[j] == '_' || (w[j] >= '0' && w[j] <= '9')) {
-			j++
-		}
-		v, _ := s.param(p, w[1:j])
-		return v, j
-	}
-	return "$", 1
-}
-
-// arithParams expands the $ parameters of an arithmetic expression
-// ($1, $#, ${x}, $(cmd)) before it is evaluated; bare names are the
-// evaluator's.
-func (s *shell) arithParams(p *process.Proc, expr string) string {
-	if !strings.ContainsAny(expr, "$`") {
-		return expr
-	}
-	var b strings.Builder
-	for i := 0; i < len(expr); {
-		if c := expr[i]; c == '$' || c == '`' {
-			v, n := s.expandDollar(p, expr[i:])
-			b.WriteString(v)
-			i += n
-			continue
-		}
-		b.WriteByte(expr[i])
-		i++
-	}
-	return b.String()
-}
-
-func (s *shell) param(p *process.Proc, name string) (string, bool) {
-	switch name {
-	case "?":
-		return strconv.Itoa(p.LastExit), true
-	case "$":
-		return "1", true
-	case "!":
-		return "", false
-	case "#":
-		return strconv.Itoa(len(s.args)), true
-	case "*", "@":
-		return strings.Join(s.args, " "), true
-	case "-":
-		return "", true
-	case "0":
-		return s.name, true
-	}
-	if n, err := strconv.Atoi(name); err == nil {
-		if n >= 1 && n <= len(s.args) {
-			return s.args[n-1], true
-		}
-		return "", false
-	}
-	return p.Vars.Get(name)
-}
-
-// substitute is $(cmd): its output without trailing newlines.
-func (s *shell) substitute(p *process.Proc, script string) string {
-	var b process.LimitedBuffer
-	b.Max = 1 << 20
-	sub := s.child(s.name, s.args)
-	c := p.Sub(nil, &b, nil)
-	code := sub.runScript(c, script)
-	if sub.exited {
-		code = sub.code
-	}
-	p.LastExit = code
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// call runs function body with words[1:] as its positional parameters
-// ($0 stays the shell's); its locals are restored and return ends it.
-func (s *shell) call(p *process.Proc, body *shNode, words []string) int {
-	if !p.Enter() {
-		p.Leave()
-		p.Eprintln("sh: " + words[0] + ": recursion too deep")
-		return 2
-	}
-	defer p.Leave()
-	saved := s.args
-	s.args = append([]string(nil), words[1:]...)
-	frame := &shFrame{saved: map[string]savedVar{}}
-	s.frames = append(s.frames, frame)
-	code := s.run(body, p)
-	s.frames = s.frames[:len(s.frames)-1]
-	for name, v := range frame.saved {
-		if v.set {
-			p.Vars.Set(name, v.value)
-		} else {
-			p.Vars.Unset(name)
-		}
-	}
-	s.args = saved
-	if s.returning {
-		s.returning = false
-		code = s.code
-	}
-	return code
-}
-
-// ---- builtins ----
-
-// ret is return [n]: it ends the function (or dot script) running, with n
-// or the last command's status.
-func (s *shell) ret(p *process.Proc, a []string) int {
-	code := statusArg(p, a)
-	s.returning, s.code = true, code
-	return code
-}
-
-// statusArg is the status of return [n] and exit [n]: n modulo 256, the
-// last command's status without one, 2 for what is not a number.
-func statusArg(p *process.Proc, a []string) int {
-	if len(a) < 2 {
-		return p.LastExit
-	}
-	n, err := strconv.Atoi(a[1])
-	if err != nil {
-		p.Eprintln("sh: " + a[0] + ": Illegal number: " + a[1])
-		n = 2
-	}
-	return n & 0xff
-}
-
-// local declares variables local to the function running (ash's local:
-// name or name=value; the value a name had before comes back on return).
-func (s *shell) local(p *process.Proc, a []string) int {
-	if len(s.frames) == 0 {
-		p.Eprintln("sh: local: not in a function")
-		return 2
-	}
-	f := s.frames[len(s.frames)-1]
-	for _, kv := range a[1:] {
-		name, value, hasValue := strings.Cut(kv, "=")
-		if !isName(name) {
-			p.Eprintln("sh: local: " + name + ": bad variable name")
-			return 2
-		}
-		if _, ok := f.saved[name]; !ok {
-			v, set := p.Vars.Get(name)
-			f.saved[name] = savedVar{value: v, set: set}
-		}
-		if hasValue {
-			p.Vars.Set(name, value)
-		}
-	}
-	return 0
-}
-
-func (s *shell) exit(p *process.Proc, a []string) int {
-	code := statusArg(p, a)
-	s.exited, s.code = true, code
-	return code
-}
-
-func (s *shell) export(p *process.Proc, a []string) int {
-	for _, kv := range a[1:] {
-		if strings.HasPrefix(kv, "-") {
-			continue
-		}
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			p.Vars.Set(k, v)
-		}
-	}
-	if len(a) == 1 {
-		for _, e := range p.Vars.Sorted() {
-			p.Println("export " + e.Name + "='" + e.Value + "'")
-		}
-	}
-	return 0
-}
-
-// trap records handlers; TERM (the kubelet's stop signal) runs when ctx
-// ends, EXIT when the script ends.
-func (s *shell) trap(p *process.Proc, a []string) int {
-	if len(a) == 1 {
-		for sig, h := range s.traps {
-			p.Println(fmt.Sprintf("trap -- '%s' %s", h, sig))
-		}
-		return 0
-	}
-	h := a[1]
-	for _, sig := range a[2:] {
-		sig = strings.TrimPrefix(strings.ToUpper(sig), "SIG")
-		switch sig {
-		case "15":
-			sig = "TERM"
-		case "2":
-			sig = "INT"
-		case "0":
-			sig = "EXIT"
-		}
-		if h == "-" {
-			delete(s.traps, sig)
-		} else {
-			s.traps[sig] = h
-		}
-	}
-	return 0
-}
-
-func (s *shell) set(p *process.Proc, a []string) int {
-	if len(a) == 1 {
-		for _, e := range p.Vars.Sorted() {
-			p.Println(e.Name + "='" + e.Value + "'")
-		}
-		return 0
-	}
-	for _, o := range a[1:] {
-		on := strings.HasPrefix(o, "-")
-		if o == "--" {
-			s.args = nil
-			continue
-		}
-		if strings.Contains(o, "e") {
-			s.errexit = on
-		}
-		if strings.Contains(o, "x") {
-			s.xtrace = on
-		}
-	}
-	return 0
-}
-
-func (s *shell) read(p *process.Proc, a []string) int {
-	var line []byte
-	b := make([]byte, 1)
-	got := false
-	for {
-		n, err := p.Stdin.Read(b)
-		if n > 0 {
-			got = true
-			if b[0] == '\n' {
-				break
-			}
-			line = append(line, b[0])
-		}
-		if err != nil {
-			break
-		}
-	}
-	names := []string{}
-	for _, n := range a[1:] {
-		if !strings.HasPrefix(n, "-") {
-			names = append(names, n)
-		}
-	}
-	if len(names) == 0 {
-		names = []string{"REPLY"}
-	}
-	fields := strings.Fields(string(line))
-	for i, n := range names {
-		v := ""
-		if i == len(names)-1 && i < len(fields) {
-			v = strings.Join(fields[i:], " ")
-		} else if i < len(fields) {
-			v = fields[i]
-		}
-		p.Vars.Set(n, v)
-	}
-	if !got {
-		return 1
-	}
-	return 0
-}
-
-func (s *shell) source(p *process.Proc, a []string) int {
-	if len(a) < 2 {
-		p.Eprintln("sh: .: filename argument required")
-		return 2
-	}
-	data, err := p.ReadFile(a[1])
-	if err != nil {
-		p.Eprintln("sh: .: can't open '" + a[1] + "'")
-		return 2
-	}
-	code := s.runScript(p, string(data))
-	if s.returning && len(s.frames) == 0 {
-		// return in a dot script ends that script
-		s.returning = false
-		code = s.code
-	}
-	return code
-}
-
-// shTest is test / [: files, strings, integers, !, -a, -o.
-func shTest(p *process.Proc, a []string) int {
-	b := func(v bool) int {
-		if v {
-			return 0
-		}
-		return 1
-	}
-	if len(a) > 0 && a[0] == "!" {
-		return 1 - shTest(p, a[1:])
-	}
-	for i, t := range a {
-		if t == "-a" && i > 0 {
-			return b(shTest(p, a[:i]) == 0 && shTest(p, a[i+1:]) == 0)
-		}
-		if t == "-o" && i > 0 {
-			return b(shTest(p, a[:i]) == 0 || shTest(p, a[i+1:]) == 0)
-		}
-	}
-	switch len(a) {
-	case 0:
-		return 1
-	case 1:
-		return b(a[0] != "")
-	case 2:
-		switch a[0] {
-		case "-z":
-			return b(a[1] == "")
-		case "-n":
-			return b(a[1] != "")
-		case "-f", "-r", "-s":
-			data, err := p.ReadFile(a[1])
-			return b(err == nil && (a[0] != "-s" || len(data) > 0))
-		case "-d":
-			_, err := p.ReadDir(a[1])
-			return b(err == nil)
-		case "-e":
-			_, e1 := p.ReadFile(a[1])
-			_, e2 := p.ReadDir(a[1])
-			return b(e1 == nil || e2 == nil)
-		}
-		return 2
-	case 3:
-		x, y := a[0], a[2]
-		xi, e1 := strconv.Atoi(x)
-		yi, e2 := strconv.Atoi(y)
-		num := e1 == nil && e2 == nil
-		switch a[1] {
-		case "=", "==":
-			return b(x == y)
-		case "!=":
-			return b(x != y)
-		case "-eq":
-			return b(num && xi == yi)
-		case "-ne":
-			return b(num && xi != yi)
-		case "-lt":
-			return b(num && xi < yi)
-		case "-le":
-			return b(num && xi <= yi)
-		case "-gt":
-			return b(num && xi > yi)
-		case "-ge":
-			return b(num && xi >= yi)
-		}
-	}
-	p.Eprintln("sh: test: syntax error")
-	return 2
+// errorf prints an error of the shell.
+func (s *shell) errorf(w io.Writer, format string, a ...any) {
+	fmt.Fprintf(w, "sh: "+format+"\n", a...)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -41,6 +42,24 @@ type psCall struct {
 	input    []any
 	hasInput bool
 	out      emitter
+	// errs are the errors the call wrote (-ErrorVariable).
+	errs []*psErrorRecord
+	// stream is a range streamed in as input (ps_range.go).
+	stream *psRange
+}
+
+// each runs f on each input object: the input, or a streamed range one
+// number at a time.
+func (c *psCall) each(f func(item any)) {
+	if c.stream != nil {
+		for i := int64(0); i < c.stream.count(); i++ {
+			f(c.stream.at(i))
+		}
+		return
+	}
+	for _, item := range c.input {
+		f(item)
+	}
 }
 
 // psCmdlets is the cmdlet table (filled in init: some cmdlets run scripts).
@@ -76,7 +95,7 @@ func init() {
 		{name: "Invoke-RestMethod", aliases: []string{"irm"}, help: "Sends an HTTP request and returns the content.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "DisableKeepAlive"}, run: cmdletInvokeWebRequest},
 		{name: "New-Object", help: "Creates a .NET object (HttpListener, TcpClient, WebClient, PSObject).", rows: "S5", positional: []string{"TypeName", "ArgumentList*"}, params: []string{"Property", "ComObject"}, run: cmdletNewObject},
 		{name: "ForEach-Object", aliases: []string{"%", "foreach"}, help: "Runs a script block for each input.", positional: []string{"Process*"}, params: []string{"Begin", "End", "MemberName"}, run: cmdletForEach},
-		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript"}, run: cmdletWhere},
+		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript", "Value"}, params: []string{"InputObject", "Property"}, switches: whereOps, run: cmdletWhere},
 		{name: "Select-Object", aliases: []string{"select"}, help: "Selects objects or properties.", positional: []string{"Property*"}, params: []string{"First", "Last", "Skip", "ExpandProperty", "Index"}, switches: []string{"Unique"}, run: cmdletSelect},
 		{name: "Select-String", aliases: []string{"sls"}, help: "Finds text.", positional: []string{"Pattern", "Path"}, params: []string{"InputObject", "Context"}, switches: []string{"SimpleMatch", "CaseSensitive", "NotMatch", "Quiet", "List"}, run: cmdletSelectString},
 		{name: "Sort-Object", aliases: []string{"sort"}, help: "Sorts input.", positional: []string{"Property*"}, switches: []string{"Descending", "Unique"}, run: cmdletSort},
@@ -110,11 +129,16 @@ func init() {
 			block, perr := parsePowerShell(c.str("Command"))
 			if perr != nil {
 				c.s.printParseError(perr)
-				c.s.lastOK = false
+				c.s.failed()
 				return
 			}
 			c.s.execBlock(block, c.out)
 		}},
+		{name: "Get-Variable", aliases: []string{"gv"}, help: "Gets variables (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"ValueOnly"}, run: cmdletGetVariable},
+		{name: "Set-Variable", aliases: []string{"set", "sv"}, help: "Sets a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, false) }},
+		{name: "New-Variable", aliases: []string{"nv"}, help: "Creates a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, true) }},
+		{name: "Remove-Variable", aliases: []string{"rv"}, help: "Removes a variable (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, false) }},
+		{name: "Clear-Variable", aliases: []string{"clv"}, help: "Clears a variable's value (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, true) }},
 		{name: "Get-Command", aliases: []string{"gcm"}, help: "Finds commands.", positional: []string{"Name"}, run: cmdletGetCommand},
 		{name: "Get-NetIPAddress", help: "Lists the container's IP addresses.", rows: "H1", params: []string{"AddressFamily", "InterfaceAlias"}, run: cmdletGetNetIPAddress},
 		{name: "Get-Help", aliases: []string{"help", "man"}, help: "Describes commands.", positional: []string{"Name"}, run: cmdletGetHelp},
@@ -167,7 +191,41 @@ func (l *lineWriter) flush() {
 	}
 }
 
+// expandSplats replaces @name arguments with the hashtable's entries as
+// named arguments or the array's elements as positional ones
+// (about_Splatting).
+func (s *psShell) expandSplats(el *psNode) *psNode {
+	splat := false
+	for _, a := range el.args {
+		splat = splat || a.param == "@"
+	}
+	if !splat {
+		return el
+	}
+	cp := *el
+	cp.args = nil
+	for _, a := range el.args {
+		if a.param != "@" {
+			cp.args = append(cp.args, a)
+			continue
+		}
+		switch v := s.eval(a.value).(type) {
+		case *psHash:
+			for _, k := range v.keys {
+				x, _ := v.get(k)
+				cp.args = append(cp.args, psArg{param: k, colon: true, value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+			}
+		default:
+			for _, x := range enumerate(v) {
+				cp.args = append(cp.args, psArg{value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+			}
+		}
+	}
+	return &cp
+}
+
 func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter) {
+	el = s.expandSplats(el)
 	nameNode := el.kids[0]
 	var target any
 	if nameNode.kind == "bare" {
@@ -176,14 +234,18 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 		target = s.eval(nameNode)
 	}
 	if sb, ok := target.(*psScriptBlock); ok {
+		// & { } runs in a child scope, . { } in the caller's (about_Scopes)
 		args := s.evalArgs(el)
+		if el.op != "." {
+			defer s.pushScope(false)()
+		}
 		s.invokeBlock(sb.node, args, input, out)
 		return
 	}
 	name := toStr(target)
 	lname := strings.ToLower(name)
-	if fn, ok := s.funcs[lname]; ok {
-		s.invokeFunction(fn, s.evalArgs(el), input, out)
+	if fn, ok := s.lookupFunc(lname); ok {
+		s.callFunction(fn, el, input, out)
 		return
 	}
 	if c, ok := psCmdletIndex[lname]; ok {
@@ -193,7 +255,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	if process.IsScriptPath(name) {
 		data, err := s.p.ReadFile(name)
 		if err == nil {
-			s.runScriptFile(name, DecodeText(data), s.evalArgs(el), out)
+			s.runScriptFile(name, DecodeText(data), el, out)
 			return
 		}
 	}
@@ -251,18 +313,24 @@ func (s *psShell) runNative(c *process.Command, name string, el *psNode, input [
 	if elw != nil {
 		elw.flush()
 	}
-	s.p.LastExit = code
-	s.lastOK = code == 0
+	s.p.LastExit, s.exitKnown = code, true
+	if code != 0 {
+		s.failed()
+	}
 	s.checkCtx()
 }
 
 func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitter) {
 	if !s.p.Enter() {
 		s.p.Leave()
-		panic(psThrowSignal{&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"}})
+		s.throwStmt(&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"})
 	}
 	defer s.p.Leave()
 	saveArgs := s.vars["args"]
+	if b := block.block; len(b) > 0 && b[0].kind == "param" && block.kind != "body" {
+		ps, _ := b[0].val.([]psParam)
+		s.bindParams(ps, nil, &args)
+	}
 	s.vars["args"] = args
 	defer func() { s.vars["args"] = saveArgs }()
 	if input != nil {
@@ -280,53 +348,258 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 				panic(r)
 			}
 		}()
+		if block.kind == "body" {
+			s.execBody(block.block, input, block.op == "filter", out)
+			return
+		}
 		s.execBlock(block.block, out)
 	}()
 }
 
-func (s *psShell) invokeFunction(fn *psNode, args []any, input []any, out emitter) {
-	params, _ := fn.val.([]string)
-	var rest []any
-	for i, a := range args {
-		if i < len(params) {
-			s.setVar(params[i], a)
-		} else {
-			rest = append(rest, a)
+// namedBlocks are a function body's begin, process and end blocks
+// (about_Functions: "Piping Objects to Functions"), nil when the body is
+// a plain statement list.
+func namedBlocks(block []*psNode) map[string][]*psNode {
+	named := map[string][]*psNode{}
+	for _, st := range block {
+		if st.kind == "param" {
+			continue
+		}
+		if st.kind != "pipeline" || len(st.kids) != 1 || st.kids[0].kind != "command" {
+			return nil
+		}
+		// begin { } process { } end { } on one line parses as one command:
+		// name, block, name, block, ...
+		cmd := st.kids[0]
+		words := append([]*psNode{cmd.kids[0]}, nil)[:1]
+		for _, a := range cmd.args {
+			if a.param != "" || a.value == nil {
+				return nil
+			}
+			words = append(words, a.value)
+		}
+		if len(words)%2 != 0 {
+			return nil
+		}
+		for i := 0; i < len(words); i += 2 {
+			name, body := words[i], words[i+1]
+			if name.kind != "bare" || len(name.kids) != 1 || name.kids[0].kind != "lit" || body.kind != "scriptblock" {
+				return nil
+			}
+			k := strings.ToLower(toStr(name.kids[0].val))
+			if k != "begin" && k != "process" && k != "end" {
+				return nil
+			}
+			named[k] = body.block
 		}
 	}
-	s.invokeBlock(fn.kids[0], rest, input, out)
+	if len(named) == 0 {
+		return nil
+	}
+	return named
+}
+
+// execBody runs a function's body: begin once, process once per pipeline
+// object ($_ is the object; once when the function is not in a pipeline),
+// end once; return ends only the block it is in.
+func (s *psShell) execBody(block []*psNode, input []any, filter bool, out emitter) {
+	named := namedBlocks(block)
+	if filter {
+		named = map[string][]*psNode{"process": block}
+	}
+	if named == nil {
+		s.execBlock(block, out)
+		return
+	}
+	run := func(b []*psNode) {
+		defer func() {
+			if r := recover(); r != nil {
+				ret, ok := r.(psReturnSignal)
+				if !ok {
+					panic(r)
+				}
+				for _, v := range ret.vals {
+					out(v)
+				}
+			}
+		}()
+		s.execBlock(b, out)
+	}
+	if b, ok := named["begin"]; ok {
+		run(b)
+	}
+	if b, ok := named["process"]; ok {
+		if input == nil {
+			run(b)
+		}
+		var pipeParams []string
+		if len(block) > 0 && block[0].kind == "param" {
+			ps, _ := block[0].val.([]psParam)
+			for _, p := range ps {
+				if p.pipeline {
+					pipeParams = append(pipeParams, p.name)
+				}
+			}
+		}
+		for _, item := range input {
+			s.checkCtx()
+			s.vars["_"], s.vars["psitem"] = item, item
+			for _, p := range pipeParams {
+				s.setIn(s.scope, p, item, false)
+			}
+			run(b)
+		}
+	}
+	if b, ok := named["end"]; ok {
+		run(b)
+	}
+}
+
+// paramsOf are a function's parameters: function f($a, $b) or the param
+// block that opens its body.
+func paramsOf(fn *psNode) []psParam {
+	if ps, ok := fn.val.([]psParam); ok && len(ps) > 0 {
+		return ps
+	}
+	if b := fn.kids[0].block; len(b) > 0 && b[0].kind == "param" {
+		ps, _ := b[0].val.([]psParam)
+		return ps
+	}
+	return nil
+}
+
+// callFunction runs a function: -Name value and positional arguments bind
+// to its parameters (about_Functions), the rest are $args.
+// splitArgs binds a call's arguments to parameters: -Name value (or a
+// unique prefix, -Name:value, a switch) by name, the rest positional
+// (about_Functions, about_Scripts).
+func (s *psShell) splitArgs(params []psParam, el *psNode) (map[string]any, []any) {
+	named := map[string]any{}
+	var positional []any
+	for i := 0; i < len(el.args); i++ {
+		a := el.args[i]
+		if a.param == "" || a.param == "--" {
+			if a.value != nil {
+				positional = append(positional, s.eval(a.value))
+			}
+			continue
+		}
+		var match *psParam
+		for k := range params {
+			if strings.EqualFold(params[k].name, a.param) || (match == nil && len(a.param) < len(params[k].name) && strings.EqualFold(params[k].name[:len(a.param)], a.param)) {
+				match = &params[k]
+			}
+		}
+		switch {
+		case match == nil:
+			if a.colon {
+				positional = append(positional, "-"+a.param+":"+toStr(s.eval(a.value)))
+			} else {
+				positional = append(positional, "-"+a.param)
+			}
+		case a.colon:
+			named[strings.ToLower(match.name)] = s.eval(a.value)
+		case match.isSwitch:
+			named[strings.ToLower(match.name)] = true
+		case i+1 < len(el.args) && el.args[i+1].param == "":
+			i++
+			named[strings.ToLower(match.name)] = s.eval(el.args[i].value)
+		}
+	}
+	return named, positional
+}
+
+func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
+	params := paramsOf(fn)
+	named, positional := s.splitArgs(params, el)
+	s.calls = append(s.calls, psFrame{name: fn.name, pos: el.pos, end: el.end, src: s.src, file: s.file})
+	defer func() { s.calls = s.calls[:len(s.calls)-1] }()
+	// a function runs in a child scope, its parameters its variables;
+	// `. f` runs it in the caller's scope (about_Scopes)
+	if el.op != "." {
+		defer s.pushScope(false)()
+	}
+	s.bindParams(params, named, &positional)
+	s.invokeBlock(&psNode{kind: "body", op: fn.op, block: fn.kids[0].block}, positional, input, out)
+}
+
+// bindParams sets parameters in the current scope from named values, then
+// positional ones in order, then defaults.
+func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) {
+	// $PSBoundParameters: the parameters given, not defaulted
+	// (about_Automatic_Variables)
+	bound := newHash()
+	for _, p := range params {
+		k := strings.ToLower(p.name)
+		var v any
+		switch named, ok := named[k]; {
+		case ok:
+			v = named
+			bound.set(p.name, v)
+		case !p.isSwitch && len(*positional) > 0:
+			v = (*positional)[0]
+			*positional = (*positional)[1:]
+			bound.set(p.name, v)
+		case p.def != nil:
+			v = s.eval(p.def)
+		case p.isSwitch:
+			v = false
+		}
+		s.setIn(s.scope, k, v, false)
+	}
+	s.vars["psboundparameters"] = bound
 }
 
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
 // `powershell.exe ./etc/configmap/validationscript.ps1`).
-func (s *psShell) runScriptFile(name, text string, args []any, out emitter) {
+func (s *psShell) runScriptFile(name, text string, el *psNode, out emitter) {
+	dot := el.op == "."
 	block, perr := parsePowerShell(text)
 	saveSrc, saveFile := s.src, s.file
 	s.src, s.file = text, s.p.Path(name)
 	defer func() { s.src, s.file = saveSrc, saveFile }()
 	if perr != nil {
 		s.printParseError(perr)
-		s.lastOK = false
+		s.failed()
 		return
 	}
+	// errors inside the script point into the script (stamped as they
+	// are raised), and reach the caller's try/catch; exit N ends the
+	// script only, setting $LASTEXITCODE (about_Language_Keywords: exit)
 	defer func() {
 		if r := recover(); r != nil {
-			if t, ok := r.(psThrowSignal); ok {
-				// errors inside the script point into the script
-				s.printError(t.rec)
-				panic(psExitSignal{1})
+			sig, ok := r.(psExitSignal)
+			if !ok {
+				panic(r)
 			}
-			panic(r)
+			s.p.LastExit, s.exitKnown = sig.code, true
+			if sig.code != 0 {
+				s.failed()
+			}
 		}
 	}()
-	s.invokeBlock(&psNode{block: block}, args, nil, out)
+	// a script runs in a script scope of its own; `. .\x.ps1` in the
+	// caller's scope, so its functions and variables stay (about_Scopes)
+	if !dot {
+		defer s.pushScope(true)()
+	}
+	// the script's param block binds -Name value and positional
+	// arguments as a function's does (about_Scripts)
+	var ps []psParam
+	if len(block) > 0 && block[0].kind == "param" {
+		ps, _ = block[0].val.([]psParam)
+	}
+	named, positional := s.splitArgs(ps, el)
+	s.bindParams(ps, named, &positional)
+	s.invokeBlock(&psNode{kind: "body", block: block}, positional, nil, out)
 }
 
 // invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
 // allows: -V is -Value), then by position, and runs the cmdlet.
 func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bool, out emitter) {
-	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out}
-	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction")
+	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out, stream: s.streamIn}
+	s.streamIn = nil
+	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction", "WarningVariable", "InformationVariable", "OutBuffer", "PipelineVariable")
 	for _, p := range c.positional {
 		all = append(all, strings.TrimSuffix(p, "*"))
 	}
@@ -339,19 +612,27 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 		return n == "Verbose" || n == "Debug"
 	}
 	var positional []any
+	var posNodes []*psNode
+	argNode := map[string]*psNode{} // where each parameter's argument is
 	for i := 0; i < len(el.args); i++ {
 		a := el.args[i]
 		if a.param == "" || a.param == "--" {
 			if a.value != nil {
 				positional = append(positional, s.eval(a.value))
+				posNodes = append(posNodes, a.value)
 			}
 			continue
 		}
-		name, err := matchParam(a.param, all)
+		given := a.param
+		if alias, ok := commonAliases[strings.ToLower(given)]; ok {
+			given = alias
+		}
+		name, err := matchParam(given, all)
 		if err != "" {
 			s.cmdletError(call, err, "InvalidArgument", "", "ParameterBindingException", map[bool]string{true: "AmbiguousParameter", false: "NamedParameterNotFound"}[strings.Contains(err, "ambiguous")], a.pos, a.end)
 			return
 		}
+		argNode[name] = a.value
 		switch {
 		case a.colon:
 			call.named[name] = s.eval(a.value)
@@ -359,6 +640,7 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			call.named[name] = true
 		case i+1 < len(el.args) && el.args[i+1].param == "":
 			i++
+			argNode[name] = el.args[i].value
 			call.named[name] = s.eval(el.args[i].value)
 		default:
 			s.cmdletError(call, fmt.Sprintf("Missing an argument for parameter '%s'. Specify a parameter of type 'System.String' and try again.", name),
@@ -380,14 +662,57 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			break
 		}
 		call.named[name] = positional[0]
-		positional = positional[1:]
+		argNode[name] = posNodes[0]
+		positional, posNodes = positional[1:], posNodes[1:]
 	}
 	if len(positional) > 0 {
 		s.cmdletError(call, fmt.Sprintf("A positional parameter cannot be found that accepts argument '%s'.", toStr(positional[0])),
 			"InvalidArgument", "", "ParameterBindingException", "PositionalParameterNotFound", el.pos, el.end)
 		return
 	}
+	for _, p := range notNullParams[strings.ToLower(c.name)] {
+		if v, set := call.named[p]; set && (v == nil || v == "") {
+			what, id := "null", "ParameterArgumentValidationErrorNullNotAllowed"
+			if v == "" {
+				what, id = "an empty string", "ParameterArgumentValidationErrorEmptyStringNotAllowed"
+			}
+			pos, end := el.pos, el.end
+			if n := argNode[p]; n != nil && n.end > n.pos {
+				pos, end = n.pos, n.end
+			}
+			s.cmdletError(call, fmt.Sprintf("Cannot bind argument to parameter '%s' because it is %s.", p, what), "InvalidData", ":", "ParameterBindingValidationException", id, pos, end)
+		}
+	}
+	if ev := strings.TrimPrefix(call.str("ErrorVariable"), "+"); ev != "" {
+		defer s.setErrorVariable(call, ev, strings.HasPrefix(call.str("ErrorVariable"), "+"))
+	}
 	c.run(call)
+}
+
+// notNullParams are the mandatory parameters that refuse $null and ""
+// (a parameter binding error, statement-terminating): Test-Path $env:UNSET.
+var notNullParams = map[string][]string{
+	"test-path": {"Path"}, "get-content": {"Path"}, "set-content": {"Path"}, "add-content": {"Path"}, "remove-item": {"Path"},
+	"new-item": {"Path"}, "copy-item": {"Path"}, "join-path": {"Path"}, "split-path": {"Path"}, "out-file": {"FilePath"},
+	"invoke-webrequest": {"Uri"}, "invoke-restmethod": {"Uri"}, "resolve-dnsname": {"Name"},
+}
+
+// commonAliases are the common parameters' aliases (about_CommonParameters).
+var commonAliases = map[string]string{"ea": "ErrorAction", "ev": "ErrorVariable", "wa": "WarningAction", "ov": "OutVariable", "infa": "InformationAction", "vb": "Verbose", "db": "Debug", "wv": "WarningVariable", "iv": "InformationVariable", "ob": "OutBuffer", "pv": "PipelineVariable"}
+
+// setErrorVariable is -ErrorVariable: the errors of the call (+name appends).
+func (s *psShell) setErrorVariable(c *psCall, name string, appendTo bool) {
+	var list []any
+	if appendTo {
+		list = enumerate(s.getVar(name))
+	}
+	for _, r := range c.errs {
+		list = append(list, s.errorObject(r))
+	}
+	if list == nil {
+		list = []any{}
+	}
+	s.setVar(name, list)
 }
 
 // collapseKeep is one value or an array of several.
@@ -398,7 +723,7 @@ func collapseKeep(vals []any) any {
 	return vals
 }
 
-var commonParams = map[string]bool{"ErrorAction": true, "ErrorVariable": true, "WarningAction": true, "Verbose": true, "Debug": true, "OutVariable": true, "InformationAction": true}
+var commonParams = map[string]bool{"ErrorAction": true, "ErrorVariable": true, "WarningAction": true, "Verbose": true, "Debug": true, "OutVariable": true, "InformationAction": true, "WarningVariable": true, "InformationVariable": true, "OutBuffer": true, "PipelineVariable": true}
 
 // matchParam resolves -Name against the cmdlet's parameters: exact, else a
 // unique prefix.
@@ -442,12 +767,14 @@ func matchParam(given string, all []string) (string, string) {
 	return "", fmt.Sprintf("Parameter cannot be processed because the parameter name '%s' is ambiguous. Possible matches include: -%s.", given, strings.Join(list, " -"))
 }
 
+// cmdletError is a statement-terminating error of a cmdlet's invocation
+// (a parameter binding error).
 func (s *psShell) cmdletError(c *psCall, msg, category, target, reason, fq string, pos, end int) {
 	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"
 	if c.cmdlet.class != "" {
 		class = c.cmdlet.class
 	}
-	s.writeError(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: pos, end: end})
+	s.throwStmt(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: pos, end: end})
 }
 
 // ---- psCall helpers ----
@@ -467,37 +794,27 @@ func (c *psCall) set(name string) bool {
 }
 
 // fail reports a non-terminating error of the cmdlet (-ErrorAction Stop
-// makes it terminating, SilentlyContinue hides it).
+// makes it terminating, SilentlyContinue hides it: ps_errors.go).
 func (c *psCall) fail(msg, category, target, reason, fq string) {
-	action := strings.ToLower(c.str("ErrorAction"))
-	if action == "" {
-		action = strings.ToLower(toStr(c.s.getVar("ErrorActionPreference")))
-	}
 	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"
 	if c.cmdlet.class != "" {
 		class = c.cmdlet.class
 	}
-	rec := &psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.pos, end: c.node.end}
-	switch action {
-	case "stop":
-		panic(psThrowSignal{rec})
-	case "silentlycontinue", "ignore":
-		c.s.lastOK = false
-		return
-	}
-	c.s.writeError(rec)
+	c.s.nonTerminating(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.pos, end: c.node.end}, c)
 }
 
+// failRecord is a non-terminating error given as a record.
 func (c *psCall) failRecord(rec *psErrorRecord) {
 	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
-	if strings.EqualFold(c.str("ErrorAction"), "Stop") || strings.EqualFold(toStr(c.s.getVar("ErrorActionPreference")), "Stop") {
-		panic(psThrowSignal{rec})
-	}
-	if strings.EqualFold(c.str("ErrorAction"), "SilentlyContinue") {
-		c.s.lastOK = false
-		return
-	}
-	c.s.writeError(rec)
+	c.s.nonTerminating(rec, c)
+}
+
+// terminate is the cmdlet's ThrowTerminatingError: a statement-terminating
+// error (Invoke-WebRequest's WebException).
+func (c *psCall) terminate(rec *psErrorRecord) {
+	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
+	c.errs = append(c.errs, rec)
+	c.s.throwStmt(rec)
 }
 
 // ---- cmdlets ----
@@ -538,9 +855,33 @@ func cmdletWriteHost(c *psCall) {
 	io.WriteString(c.s.p.Stdout, text)
 }
 
+// cmdletWriteError is Write-Error: a non-terminating error attributed to
+// the function it runs in (at its call), else to the script file, else to
+// the command line itself, without a position (Windows PowerShell 5.1).
 func cmdletWriteError(c *psCall) {
 	msg := joinValues(c.named["Message"], " ")
-	c.s.writeError(&psErrorRecord{msg: msg, cmd: "Write-Error", category: "NotSpecified", target: ":", targetType: "", reason: "WriteErrorException", fqid: "Microsoft.PowerShell.Commands.WriteErrorException", pos: c.node.pos, end: c.node.end})
+	cat := "NotSpecified"
+	if c.set("Category") {
+		cat = c.str("Category")
+	}
+	fq := "Microsoft.PowerShell.Commands.WriteErrorException"
+	if c.set("ErrorId") {
+		fq = c.str("ErrorId") + "," + fq
+	}
+	r := &psErrorRecord{msg: msg, cmd: "Write-Error", activity: "Write-Error", category: cat, target: ":", reason: "WriteErrorException", fqid: fq}
+	s := c.s
+	switch {
+	case len(s.calls) > 0:
+		f := s.calls[len(s.calls)-1]
+		r.cmd, r.pos, r.end, r.src, r.file, r.stamped = f.name, f.pos, f.end, f.src, f.file, true
+		r.fqid += "," + f.name
+	case s.file != "":
+		r.cmd, r.noPos, r.stamped = s.file, true, true
+		r.fqid += "," + s.file[strings.LastIndexAny(s.file, `\/`)+1:]
+	default:
+		r.cmd, r.noPos, r.stamped = strings.TrimSpace(s.src), true, true
+	}
+	s.nonTerminating(r, c)
 }
 
 // cmdletStartSleep is Start-Sleep / sleep (upstream gmsa_kubelet.go:72 and
@@ -568,18 +909,25 @@ var dotnetDate = strings.NewReplacer("yyyy", "2006", "yy", "06", "MMMM", "Januar
 
 func cmdletGetDate(c *psCall) {
 	t := c.s.p.Now()
-	if f := c.str("Format"); f != "" {
-		switch f {
-		case "o", "O":
-			c.out(t.Format("2006-01-02T15:04:05.0000000-07:00"))
-		case "s":
-			c.out(t.Format("2006-01-02T15:04:05"))
+	if c.set("Date") {
+		switch d := c.named["Date"].(type) {
+		case *psDate:
+			t = d.t
 		default:
-			c.out(t.Format(dotnetDate.Replace(f)))
+			if pd, ok := parseDate(toStr(d)); ok {
+				t = pd.t
+			}
 		}
+	}
+	if f := c.str("Format"); f != "" {
+		c.out(formatDate(t, f))
 		return
 	}
-	c.out(t.Format("Monday, January 2, 2006 3:04:05 PM"))
+	if f := c.str("UFormat"); f != "" {
+		c.out(strings.NewReplacer("%Y", t.Format("2006"), "%m", t.Format("01"), "%d", t.Format("02"), "%H", t.Format("15"), "%M", t.Format("04"), "%S", t.Format("05"), "%s", fmt.Sprint(t.Unix())).Replace(f))
+		return
+	}
+	c.out(&psDate{t})
 }
 
 func hashProps(h *psHash) []psProp {
@@ -634,7 +982,7 @@ func cmdletNewObject(c *psCall) {
 				}
 			}
 			if msg != "" {
-				panic(psThrowSignal{&psErrorRecord{msg: fmt.Sprintf("Exception calling \"Connect\" with \"2\" argument(s): \"%s\"", msg), category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "SocketException", pos: c.node.pos, end: c.node.end}})
+				c.s.throwStmt(methodError("Connect", 2, msg, "SocketException"))
 			}
 			o.set("Connected", true)
 			return nil
@@ -665,7 +1013,17 @@ func cmdletNewObject(c *psCall) {
 			resp, err := s.p.Net().HTTP(s.p.Ctx, "GET", toStr(argAt(a, 0)), false)
 			s.checkCtx()
 			if err != nil || resp == nil || resp.Status >= 400 {
-				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"DownloadString\" with \"1\" argument(s): \"Unable to connect to the remote server\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "WebException", pos: c.node.pos, end: c.node.end}})
+				status := 0
+				if resp != nil && resp.Status >= 400 {
+					status = resp.Status
+				}
+				msg := "Unable to connect to the remote server"
+				if status > 0 {
+					msg = fmt.Sprintf("The remote server returned an error: (%d) %s.", status, http.StatusText(status))
+				}
+				r := methodError("DownloadString", 1, msg, "WebException")
+				r.status = status
+				s.throwStmt(r)
 			}
 			return string(resp.Body)
 		}}
@@ -698,7 +1056,7 @@ func cmdletForEach(c *psCall) {
 	if b, ok := c.named["Begin"].(*psScriptBlock); ok {
 		c.s.invokeBlock(b.node, nil, nil, c.out)
 	}
-	for _, item := range c.input {
+	c.each(func(item any) {
 		c.s.checkCtx()
 		for _, b := range blocks {
 			if sb, ok := b.(*psScriptBlock); ok {
@@ -707,20 +1065,37 @@ func cmdletForEach(c *psCall) {
 				c.out(c.s.memberOf(item, name, nil, false))
 			}
 		}
-	}
+	})
 	if b, ok := c.named["End"].(*psScriptBlock); ok {
 		c.s.invokeBlock(b.node, nil, nil, c.out)
 	}
 }
 
+// whereOps are Where-Object's comparison switches (its simplified syntax:
+// Where-Object Status -eq Running).
+var whereOps = []string{"EQ", "NE", "GT", "GE", "LT", "LE", "Like", "NotLike", "Match", "NotMatch", "Contains", "NotContains", "In", "NotIn", "Is", "IsNot",
+	"CEQ", "CNE", "CGT", "CGE", "CLT", "CLE", "CLike", "CNotLike", "CMatch", "CNotMatch", "CContains", "CNotContains", "CIn", "CNotIn"}
+
 func cmdletWhere(c *psCall) {
 	sb, ok := c.named["FilterScript"].(*psScriptBlock)
-	for _, item := range c.input {
+	op := ""
+	for _, w := range whereOps {
+		if c.has(w) {
+			op = strings.ToLower(w)
+		}
+	}
+	prop := c.str("FilterScript")
+	if c.set("Property") {
+		prop = c.str("Property")
+	}
+	c.each(func(item any) {
+		c.s.checkCtx()
 		if !ok {
-			if toBool(c.s.memberOf(item, c.str("FilterScript"), nil, false)) {
+			v := c.s.memberOf(item, prop, nil, false)
+			if op == "" && toBool(v) || op != "" && toBool(c.s.binary(op, v, c.named["Value"])) {
 				c.out(item)
 			}
-			continue
+			return
 		}
 		var vals []any
 		c.s.runWithItem(sb, item, func(v any) {
@@ -731,7 +1106,7 @@ func cmdletWhere(c *psCall) {
 		if toBool(collapse(vals)) {
 			c.out(item)
 		}
-	}
+	})
 }
 
 func cmdletSelect(c *psCall) {
@@ -782,20 +1157,38 @@ func cmdletSelect(c *psCall) {
 		}
 		o := &psObject{typeName: "Selected", view: "list"}
 		for _, p := range props {
+			if h, ok := p.(*psHash); ok {
+				// a calculated property: @{Name=...; Expression={...}}
+				name, expr := "", any(nil)
+				for _, k := range []string{"Name", "N", "Label", "L"} {
+					if v, ok := h.get(k); ok {
+						name = toStr(v)
+					}
+				}
+				for _, k := range []string{"Expression", "E"} {
+					if v, ok := h.get(k); ok {
+						expr = v
+					}
+				}
+				var val any
+				if sb, ok := expr.(*psScriptBlock); ok {
+					var vals []any
+					c.s.runWithItem(sb, it, func(x any) {
+						if _, f := x.(flushMarker); !f {
+							vals = append(vals, x)
+						}
+					})
+					val = collapse(vals)
+				} else {
+					val = c.s.memberOf(it, toStr(expr), nil, false)
+				}
+				o.props = append(o.props, psProp{name, val})
+				continue
+			}
 			o.props = append(o.props, psProp{toStr(p), c.s.memberOf(it, toStr(p), nil, false)})
 		}
 		if len(o.props) <= 4 {
-			o.view = "table"
-			for i, p := range o.props {
-				w := len(p.name) + 1
-				if l := len(toStr(p.val)) + 1; l > w {
-					w = l
-				}
-				if i == len(o.props)-1 {
-					w = 0
-				}
-				o.cols = append(o.cols, psCol{name: p.name, width: w})
-			}
+			o.view, o.cols = "table", autoCols(o.props)
 		}
 		c.out(o)
 	}
@@ -842,33 +1235,54 @@ func cmdletSelectString(c *psCall) {
 	}
 }
 
+// cmdletSort is Sort-Object: numbers as numbers, text case-insensitively,
+// by the first -Property if given; stable.
 func cmdletSort(c *psCall) {
 	items := append([]any{}, c.input...)
-	key := func(v any) string {
+	key := func(v any) any {
 		if p := enumerate(c.named["Property"]); len(p) > 0 {
-			return strings.ToLower(toStr(c.s.memberOf(v, toStr(p[0]), nil, false)))
-		}
-		return strings.ToLower(toStr(v))
-	}
-	sort.SliceStable(items, func(i, j int) bool {
-		a, b := items[i], items[j]
-		if _, ok := a.(int64); ok {
-			if c.has("Descending") {
-				return toFloat(a) > toFloat(b)
+			if sb, ok := p[0].(*psScriptBlock); ok {
+				var vals []any
+				c.s.runWithItem(sb, v, func(x any) {
+					if _, f := x.(flushMarker); !f {
+						vals = append(vals, x)
+					}
+				})
+				return collapse(vals)
 			}
-			return toFloat(a) < toFloat(b)
+			return c.s.memberOf(v, toStr(p[0]), nil, false)
 		}
-		if c.has("Descending") {
-			return key(a) > key(b)
+		return v
+	}
+	desc := c.has("Descending")
+	sort.SliceStable(items, func(i, j int) bool {
+		r := compareValues(key(items[i]), key(items[j]))
+		if desc {
+			return r > 0
 		}
-		return key(a) < key(b)
+		return r < 0
 	})
-	for _, it := range items {
+	var prev any
+	for i, it := range items {
+		if c.has("Unique") && i > 0 && compareValues(key(it), key(prev)) == 0 {
+			continue
+		}
+		prev = it
 		c.out(it)
 	}
 }
 
 func cmdletFormatList(c *psCall) {
+	if props := enumerate(c.named["Property"]); len(props) > 0 && !(len(props) == 1 && toStr(props[0]) == "*") {
+		for _, v := range c.input {
+			o := &psObject{typeName: "FormatList", view: "list"}
+			for _, p := range props {
+				o.props = append(o.props, psProp{toStr(p), c.s.memberOf(v, toStr(p), nil, false)})
+			}
+			c.out(o)
+		}
+		return
+	}
 	for _, v := range c.input {
 		if o, ok := v.(*psObject); ok && len(o.props) > 0 {
 			cp := *o

@@ -264,6 +264,15 @@ func cmdletNewItem(c *psCall) {
 		}
 		full := c.s.p.Path(p)
 		if kind == "directory" {
+			if _, err := c.s.p.ReadDir(p); err == nil && !c.has("Force") {
+				c.fail("An item with the specified name "+full+" already exists.", "ResourceExists", full, "IOException", "DirectoryExist")
+				continue
+			}
+			if err := mkdirAll(c.s.p, full); err != nil {
+				msg, cat, reason, _ := psFileError(err, full, true)
+				c.fail(msg, cat, full, reason, "CreateDirectoryUnauthorizedAccessError")
+				continue
+			}
 			c.out(c.fileObject(process.ParentDir(full), process.BaseName(full), true, 0, c.s.p.Now()))
 			continue
 		}
@@ -315,4 +324,43 @@ func cmdletSetLocation(c *psCall) {
 		return
 	}
 	c.s.p.Dir = full
+}
+
+// mkdirAll creates a directory with its parents where the container's file
+// system can (process.Mkdirer); one that cannot keeps directories implicit.
+func mkdirAll(p *process.Proc, full string) error {
+	if m, ok := p.Env.Files.(interface{ MkdirAll(string) error }); ok {
+		return m.MkdirAll(full)
+	}
+	return nil
+}
+
+// cmdletMkdir is the mkdir / md function: New-Item -ItemType Directory.
+func cmdletMkdir(c *psCall) {
+	c.named["ItemType"] = "Directory"
+	cmdletNewItem(c)
+}
+
+// cmdletRemoveItem is Remove-Item (rm, del, rd, rmdir, erase, ri).
+func cmdletRemoveItem(c *psCall) {
+	for _, p := range c.paths() {
+		full := c.s.p.Path(p)
+		_, ferr := c.s.p.ReadFile(p)
+		_, derr := c.s.p.ReadDir(p)
+		if ferr != nil && derr != nil && !errors.Is(ferr, fs.ErrPermission) {
+			c.fail("Cannot find path '"+full+"' because it does not exist.", "ObjectNotFound", full, "ItemNotFoundException", "PathNotFound")
+			continue
+		}
+		if err := c.s.p.Remove(p); err != nil {
+			msg, cat, reason, _ := psFileError(err, full, true)
+			c.fail(msg, cat, full, reason, "RemoveFileSystemItemUnAuthorizedAccess")
+		}
+	}
+}
+
+func init() {
+	registerCmdlets(
+		&psCmdlet{name: "mkdir", aliases: []string{"md"}, help: "Creates a directory (New-Item -ItemType Directory).", positional: []string{"Path"}, params: []string{"Name", "Value"}, switches: []string{"Force"}, class: "Microsoft.PowerShell.Commands.NewItemCommand", run: cmdletMkdir},
+		&psCmdlet{name: "Remove-Item", aliases: []string{"rm", "del", "erase", "rd", "rmdir", "ri"}, help: "Deletes files and directories.", positional: []string{"Path"}, params: []string{"LiteralPath", "Filter", "Include", "Exclude"}, switches: []string{"Recurse", "Force"}, run: cmdletRemoveItem},
+	)
 }

@@ -1,6 +1,7 @@
 package powershell
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -138,6 +139,16 @@ func cmdletTestNetConnection(c *psCall) {
 		{"PingSucceeded", okPing}, {"PingReplyDetails (RTT)", fmt.Sprintf("%d ms", rtt.Milliseconds())}}})
 }
 
+// headerValue is a response header, its name matched case-insensitively.
+func headerValue(h map[string]string, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
 // cmdletInvokeWebRequest is Invoke-WebRequest and Invoke-RestMethod:
 // .StatusCode, .Content; Windows PowerShell 5.1 without -UseBasicParsing
 // fails in a container (no Internet Explorer engine).
@@ -148,13 +159,26 @@ func cmdletInvokeWebRequest(c *psCall) {
 	if !strings.Contains(raw, "://") {
 		raw = "http://" + raw
 	}
+	// A failed request is a statement-terminating WebException (the
+	// cmdlet's ThrowTerminatingError): try/catch catches it without
+	// -ErrorAction Stop (issue 18).
+	status, details := 0, ""
 	webErr := func(msg string) {
-		c.failRecord(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest",
-			reason: "WebException", fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
+		reason := "WebException"
+		if s.pwsh {
+			// pwsh 7 is on HttpClient: HttpRequestException, and
+			// HttpResponseException for an HTTP error status
+			reason = "HttpRequestException"
+			if status > 0 {
+				reason = "HttpResponseException"
+			}
+		}
+		c.terminate(&psErrorRecord{msg: msg, category: "InvalidOperation", target: "System.Net.HttpWebRequest", targetType: "HttpWebRequest", status: status, details: details,
+			reason: reason, fqid: "WebCmdletWebResponseException,Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.cmdlet.name, "-", "") + "Command"})
 	}
 	scheme, host, port, path, ok := process.ParseURL(raw)
 	if !ok || (scheme != "http" && scheme != "https") {
-		c.failRecord(&psErrorRecord{msg: "Invalid URI: The hostname could not be parsed.", category: "NotSpecified", target: ":", reason: "UriFormatException", fqid: "System.UriFormatException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
+		c.terminate(&psErrorRecord{msg: "Invalid URI: The hostname could not be parsed.", category: "NotSpecified", target: ":", reason: "UriFormatException", fqid: "System.UriFormatException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
 		return
 	}
 	if _, err := s.p.Resolve(host); err != nil {
@@ -202,11 +226,12 @@ func cmdletInvokeWebRequest(c *psCall) {
 		return
 	}
 	if resp.Status >= 400 {
+		status, details = resp.Status, string(resp.Body)
 		webErr(fmt.Sprintf("The remote server returned an error: (%d) %s.", resp.Status, http.StatusText(resp.Status)))
 		return
 	}
 	if !rest && !s.pwsh && !c.has("UseBasicParsing") {
-		c.failRecord(&psErrorRecord{msg: "The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
+		c.terminate(&psErrorRecord{msg: "The response content cannot be parsed because the Internet Explorer engine is not available, or Internet Explorer's first-launch configuration is not complete. Specify the UseBasicParsing parameter and try again.",
 			category: "NotImplemented", target: ":", reason: "NotSupportedException", fqid: "WebCmdletIEDomNotSupportedException,Microsoft.PowerShell.Commands.InvokeWebRequestCommand"})
 		return
 	}
@@ -222,6 +247,15 @@ func cmdletInvokeWebRequest(c *psCall) {
 		}
 	}
 	if rest {
+		// Invoke-RestMethod returns a JSON body as objects
+		if ct := strings.ToLower(headerValue(resp.Headers, "Content-Type")); strings.Contains(ct, "json") || (ct == "" && strings.HasPrefix(strings.TrimSpace(body), "{")) {
+			dec := json.NewDecoder(strings.NewReader(body))
+			dec.UseNumber()
+			if v, err := jsonValue(dec, 0); err == nil {
+				c.out(v)
+				return
+			}
+		}
 		c.out(body)
 		return
 	}

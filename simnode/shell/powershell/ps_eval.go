@@ -25,8 +25,10 @@ type psShell struct {
 	file  string
 	vars  map[string]any
 	funcs map[string]*psNode
-	// lastOK is $?.
-	lastOK bool
+	// lastOK is $?; failures counts the errors that set it False, so
+	// that a pipeline that wrote none sets it True when it ends.
+	lastOK   bool
+	failures int
 	// errw is where error records are printed (2> redirects it).
 	errw io.Writer
 	// errToOut merges errors into the output stream (2>&1).
@@ -36,6 +38,32 @@ type psShell struct {
 	jobs      *psJobs
 	steps     int64
 	computing bool
+	// errs is $Error, newest first; handlers counts the try blocks and
+	// trap-holding blocks the running statement is in (ps_errors.go).
+	errs     []any
+	handlers int
+	// scope is the current scope; vars and funcs are its variables and
+	// functions (ps_scopes.go).
+	scope *psScope
+	// shouldExit is $host.SetShouldExit's code.
+	shouldExit    int
+	hasShouldExit bool
+	// exitKnown: a native program ran, $LASTEXITCODE is set.
+	exitKnown bool
+	// streamIn is a range the next cmdlet takes one number at a time
+	// (ps_range.go).
+	streamIn *psRange
+	// calls are the functions running, innermost last (Write-Error names
+	// the function it is in).
+	calls []psFrame
+}
+
+// psFrame is a function call: its name and where it was called.
+type psFrame struct {
+	name     string
+	pos, end int
+	src      string
+	file     string
 }
 
 type emitter func(v any)
@@ -60,6 +88,8 @@ type psObject struct {
 	cols    []psCol
 	str     string
 	methods map[string]func(args []any) any
+	// rec is the error an ErrorRecord object stands for.
+	rec *psErrorRecord
 }
 
 type psProp struct {
@@ -128,6 +158,21 @@ type psErrorRecord struct {
 	noActivity bool
 	fqid       string
 	pos, end   int
+	// stmt: a statement-terminating error (ps_errors.go); inner and
+	// innerMsg the exception a MethodInvocationException wraps; status a
+	// WebException's HTTP status.
+	stmt            bool
+	inner, innerMsg string
+	status          int
+	// details is the ErrorDetails message (an HTTP error's body).
+	details string
+	// src and file are the script the position points into (stamped
+	// when the error is raised); noPos prints no position lines.
+	stamped, noPos, recorded bool
+	// activity overrides CategoryInfo's [activity] (Write-Error's).
+	activity  string
+	src, file string
+	obj       *psObject
 }
 
 // ---- entry ----
@@ -187,7 +232,8 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 			return 0
 		}
 	}
-	s := &psShell{p: p, pwsh: pwsh, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: p.Stderr}
+	s := &psShell{p: p, pwsh: pwsh, lastOK: true, errw: p.Stderr}
+	s.initScopes()
 	if !haveScript {
 		b, _ := io.ReadAll(p.Stdin)
 		script = string(b)
@@ -207,11 +253,17 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 		}
 		s.file = p.Path(file)
 		script = DecodeText(data)
+		// a script run with -File runs in a script scope of its own, a
+		// child of the global scope (about_Scopes)
+		defer s.pushScope(true)()
 		s.vars["args"] = toAnySlice(scriptArgs)
 	}
 	s.src = script
 	code := s.run(script)
 	s.endCompute()
+	if s.hasShouldExit && (code == -2 || code == 1) {
+		return s.shouldExit
+	}
 	if file != "" && code == -2 {
 		return 0
 	}
@@ -238,6 +290,12 @@ func (s *psShell) run(script string) (code int) {
 			}
 			return s.p.Block()
 		}
+		if perr.id == "NotSimulated" {
+			// a construct the parser does not implement: the open world
+			// (the script ends well, or runs until stopped)
+			s.p.NotSimulated("powershell: " + perr.msg)
+			return s.p.UnknownProgram()
+		}
 		s.printParseError(perr)
 		return 1
 	}
@@ -249,6 +307,7 @@ func (s *psShell) run(script string) (code int) {
 			case psExitSignal:
 				code = sig.code
 			case psThrowSignal:
+				s.stamp(sig.rec)
 				s.printError(sig.rec)
 				code = 1
 			case psKilledSignal:
@@ -266,6 +325,37 @@ func (s *psShell) run(script string) (code int) {
 			}
 		}
 	}()
+	if args, ok := s.vars["args"].([]any); ok && len(block) > 0 && block[0].kind == "param" {
+		// powershell -File script.ps1 -Name value: the script's param
+		// block binds named then positional arguments (about_PowerShell_exe)
+		ps, _ := block[0].val.([]psParam)
+		named := map[string]any{}
+		var rest []any
+		for i := 0; i < len(args); i++ {
+			a := toStr(args[i])
+			if strings.HasPrefix(a, "-") && len(a) > 1 {
+				name, val, colon := strings.Cut(a[1:], ":")
+				for _, p := range ps {
+					if strings.EqualFold(p.name, name) {
+						switch {
+						case colon:
+							named[strings.ToLower(p.name)] = val
+						case p.isSwitch:
+							named[strings.ToLower(p.name)] = true
+						case i+1 < len(args):
+							i++
+							named[strings.ToLower(p.name)] = args[i]
+						}
+						goto next
+					}
+				}
+			}
+			rest = append(rest, args[i])
+		next:
+		}
+		s.bindParams(ps, named, &rest)
+		s.vars["args"] = rest
+	}
 	s.execBlock(block, out)
 	out(flushMarker{})
 	return -2
@@ -324,23 +414,33 @@ func toAnySlice(ss []string) []any {
 
 // ---- statements ----
 
+// checkCtx is one step of the script (a statement, a loop iteration, a
+// pipeline element): it ends the script once the process is stopped and
+// is throttled past the process's step budget (process.Proc.Step).
 func (s *psShell) checkCtx() {
-	if s.p.Done() {
+	if s.p.Done() || s.p.Step() != nil {
 		panic(psKilledSignal{})
 	}
 	s.pace()
 }
 
 func (s *psShell) execBlock(block []*psNode, out emitter) {
+	trapList := traps(block)
+	if trapList != nil {
+		s.handlers++
+		defer func() { s.handlers-- }()
+	}
 	for _, st := range block {
 		s.checkCtx()
-		s.execStmt(st, out)
+		s.execGuarded(st, out, trapList)
 	}
 }
 
 func (s *psShell) execStmt(n *psNode, out emitter) {
 	switch n.kind {
-	case "nop":
+	case "nop", "trap", "param":
+	case "notsim":
+		s.p.NotSimulated(n.name)
 	case "if":
 		for i := 0; i+1 < len(n.kids); i += 2 {
 			if toBool(s.evalCond(n.kids[i])) {
@@ -390,6 +490,16 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			}
 		}
 	case "foreach":
+		if rg, ok := s.rangeOf(n.kids[0]); ok {
+			for i := int64(0); i < rg.count(); i++ {
+				s.checkCtx()
+				s.setVar(n.name, rg.at(i))
+				if s.loopBody(n.kids[1].block, out) {
+					return
+				}
+			}
+			return
+		}
 		for _, v := range enumerate(s.evalCond(n.kids[0])) {
 			s.checkCtx()
 			s.setVar(n.name, v)
@@ -398,9 +508,11 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			}
 		}
 	case "function":
-		s.funcs[strings.ToLower(n.name)] = n
+		s.defineFunc(n)
 	case "try":
 		s.execTry(n, out)
+	case "switch":
+		s.execSwitch(n, out)
 	case "exit":
 		code := 0
 		if len(n.kids) > 0 {
@@ -409,11 +521,9 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 		}
 		panic(psExitSignal{code})
 	case "throw":
-		msg := "ScriptHalted"
-		if len(n.kids) > 0 {
-			msg = toStr(s.evalValue(n.kids[0]))
-		}
-		panic(psThrowSignal{&psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.pos, end: n.end}})
+		rec := s.throwValue(n)
+		rec.stmt = false
+		panic(psThrowSignal{rec})
 	case "return":
 		var vals []any
 		if len(n.kids) > 0 {
@@ -425,8 +535,11 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 	case "continue":
 		panic(psContinueSignal{})
 	case "assign":
+		before := s.failures
 		s.assign(n)
-		s.lastOK = true
+		if s.failures == before {
+			s.lastOK = true
+		}
 	default:
 		s.runPipelineNode(n, out)
 	}
@@ -450,37 +563,11 @@ func (s *psShell) loopBody(block []*psNode, out emitter) (brk bool) {
 	return false
 }
 
-func (s *psShell) execTry(n *psNode, out emitter) {
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if t, ok := r.(psThrowSignal); ok && n.kids[1] != nil {
-					s.setVar("_", &psObject{typeName: "System.Management.Automation.ErrorRecord", str: t.rec.msg,
-						props: []psProp{{"Exception", &psObject{typeName: "System.Exception", str: t.rec.msg, props: []psProp{{"Message", t.rec.msg}}}}}})
-					s.execBlock(n.kids[1].block, out)
-					return
-				}
-				if n.kids[2] != nil {
-					s.execBlock(n.kids[2].block, out)
-				}
-				panic(r)
-			}
-		}()
-		s.execBlock(n.kids[0].block, out)
-	}()
-	if n.kids[2] != nil {
-		s.execBlock(n.kids[2].block, out)
-	}
-}
-
 func (s *psShell) evalCond(n *psNode) any {
-	var vals []any
-	s.execStmt(n, func(v any) {
-		if _, ok := v.(flushMarker); !ok {
-			vals = append(vals, v)
-		}
-	})
-	return collapse(vals)
+	vals, sink, release := s.collector()
+	defer release()
+	s.execStmt(n, sink)
+	return collapse(*vals)
 }
 
 // evalValue runs a statement or pipeline and returns its output.
@@ -517,10 +604,28 @@ func (s *psShell) assign(n *psNode) {
 		v = s.binary(n.op[:1], old, v)
 	}
 	switch lv.kind {
+	case "lvalues":
+		// the first variables take one element each, the last the rest
+		vals := enumerate(v)
+		for i, k := range lv.kids {
+			var x any
+			switch {
+			case i == len(lv.kids)-1 && len(vals) > i+1:
+				x = vals[i:]
+			case i < len(vals):
+				x = vals[i]
+			}
+			s.assign(&psNode{kind: "assign", op: "=", kids: []*psNode{k, {kind: "lit", val: x}}})
+		}
 	case "var":
 		s.setVar(lv.name, v)
 	case "member":
+		if lv.op == "static" && lv.kids[0].kind == "type" {
+			s.setStatic(lv.kids[0].name, lv.name, v)
+			return
+		}
 		obj := s.eval(lv.kids[0])
+		s.grow(sizeOf(v, 1))
 		switch o := obj.(type) {
 		case *psObject:
 			o.set(lv.name, v)
@@ -532,6 +637,12 @@ func (s *psShell) assign(n *psNode) {
 		idx := s.eval(lv.kids[1])
 		switch o := obj.(type) {
 		case *psHash:
+			old, had := o.get(toStr(idx))
+			delta := sizeOf(v, 1) - sizeOf(old, 1)
+			if !had {
+				delta += 48 + int64(len(toStr(idx)))
+			}
+			s.grow(delta)
 			o.set(toStr(idx), v)
 		case []any:
 			i := int(toInt(idx))
@@ -554,15 +665,12 @@ func (s *psShell) setVar(name string, v any) {
 		}
 		return
 	}
-	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
-		if rest, ok := cutFold(name, scope); ok {
-			name = rest
-		}
+	mod, bare := scopeModifier(name)
+	if strings.EqualFold(bare, "LASTEXITCODE") {
+		s.p.LastExit, s.exitKnown = int(toInt(v)), true
 	}
-	if strings.EqualFold(name, "LASTEXITCODE") {
-		s.p.LastExit = int(toInt(v))
-	}
-	s.vars[strings.ToLower(name)] = v
+	sc, _ := s.scopeNamed(mod)
+	s.setIn(sc, bare, v, mod == "private")
 }
 
 func cutFold(s, prefix string) (string, bool) {
@@ -580,12 +688,8 @@ func (s *psShell) getVar(name string) any {
 		}
 		return v
 	}
-	for _, scope := range []string{"global:", "script:", "local:", "private:"} {
-		if rest, ok := cutFold(name, scope); ok {
-			name = rest
-		}
-	}
-	switch strings.ToLower(name) {
+	_, bare := scopeModifier(name)
+	switch strings.ToLower(bare) {
 	case "true":
 		return true
 	case "false":
@@ -594,7 +698,17 @@ func (s *psShell) getVar(name string) any {
 		return nil
 	case "?":
 		return s.lastOK
+	case "error":
+		return append([]any{}, s.errs...)
+	case "erroractionpreference":
+		if v, _, ok := s.lookupVar(name); ok {
+			return v
+		}
+		return "Continue"
 	case "lastexitcode":
+		if !s.exitKnown && s.p.LastExit == 0 {
+			return nil // no native program ran yet
+		}
 		return int64(s.p.LastExit)
 	case "pwd":
 		return &psObject{typeName: "System.Management.Automation.PathInfo", str: s.p.Dir, view: "table", cols: []psCol{{name: "Path"}}, props: []psProp{{"Path", s.p.Dir}}}
@@ -604,10 +718,19 @@ func (s *psShell) getVar(name string) any {
 	case "pid":
 		return int64(4242)
 	case "host":
-		return &psObject{typeName: "System.Management.Automation.Internal.Host.InternalHost", props: []psProp{{"Name", "ConsoleHost"}}}
+		h := &psObject{typeName: "System.Management.Automation.Internal.Host.InternalHost", props: []psProp{{"Name", "ConsoleHost"}, {"Version", newVersion(5, 1, 0, 0)}}}
+		h.methods = map[string]func([]any) any{
+			// SetShouldExit: powershell.exe exits with the code when the
+			// script ends (a trap's way to fail the process)
+			"setshouldexit": func(a []any) any { s.shouldExit = int(toInt(argAt(a, 0))); s.hasShouldExit = true; return nil },
+		}
+		return h
 	case "input":
 		if v, ok := s.vars["input"]; ok {
 			return v
+		}
+		if !s.scope.script {
+			return []any{} // a function or script block not in a pipeline
 		}
 		// top-level $input is the process's stdin, read when first used
 		b, _ := io.ReadAll(s.p.Stdin)
@@ -621,17 +744,23 @@ func (s *psShell) getVar(name string) any {
 		s.vars["input"] = lines
 		return lines
 	case "psversiontable":
-		h := newHash()
-		if s.pwsh {
-			h.set("PSVersion", "7.4.6")
-			h.set("PSEdition", "Core")
-		} else {
-			h.set("PSVersion", "5.1.20348.2760")
-			h.set("PSEdition", "Desktop")
+		return s.psVersionTable()
+	case "psscriptroot":
+		// the directory of the running script ("" in -Command)
+		if i := strings.LastIndexAny(s.file, `\/`); i >= 0 {
+			return s.file[:i]
 		}
-		return h
+		return ""
+	case "pscommandpath":
+		return s.file
+	case "myinvocation":
+		name := s.file[strings.LastIndexAny(s.file, `\/`)+1:]
+		return &psObject{typeName: "System.Management.Automation.InvocationInfo", props: []psProp{
+			{"MyCommand", &psObject{typeName: "System.Management.Automation.ExternalScriptInfo", str: name, props: []psProp{{"Name", name}, {"Path", s.file}, {"Definition", s.file}}}},
+			{"ScriptName", s.file}, {"PSScriptRoot", s.getVar("psscriptroot")}, {"PSCommandPath", s.file}, {"InvocationName", s.file}}}
 	}
-	return s.vars[strings.ToLower(name)]
+	v, _, _ := s.lookupVar(name)
+	return v
 }
 
 // ---- pipelines ----
@@ -657,23 +786,41 @@ func (s *psShell) runPipelineNode(n *psNode, out emitter) {
 	}
 }
 
+// failed sets $? to False.
+func (s *psShell) failed() {
+	s.lastOK = false
+	s.failures++
+}
+
 func (s *psShell) runPipeline(n *psNode, out emitter) {
 	var input []any
 	hasInput := false
-	s.lastOK = true
+	before := s.failures
+	defer func() {
+		if s.failures == before {
+			s.lastOK = true
+		}
+	}()
+	// each stage's output is held until the next stage has run
+	releaseInput := func() {}
+	defer func() { releaseInput() }()
+	first := 0
+	if rg, ok := s.streamedRange(n); ok {
+		s.streamIn, hasInput, first = &rg, true, 1
+		defer func() { s.streamIn = nil }()
+	}
 	for i, el := range n.kids {
+		if i < first {
+			continue
+		}
 		last := i == len(n.kids)-1
-		var collected []any
-		sink := out
+		collected, sink, release := new([]any), out, func() {}
 		if !last {
-			sink = func(v any) {
-				if _, ok := v.(flushMarker); !ok {
-					collected = append(collected, v)
-				}
-			}
+			collected, sink, release = s.collector()
 		}
 		s.runElement(el, input, hasInput, sink)
-		input, hasInput = collected, true
+		releaseInput()
+		input, hasInput, releaseInput = *collected, true, release
 	}
 }
 
@@ -782,30 +929,35 @@ func enumerate(v any) []any {
 
 // ---- errors ----
 
-func (s *psShell) lineCol(pos int) (line, col int, text string) {
-	if pos > len(s.src) {
-		pos = len(s.src)
+func (s *psShell) lineCol(pos int) (line, col int, text string) { return lineCol(s.src, pos) }
+
+// lineCol is the line, column and text of a position in a script.
+func lineCol(src string, pos int) (line, col int, text string) {
+	if pos > len(src) {
+		pos = len(src)
 	}
 	if pos < 0 {
 		pos = 0
 	}
-	line = 1 + strings.Count(s.src[:pos], "\n")
-	start := strings.LastIndex(s.src[:pos], "\n") + 1
-	end := strings.IndexByte(s.src[pos:], '\n')
+	line = 1 + strings.Count(src[:pos], "\n")
+	start := strings.LastIndex(src[:pos], "\n") + 1
+	end := strings.IndexByte(src[pos:], '\n')
 	if end < 0 {
-		end = len(s.src)
+		end = len(src)
 	} else {
 		end += pos
 	}
-	return line, pos - start + 1, strings.TrimRight(s.src[start:end], "\r")
+	return line, pos - start + 1, strings.TrimRight(src[start:end], "\r")
 }
 
 // position is "At line:1 char:1" and the source line with its squiggle.
-func (s *psShell) position(pos, end int) []string {
-	line, col, text := s.lineCol(pos)
+func (s *psShell) position(pos, end int) []string { return position(s.src, s.file, pos, end) }
+
+func position(src, file string, pos, end int) []string {
+	line, col, text := lineCol(src, pos)
 	at := fmt.Sprintf("At line:%d char:%d", line, col)
-	if s.file != "" {
-		at = fmt.Sprintf("At %s:%d char:%d", s.file, line, col)
+	if file != "" {
+		at = fmt.Sprintf("At %s:%d char:%d", file, line, col)
 	}
 	width := end - pos
 	if max := len(text) - (col - 1); width > max {
@@ -818,37 +970,8 @@ func (s *psShell) position(pos, end int) []string {
 }
 
 func (s *psShell) printError(r *psErrorRecord) {
-	nl := s.p.NL
-	var b strings.Builder
-	if s.pwsh {
-		prefix := r.cmd
-		if prefix == "" {
-			prefix = "Exception"
-		}
-		b.WriteString(prefix + ": " + r.msg + nl)
-		io.WriteString(s.errw, b.String())
-		return
-	}
-	if r.cmd != "" {
-		b.WriteString(r.cmd + " : " + r.msg + nl)
-	} else {
-		b.WriteString(r.msg + nl)
-	}
-	for _, l := range s.position(r.pos, r.end) {
-		b.WriteString(l + nl)
-	}
-	tt := r.targetType
-	if tt == "" {
-		tt = "String"
-	}
-	activity := r.cmd
-	if r.noActivity {
-		activity = ""
-	}
-	b.WriteString(fmt.Sprintf("    + CategoryInfo          : %s: (%s:%s) [%s], %s%s", r.category, r.target, tt, activity, r.reason, nl))
-	b.WriteString("    + FullyQualifiedErrorId : " + r.fqid + nl)
-	b.WriteString(" " + nl)
-	io.WriteString(s.errw, b.String())
+	s.stamp(r)
+	io.WriteString(s.errw, r.render(s.pwsh, s.p.NL))
 }
 
 func (s *psShell) printParseError(e *psParseError) {
@@ -872,7 +995,8 @@ func (s *psShell) printParseError(e *psParseError) {
 // writeError reports a non-terminating error: printed (or merged by 2>&1),
 // $? becomes False.
 func (s *psShell) writeError(r *psErrorRecord) {
-	s.lastOK = false
+	s.failed()
+	s.stamp(r)
 	if s.errToOut != nil {
 		var buf bytes.Buffer
 		save := s.errw
@@ -887,13 +1011,13 @@ func (s *psShell) writeError(r *psErrorRecord) {
 
 // commandNotFound is PowerShell's CommandNotFoundException (row E).
 func (s *psShell) commandNotFound(name string, pos, end int) {
-	if s.pwsh {
+	if s.pwsh && s.handlers == 0 {
 		io.WriteString(s.errw, name+": The term '"+name+"' is not recognized as a name of a cmdlet, function, script file, or executable program."+s.p.NL+
 			"Check the spelling of the name, or if a path was included, verify that the path is correct and try again."+s.p.NL)
-		s.lastOK = false
+		s.failed()
 		return
 	}
-	s.writeError(&psErrorRecord{
+	s.throwStmt(&psErrorRecord{
 		msg:        "The term '" + name + "' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.",
 		cmd:        name,
 		category:   "ObjectNotFound",
@@ -918,11 +1042,14 @@ func (s *psShell) eval(n *psNode) any {
 	case "var":
 		return s.getVar(n.name)
 	case "str":
-		var b strings.Builder
-		for _, part := range n.kids {
-			b.WriteString(toStr(s.eval(part)))
+		parts := make([]string, len(n.kids))
+		total := 0
+		for i, part := range n.kids {
+			parts[i] = toStr(s.eval(part))
+			total += len(parts[i])
 		}
-		return b.String()
+		s.reserve(int64(total))
+		return strings.Join(parts, "")
 	case "bare":
 		if len(n.kids) == 1 && n.kids[0].kind != "lit" {
 			v := s.eval(n.kids[0])
@@ -943,12 +1070,10 @@ func (s *psShell) eval(n *psNode) any {
 		}
 		return str
 	case "subexpr", "arrayexpr":
-		var vals []any
-		s.execBlock(n.block, func(v any) {
-			if _, ok := v.(flushMarker); !ok {
-				vals = append(vals, v)
-			}
-		})
+		pv, sink, release := s.collector()
+		defer release()
+		s.execBlock(n.block, sink)
+		vals := *pv
 		if n.kind == "arrayexpr" {
 			if vals == nil {
 				return []any{}
@@ -977,6 +1102,8 @@ func (s *psShell) eval(n *psNode) any {
 		switch n.op {
 		case "not":
 			return !toBool(v)
+		case "bnot":
+			return ^toInt(v)
 		case "-":
 			if f, ok := v.(float64); ok {
 				return -f
@@ -1003,7 +1130,7 @@ func (s *psShell) eval(n *psNode) any {
 		return s.member(n)
 	case "index":
 		return s.index(s.eval(n.kids[0]), s.eval(n.kids[1]))
-	case "pipeline", "chain", "assign", "if", "while", "foreach", "for":
+	case "pipeline", "chain", "assign", "if", "while", "foreach", "for", "switch", "try":
 		return s.evalValue(n)
 	}
 	return nil

@@ -64,7 +64,7 @@ func (ps *psParser) dashOp(ops func(string) bool) (string, bool) {
 // lowest first (about_Operator_Precedence; the levels of the PowerShell
 // parser's TokenFlags.BinaryPrecedence*): the logical operators, then the
 // comparison group (comparison, -replace, binary -split and -join, -is,
-// -isnot, -as), then + -, then * / %, then -f. Operators of one level have
+// -isnot, -as), then the bitwise -band -bor -bxor -shl -shr, then + -, then * / %, then -f. Operators of one level have
 // equal precedence and associate to the left. Above them bind the comma,
 // the range operator .. and the unary operators (-not, !, unary -, casts,
 // unary -split and -join), in that order. Each level reads its operator at
@@ -74,6 +74,9 @@ var psBinaryLevels = [...]func(ps *psParser) (op string, ok bool){
 		return ps.dashOp(func(w string) bool { return w == "and" || w == "or" || w == "xor" })
 	},
 	func(ps *psParser) (string, bool) { return ps.dashOp(func(w string) bool { return psComparisonOps[w] }) },
+	func(ps *psParser) (string, bool) {
+		return ps.dashOp(func(w string) bool { return w == "band" || w == "bor" || w == "bxor" || w == "shl" || w == "shr" })
+	},
 	func(ps *psParser) (string, bool) {
 		c, n := ps.peek(), ps.peekAt(1)
 		if c == '+' && n != '=' && n != '+' || c == '-' && n != '=' && !process.IsLetter(n) && n != '-' {
@@ -143,9 +146,9 @@ func (ps *psParser) unary() *psNode {
 		ps.i++
 		return &psNode{kind: "unary", op: "not", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
 	case c == '-' && (ps.keyword("-not") || ps.keyword("-bnot")):
-		ps.word()
+		op := strings.ToLower(ps.word()[1:])
 		ps.skip()
-		return &psNode{kind: "unary", op: "not", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+		return &psNode{kind: "unary", op: op, pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
 	case c == '-' && (ps.keyword("-join") || ps.keyword("-split")):
 		w := ps.word()
 		ps.skip()

@@ -38,6 +38,12 @@ func (f *psFormatter) write(v any) {
 	case flushMarker:
 		f.endTable()
 	case nil:
+	case *psDate:
+		f.endTable()
+		f.line("")
+		f.line(x.display())
+		f.line("")
+		f.line("")
 	case []any:
 		for _, e := range x {
 			f.write(e)
@@ -49,11 +55,16 @@ func (f *psFormatter) write(v any) {
 		f.line(fmt.Sprintf("%-30s %s", "----", "-----"))
 		for _, k := range x.keys {
 			val, _ := x.get(k)
-			f.line(strings.TrimRight(fmt.Sprintf("%-30s %s", k, toStr(val)), " "))
+			f.line(strings.TrimRight(fmt.Sprintf("%-30s %s", k, cellText(val)), " "))
 		}
 		f.line("")
 		f.line("")
 	case *psObject:
+		if x.rec != nil {
+			f.endTable()
+			io.WriteString(f.w, strings.ReplaceAll(x.rec.render(false, "\n"), "\n", f.nl))
+			return
+		}
 		switch x.view {
 		case "list":
 			f.endTable()
@@ -65,7 +76,7 @@ func (f *psFormatter) write(v any) {
 			}
 			f.line("")
 			for _, p := range x.props {
-				val := strings.ReplaceAll(toStr(p.val), "\r\n", "\n")
+				val := strings.ReplaceAll(cellText(p.val), "\r\n", "\n")
 				lines := strings.Split(strings.TrimRight(val, "\n"), "\n")
 				f.line(strings.TrimRight(fmt.Sprintf("%-*s : %s", width, p.name, lines[0]), " "))
 				for _, l := range lines[1:] {
@@ -96,7 +107,7 @@ func (f *psFormatter) write(v any) {
 			var row strings.Builder
 			for _, c := range x.cols {
 				v, _ := x.get(c.name)
-				row.WriteString(pad(toStr(v), c))
+				row.WriteString(pad(cellText(v), c))
 			}
 			f.line(strings.TrimRight(row.String(), " "))
 		default:
@@ -107,6 +118,23 @@ func (f *psFormatter) write(v any) {
 		f.endTable()
 		f.line(toStr(v))
 	}
+}
+
+// cellText is a value in a table cell or list line: a collection shows as
+// {a, b, c, d...}, at most $FormatEnumerationLimit (4) elements.
+func cellText(v any) string {
+	arr, ok := v.([]any)
+	if !ok {
+		return toStr(v)
+	}
+	var parts []string
+	for i, x := range arr {
+		if i == 4 {
+			return "{" + strings.Join(parts, ", ") + "...}"
+		}
+		parts = append(parts, toStr(x))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func pad(s string, c psCol) string {

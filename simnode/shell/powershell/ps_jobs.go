@@ -110,7 +110,8 @@ func cmdletStartJob(c *psCall) {
 	jp := c.s.p.Sub(strings.NewReader(""), io.Discard, io.Discard)
 	jp.Ctx = ctx
 	jp.Depth = &atomic.Int32{}
-	js := &psShell{p: jp, pwsh: c.s.pwsh, src: c.s.src, vars: map[string]any{}, funcs: map[string]*psNode{}, lastOK: true, errw: io.Discard}
+	js := &psShell{p: jp, pwsh: c.s.pwsh, src: c.s.src, lastOK: true, errw: io.Discard}
+	js.initScopes()
 	args := enumerate(collapse(enumerate(c.named["ArgumentList"])))
 	go func() {
 		defer close(j.done)
@@ -133,6 +134,7 @@ func cmdletStartJob(c *psCall) {
 				if _, f := v.(flushMarker); f {
 					return
 				}
+				js.grow(sizeOf(v, 1)) // the job's output is held until received
 				j.mu.Lock()
 				j.output = append(j.output, v)
 				j.mu.Unlock()
@@ -211,11 +213,11 @@ func cmdletGetJob(c *psCall) {
 // -Timeout seconds pass, and returns the jobs that ended.
 func cmdletWaitJob(c *psCall) {
 	jobs := c.selectJobs()
-	var deadline <-chan time.Time
+	var deadline <-chan struct{}
 	if c.set("Timeout") && toInt(c.named["Timeout"]) >= 0 {
-		t := time.NewTimer(time.Duration(toInt(c.named["Timeout"])) * time.Second)
-		defer t.Stop()
-		deadline = t.C
+		var stop context.CancelFunc
+		deadline, stop = c.s.timer(time.Duration(toInt(c.named["Timeout"])) * time.Second)
+		defer stop()
 	}
 	ctx := c.s.p.Ctx
 	ended := map[*psJob]bool{}
@@ -324,6 +326,22 @@ func cmdletRemoveJob(c *psCall) {
 		}
 		t.mu.Unlock()
 	}
+}
+
+// timer is a channel closed once d passed on the process's clock
+// (Env.Sleep: simulated time, issue 21), or never if the process stops
+// first; stop ends its waiter.
+func (s *psShell) timer(d time.Duration) (<-chan struct{}, context.CancelFunc) {
+	ch := make(chan struct{})
+	ctx, stop := context.WithCancel(s.p.Ctx)
+	tp := *s.p
+	tp.Ctx = ctx
+	go func() {
+		if tp.Sleep(d) {
+			close(ch)
+		}
+	}()
+	return ch, stop
 }
 
 // Scripts that compute. A real PowerShell runs a loop like the Cpu

@@ -1,7 +1,6 @@
 package powershell
 
 import (
-	"math"
 	"strings"
 
 	"wink.dev/wink/simnode/shell/process"
@@ -17,8 +16,35 @@ func (s *psShell) cast(t string, v any) any {
 		return toBool(v)
 	case "double", "float", "single", "decimal":
 		return toFloat(v)
-	case "array", "object[]", "string[]":
+	case "array", "object[]", "string[]", "int[]", "collections.arraylist", "collections.generic.list[string]", "collections.generic.list[object]":
+		if v == nil {
+			return []any{}
+		}
 		return enumerate(v)
+	case "void":
+		return nil
+	case "pscustomobject", "management.automation.pscustomobject":
+		if h, ok := v.(*psHash); ok {
+			return customObject(hashProps(h))
+		}
+	case "datetime":
+		if d, ok := parseDate(toStr(v)); ok {
+			return d
+		}
+	case "version":
+		var parts []int64
+		for _, p := range strings.Split(toStr(v), ".") {
+			parts = append(parts, toInt(p))
+		}
+		return newVersion(parts...)
+	case "char":
+		if i, ok := v.(int64); ok {
+			return string(rune(i))
+		}
+	case "byte[]":
+		return enumerate(v)
+	case "xml", "ipaddress", "net.ipaddress", "uri", "regex", "scriptblock", "timespan", "guid":
+		s.p.NotSimulated("powershell: [" + t + "] cast")
 	}
 	return v
 }
@@ -45,6 +71,9 @@ func (s *psShell) index(obj, idx any) any {
 	case *psHash:
 		v, _ := o.get(toStr(idx))
 		return v
+	case *psObject:
+		v, _ := o.get(toStr(idx))
+		return v
 	}
 	return nil
 }
@@ -66,6 +95,18 @@ func (s *psShell) member(n *psNode) any {
 		return s.static(n.kids[0].name, name, args, isCall)
 	}
 	obj := s.eval(n.kids[0])
+	if obj == nil && isCall {
+		// about_Automatic_Variables / about_Null: calling a method on
+		// $null is a statement-terminating RuntimeException
+		s.throwStmt(&psErrorRecord{msg: "You cannot call a method on a null-valued expression.", category: "InvalidOperation", target: ":", reason: "RuntimeException", fqid: "InvokeMethodOnNull", pos: n.pos, end: n.end})
+	}
+	if list, ok := obj.([]any); ok && isCall && strings.EqualFold(name, "add") && n.kids[0].kind == "var" {
+		// $list.Add(x) on an ArrayList or List[T] a variable holds: the
+		// variable's list grows (arrays here are values); Add returns the
+		// new element's index
+		s.setVar(n.kids[0].name, append(list, argAt(args, 0)))
+		return int64(len(list))
+	}
 	return s.memberOf(obj, name, args, isCall)
 }
 
@@ -77,11 +118,15 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 		}
 		return nil
 	}
-	if isCall && lname == "tostring" {
+	if isCall && lname == "tostring" && len(args) == 0 {
 		return toStr(obj)
 	}
 	if isCall && lname == "gettype" {
-		return &psObject{typeName: "System.RuntimeType", str: typeName(obj), props: []psProp{{"Name", typeName(obj)}}}
+		full := fullTypeName(obj)
+		return &psObject{typeName: "System.RuntimeType", str: full, props: []psProp{{"Name", typeName(obj)}, {"FullName", full}}}
+	}
+	if v, ok := s.moreMembers(obj, lname, args, isCall); ok {
+		return v
 	}
 	switch o := obj.(type) {
 	case string:
@@ -188,7 +233,18 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 				o.set(toStr(arg(0)), arg(1))
 				return nil
 			}
-		case "containskey":
+		case "getenumerator":
+			if isCall {
+				var out []any
+				for _, k := range o.keys {
+					v, _ := o.get(k)
+					out = append(out, &psObject{typeName: "System.Collections.DictionaryEntry", view: "table", str: "System.Collections.DictionaryEntry",
+						cols:  []psCol{{name: "Name", width: 31}, {name: "Value"}},
+						props: []psProp{{"Name", k}, {"Key", k}, {"Value", v}}})
+				}
+				return out
+			}
+		case "containskey", "contains":
 			_, ok := o.get(toStr(arg(0)))
 			return ok
 		case "remove":
@@ -213,6 +269,10 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 		}
 		v, _ := o.get(name)
 		return v
+	case *psEnum:
+		if lname == "value__" {
+			return o.val
+		}
 	case int64, float64:
 		return nil
 	}
@@ -233,6 +293,8 @@ func typeName(v any) string {
 		return "Object[]"
 	case *psHash:
 		return "Hashtable"
+	case *psDate:
+		return "DateTime"
 	case *psObject:
 		if i := strings.LastIndex(o.typeName, "."); i >= 0 {
 			return o.typeName[i+1:]
@@ -261,7 +323,13 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 			u, _ := s.p.Vars.Get("USERNAME")
 			return u
 		case "getenvironmentvariable":
-			v, _ := s.p.Vars.Get(toStr(arg(0)))
+			if t := strings.ToLower(toStr(arg(1))); t == "machine" || t == "user" {
+				s.p.NotSimulated("powershell: [Environment]::GetEnvironmentVariable " + toStr(arg(1)))
+			}
+			v, ok := s.p.Vars.Get(toStr(arg(0)))
+			if !ok {
+				return nil
+			}
 			return v
 		case "setenvironmentvariable":
 			// The process scope (no target, or "Process") changes this
@@ -276,28 +344,11 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		case "exit":
 			panic(psExitSignal{int(toInt(arg(0)))})
 		}
-	case "text.encoding":
-		return &psObject{typeName: "System.Text.UTF8Encoding", methods: map[string]func([]any) any{
-			"getbytes": func(a []any) any {
-				var out []any
-				for _, c := range []byte(toStr(argAt(a, 0))) {
-					out = append(out, int64(c))
-				}
-				return out
-			},
-			"getstring": func(a []any) any {
-				var b []byte
-				for _, x := range enumerate(argAt(a, 0)) {
-					b = append(b, byte(toInt(x)))
-				}
-				return string(b)
-			},
-		}}
 	case "net.dns":
 		if ln == "gethostaddresses" || ln == "gethostentry" {
 			addrs, err := s.p.Resolve(toStr(arg(0)))
 			if err != nil {
-				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"GetHostAddresses\" with \"1\" argument(s): \"No such host is known\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "SocketException"}})
+				s.throwStmt(methodError("GetHostAddresses", 1, "No such host is known", "SocketException"))
 			}
 			var out []any
 			for _, a := range addrs {
@@ -308,41 +359,9 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		if ln == "gethostname" {
 			return s.p.Env.Hostname
 		}
-	case "math":
-		switch ln {
-		case "pi":
-			return math.Pi
-		case "max":
-			return math.Max(toFloat(arg(0)), toFloat(arg(1)))
-		case "min":
-			return math.Min(toFloat(arg(0)), toFloat(arg(1)))
-		case "round":
-			return math.Round(toFloat(arg(0)))
-		case "floor":
-			return math.Floor(toFloat(arg(0)))
-		}
-	case "datetime":
-		if ln == "now" || ln == "utcnow" {
-			return s.p.Now().Format("Monday, January 2, 2006 3:04:05 PM")
-		}
-	case "io.file":
-		switch ln {
-		case "exists":
-			_, err := s.p.ReadFile(toStr(arg(0)))
-			return err == nil
-		case "readalltext":
-			b, err := s.p.ReadFile(toStr(arg(0)))
-			if err != nil {
-				return nil
-			}
-			return DecodeText(b)
-		case "writealltext":
-			if err := s.p.WriteFile(toStr(arg(0)), []byte(toStr(arg(1))), false); err != nil {
-				msg, _, _, _ := psFileError(err, s.p.Path(toStr(arg(0))), true)
-				panic(psThrowSignal{&psErrorRecord{msg: "Exception calling \"WriteAllText\" with \"2\" argument(s): \"" + msg + "\"", category: "NotSpecified", target: ":", reason: "MethodInvocationException", fqid: "UnauthorizedAccessException"}})
-			}
-			return nil
-		}
+	}
+	if v, ok := s.staticMember(t, lt, ln, args, isCall); ok {
+		return v
 	}
 	return nil
 }

@@ -17,25 +17,28 @@ func (s *psShell) unsimulated(name string, el *psNode) bool {
 	img := s.p.Env.Image
 	if img.InBox {
 		if _, ok := process.InBoxCmdlet(name); ok {
+			s.p.NotSimulated("powershell: " + name)
 			s.evalArgs(el) // arguments are evaluated, as when the cmdlet binds them
 			s.lastOK = true
 			return true
 		}
 		if process.InBoxExecutable(name) {
 			s.evalArgs(el)
-			s.p.LastExit, s.lastOK = 0, true
+			s.p.LastExit, s.lastOK, s.exitKnown = 0, true, true
 			return true
 		}
 	}
 	if img.Open && process.Tool(process.Windows, name) {
 		s.evalArgs(el)
-		s.p.LastExit, s.lastOK = 0, true
+		s.p.LastExit, s.lastOK, s.exitKnown = 0, true, true
 		return true
 	}
 	if img.Open && !process.VerbNounRE.MatchString(name) {
 		s.evalArgs(el)
-		s.p.LastExit = s.p.UnknownProgram()
-		s.lastOK = s.p.LastExit == 0 && s.p.Env.Completes
+		s.p.LastExit, s.exitKnown = s.p.UnknownProgram(), true
+		if s.p.LastExit != 0 || !s.p.Env.Completes {
+			s.failed()
+		}
 		s.checkCtx()
 		return true
 	}

@@ -19,9 +19,13 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "+":
 		switch x := l.(type) {
 		case string:
-			return x + toStr(r)
+			rs := toStr(r)
+			s.reserve(int64(len(x) + len(rs)))
+			return x + rs
 		case []any:
-			return append(append([]any{}, x...), enumerate(r)...)
+			rs := enumerate(r)
+			s.reserve(int64(16 * (len(x) + len(rs))))
+			return append(append([]any{}, x...), rs...)
 		case *psHash:
 			h := newHash()
 			for _, k := range x.keys {
@@ -40,20 +44,29 @@ func (s *psShell) binary(op string, l, r any) any {
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a + b }, func(a, b int64) int64 { return a + b })
 	case "-":
+		if a, ok := l.(*psDate); ok {
+			if b, ok := r.(*psDate); ok {
+				return timeSpan(a.t.Sub(b.t))
+			}
+		}
 		return psArith(l, r, func(a, b float64) float64 { return a - b }, func(a, b int64) int64 { return a - b })
 	case "*":
 		if x, ok := l.(string); ok {
 			n := toInt(r)
-			if n < 0 || n > 1<<16 {
+			if n < 0 {
 				n = 0
 			}
+			if len(x) > 0 && n > (1<<40)/int64(len(x)) {
+				s.outOfMemory()
+			}
+			s.reserve(int64(len(x)) * n)
 			return strings.Repeat(x, int(n))
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a * b }, func(a, b int64) int64 { return a * b })
 	case "/":
 		d := toFloat(r)
 		if d == 0 {
-			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", fqid: "RuntimeException"}})
+			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", fqid: "RuntimeException", stmt: true}})
 		}
 		q := toFloat(l) / d
 		if q == math.Trunc(q) && math.Abs(q) < 1e15 {
@@ -63,23 +76,11 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "%":
 		d := toInt(r)
 		if d == 0 {
-			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", fqid: "RuntimeException"}})
+			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", fqid: "RuntimeException", stmt: true}})
 		}
 		return toInt(l) % d
 	case "..":
-		a, b := toInt(l), toInt(r)
-		var out []any
-		step := int64(1)
-		if b < a {
-			step = -1
-		}
-		for i := a; len(out) < 100000; i += step {
-			out = append(out, i)
-			if i == b {
-				break
-			}
-		}
-		return out
+		return s.rangeArray(l, r)
 	case "f":
 		return formatOp(toStr(l), enumerate(r))
 	case "eq", "ne", "gt", "ge", "lt", "le", "like", "notlike", "match", "notmatch":
@@ -136,6 +137,7 @@ func (s *psShell) binary(op string, l, r any) any {
 		}
 		return toAnySlice(re.Split(toStr(l), -1))
 	case "join":
+		s.reserve(sizeOf(l, 1) + int64(len(enumerate(l))*len(toStr(r))))
 		return joinValues(l, toStr(r))
 	case "is", "isnot":
 		want := strings.ToLower(strings.Trim(toStr(r), "[]"))
@@ -147,6 +149,16 @@ func (s *psShell) binary(op string, l, r any) any {
 		return s.cast(strings.Trim(toStr(r), "[]"), l)
 	case "xor":
 		return toBool(l) != toBool(r)
+	case "band":
+		return toInt(l) & toInt(r)
+	case "bor":
+		return toInt(l) | toInt(r)
+	case "bxor":
+		return toInt(l) ^ toInt(r)
+	case "shl":
+		return toInt(l) << (uint64(toInt(r)) & 63)
+	case "shr":
+		return toInt(l) >> (uint64(toInt(r)) & 63)
 	}
 	return nil
 }
@@ -225,6 +237,12 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 // looseEqual is -eq: the right side converts to the left side's type.
 func looseEqual(l, r any, fold bool) bool {
 	switch x := l.(type) {
+	case *psEnum:
+		switch r.(type) {
+		case int64, float64:
+			return x.val == toInt(r)
+		}
+		return strings.EqualFold(x.name, toStr(r))
 	case nil:
 		return r == nil
 	case string:
@@ -284,7 +302,52 @@ func formatOp(f string, args []any) string {
 			return m
 		}
 		v := toStr(args[i])
-		if spec := strings.ToUpper(sub[3]); strings.HasPrefix(spec, "N") || strings.HasPrefix(spec, "F") {
+		spec := strings.ToUpper(sub[3])
+		if d, ok := args[i].(*psDate); ok && sub[3] != "" {
+			v = formatDate(d.t, sub[3])
+			spec = ""
+		}
+		prec := func(def int) int {
+			d, err := strconv.Atoi(spec[1:])
+			if err != nil || spec[1:] == "" {
+				d = def
+			}
+			return min(d, 15)
+		}
+		switch {
+		case spec == "":
+		case spec[0] == 'D':
+			n := toInt(args[i])
+			v = strconv.FormatInt(n, 10)
+			neg := n < 0
+			if neg {
+				v = v[1:]
+			}
+			if d := prec(0); d > len(v) {
+				v = strings.Repeat("0", d-len(v)) + v
+			}
+			if neg {
+				v = "-" + v
+			}
+		case spec[0] == 'X':
+			v = strconv.FormatInt(toInt(args[i]), 16)
+			if d := prec(0); d > len(v) {
+				v = strings.Repeat("0", d-len(v)) + v
+			}
+			if sub[3][0] == 'X' {
+				v = strings.ToUpper(v)
+			}
+		case spec[0] == 'P':
+			d := prec(2)
+			scale := math.Pow(10, float64(d))
+			v = strconv.FormatFloat(math.Round(toFloat(args[i])*100*scale)/scale, 'f', d, 64) + " %"
+		case spec[0] == 'N':
+			d := prec(2)
+			scale := math.Pow(10, float64(d))
+			v = groupThousands(strconv.FormatFloat(math.Round(toFloat(args[i])*scale)/scale, 'f', d, 64))
+			spec = ""
+		}
+		if strings.HasPrefix(spec, "F") {
 			d, _ := strconv.Atoi(spec[1:])
 			if spec == "N" || spec == "F" {
 				d = 2
@@ -307,6 +370,26 @@ func formatOp(f string, args []any) string {
 		return v
 	})
 	return strings.ReplaceAll(strings.ReplaceAll(out, "\x00", "{"), "\x01", "}")
+}
+
+// groupThousands puts en-US group separators in a formatted number.
+func groupThousands(num string) string {
+	sign := ""
+	if strings.HasPrefix(num, "-") {
+		sign, num = "-", num[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(num, ".")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if hasFrac {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
 }
 
 func joinValues(v any, sep string) string {
@@ -369,12 +452,18 @@ func toStr(v any) string {
 		return x.typeName
 	case *psScriptBlock:
 		return x.node.text
+	case *psEnum:
+		return x.name
+	case *psDate:
+		return x.String()
 	}
 	return fmt.Sprint(v)
 }
 
 func toInt(v any) int64 {
 	switch x := v.(type) {
+	case *psEnum:
+		return x.val
 	case int64:
 		return x
 	case float64:
@@ -405,6 +494,10 @@ func toInt(v any) int64 {
 
 func toFloat(v any) float64 {
 	switch x := v.(type) {
+	case *psDate:
+		return float64(x.t.UnixNano()) / 1e9
+	case *psEnum:
+		return float64(x.val)
 	case int64:
 		return float64(x)
 	case float64:

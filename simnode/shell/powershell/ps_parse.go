@@ -2,6 +2,7 @@ package powershell
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"wink.dev/wink/simnode/shell/process"
@@ -336,70 +337,80 @@ func (ps *psParser) statement() *psNode {
 		}
 		name := ps.src[j:ps.i]
 		ps.skip()
-		var params []string
+		var params []psParam
 		if ps.peek() == '(' {
-			ps.i++
-			for {
-				ps.skipAll()
-				if ps.peek() == ')' {
-					ps.i++
-					break
-				}
-				if ps.peek() == '$' {
-					params = append(params, ps.variable().name)
-				} else if ps.peek() == ',' || ps.peek() == '[' {
-					ps.i++
-					if ps.src[ps.i-1] == '[' {
-						for ps.i < len(ps.src) && ps.src[ps.i] != ']' {
-							ps.i++
-						}
-						ps.i++
-					}
-				} else if ps.peek() == 0 {
-					ps.fail(ps.i, "Missing ')' in function parameter list.", "MissingEndParenthesisInFunctionParameterList")
-				} else {
-					ps.i++
-				}
-			}
+			params = ps.paramList()
 		}
 		body := ps.scriptBlock()
-		return &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		fn := &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		if strings.HasPrefix(strings.ToLower(ps.src[start:]), "filter") {
+			fn.op = "filter" // its body is a process block (about_Functions)
+		}
+		return fn
 	case ps.keyword("try"):
+		// about_Try_Catch_Finally: kids are the try block, the finally
+		// block (or nil), then one "catch" node per catch clause.
 		ps.i += 3
-		n := &psNode{kind: "try", pos: start, kids: []*psNode{ps.scriptBlock(), nil, nil}}
+		n := &psNode{kind: "try", pos: start, kids: []*psNode{ps.scriptBlock(), nil}}
 		for {
 			save := ps.i
 			ps.skipAll()
 			if ps.keyword("catch") {
+				cpos := ps.i
 				ps.i += 5
-				ps.skip()
-				for ps.peek() == '[' || ps.peek() == ',' {
-					for ps.i < len(ps.src) && ps.src[ps.i] != ']' && ps.src[ps.i] != ',' {
-						ps.i++
-					}
-					ps.i++
-					ps.skip()
-				}
-				n.kids[1] = ps.scriptBlock()
+				types := ps.typeList()
+				n.kids = append(n.kids, &psNode{kind: "catch", pos: cpos, val: types, kids: []*psNode{ps.scriptBlock()}})
 				continue
 			}
 			if ps.keyword("finally") {
 				ps.i += 7
-				n.kids[2] = ps.scriptBlock()
+				n.kids[1] = ps.scriptBlock()
 				continue
 			}
 			ps.i = save
 			break
 		}
+		if len(n.kids) == 2 && n.kids[1] == nil {
+			ps.fail(ps.i, "The Try statement is missing its Catch or Finally block.", "MissingCatchOrFinally")
+		}
 		n.end = ps.i
 		return n
+	case ps.keyword("switch"):
+		return ps.switchStatement(start)
+	case ps.keyword("class") || ps.keyword("enum") || ps.keyword("workflow") || ps.keyword("configuration"):
+		// definitions this parser does not implement: skipped, and a
+		// NotSimulated trace when they run (issue 18)
+		kw := strings.ToLower(ps.word())
+		for ps.i < len(ps.src) && ps.src[ps.i] != '{' && ps.src[ps.i] != '\n' {
+			ps.i++
+		}
+		if ps.peek() == '{' {
+			ps.balanced('{', '}')
+		}
+		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: " + kw}
+	case ps.keyword("using"):
+		for ps.i < len(ps.src) && ps.src[ps.i] != '\n' && ps.src[ps.i] != ';' {
+			ps.i++
+		}
+		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: using"}
+	case ps.keyword("trap"):
+		// about_Trap: trap [type] { ... } handles the terminating errors of
+		// the block it is in.
+		ps.i += 4
+		types := ps.typeList()
+		n := &psNode{kind: "trap", pos: start, val: types, kids: []*psNode{ps.scriptBlock()}}
+		n.end = ps.i
+		return n
+	case ps.peek() == '[' && ps.attributesBeforeParam():
+		fallthrough
 	case ps.keyword("param"):
 		ps.i += 5
 		ps.skip()
+		var params []psParam
 		if ps.peek() == '(' {
-			ps.balanced('(', ')')
+			params = ps.paramList()
 		}
-		return &psNode{kind: "nop", pos: start, end: ps.i}
+		return &psNode{kind: "param", pos: start, end: ps.i, val: params}
 	}
 	for _, kw := range []string{"exit", "return", "throw", "break", "continue"} {
 		if ps.keyword(kw) {
@@ -414,6 +425,9 @@ func (ps *psParser) statement() *psNode {
 				}
 			}
 			n.end = ps.i
+			for n.end > start && strings.ContainsRune(" \t", rune(ps.src[n.end-1])) {
+				n.end--
+			}
 			return n
 		}
 	}
@@ -422,6 +436,28 @@ func (ps *psParser) statement() *psNode {
 		save := ps.i
 		if lv, ok := ps.tryLValue(); ok {
 			ps.skip()
+			// $a, $b = value: multiple assignment (about_Assignment_Operators)
+			if ps.peek() == ',' {
+				multi := &psNode{kind: "lvalues", pos: start, kids: []*psNode{lv}}
+				for ps.peek() == ',' {
+					ps.i++
+					ps.skip()
+					next, ok := ps.tryLValue()
+					if !ok {
+						break
+					}
+					multi.kids = append(multi.kids, next)
+					ps.skip()
+				}
+				if ps.peek() == '=' && ps.peekAt(1) != '=' {
+					ps.i++
+					ps.skipAll()
+					rhs := ps.statement()
+					return &psNode{kind: "assign", pos: start, end: ps.i, op: "=", kids: []*psNode{multi, rhs}}
+				}
+				ps.i = save
+				return ps.pipelineChain()
+			}
 			if strings.HasPrefix(ps.src[ps.i:], "++") || strings.HasPrefix(ps.src[ps.i:], "--") {
 				op := ps.src[ps.i:ps.i+1] + "="
 				ps.i += 2
@@ -442,7 +478,159 @@ func (ps *psParser) statement() *psNode {
 	return ps.pipelineChain()
 }
 
-// balanced skips a bracketed region (used for param blocks).
+// psParam is one parameter of a function or param block
+// (about_Functions_Advanced_Parameters): its name, default and whether it
+// is a [switch].
+type psParam struct {
+	name     string
+	def      *psNode
+	isSwitch bool
+	// pipeline: [Parameter(ValueFromPipeline)] takes each pipeline object
+	// in a process block.
+	pipeline bool
+}
+
+var valueFromPipeline = regexp.MustCompile(`(?i)\bValueFromPipeline\s*(=\s*\$true\s*)?[,)]`)
+
+// paramList parses "( [attr] [type] $name = default, ... )".
+func (ps *psParser) paramList() []psParam {
+	var params []psParam
+	ps.i++ // (
+	sw, pipe := false, false
+	for {
+		ps.skipAll()
+		switch c := ps.peek(); {
+		case c == ')':
+			ps.i++
+			return params
+		case c == 0:
+			ps.fail(ps.i, "Missing ')' in function parameter list.", "MissingEndParenthesisInFunctionParameterList")
+		case c == '[':
+			t := ps.typeName()
+			if strings.EqualFold(t, "switch") || strings.EqualFold(t, "System.Management.Automation.SwitchParameter") {
+				sw = true
+			}
+			pipe = pipe || valueFromPipeline.MatchString(t)
+		case c == '$':
+			p := psParam{name: ps.variable().name, isSwitch: sw, pipeline: pipe}
+			sw, pipe = false, false
+			ps.skipAll()
+			if ps.peek() == '=' {
+				ps.i++
+				ps.skipAll()
+				p.def = ps.exprNoComma()
+			}
+			params = append(params, p)
+		default:
+			ps.i++ // , and what attributes leave
+		}
+	}
+}
+
+// switchStatement parses switch [-regex|-wildcard|-exact|-casesensitive]
+// (value) { pattern { body } ... default { body } } (about_Switch): kids
+// are the value, then pattern and body pairs (a nil pattern: default).
+func (ps *psParser) switchStatement(start int) *psNode {
+	ps.i += 6
+	n := &psNode{kind: "switch", pos: start}
+	var opts []string
+	for {
+		ps.skip()
+		if ps.peek() != '-' {
+			break
+		}
+		ps.i++
+		opt := strings.ToLower(ps.word())
+		if opt == "file" {
+			ps.fail(ps.i, "switch -File", "NotSimulated")
+		}
+		opts = append(opts, opt)
+	}
+	n.val = opts
+	if ps.peek() != '(' {
+		ps.fail(ps.i, "Missing '(' after 'switch' in switch statement.", "MissingOpenParenthesisInSwitchStatement")
+	}
+	ps.i++
+	ps.skipAll()
+	n.kids = append(n.kids, ps.pipelineChain())
+	ps.skipAll()
+	if ps.peek() != ')' {
+		ps.fail(ps.i, "Missing closing ')' after expression in 'switch' statement.", "MissingEndParenthesisInSwitchStatement")
+	}
+	ps.i++
+	ps.skipAll()
+	if ps.peek() != '{' {
+		ps.fail(ps.i, "Missing opening '{' in switch statement.", "MissingCurlyBraceInSwitchStatement")
+	}
+	ps.i++
+	for {
+		ps.skipAll()
+		for ps.peek() == ';' {
+			ps.i++
+			ps.skipAll()
+		}
+		if ps.peek() == '}' {
+			ps.i++
+			break
+		}
+		if ps.peek() == 0 {
+			ps.fail(ps.i, "Missing closing '}' in switch statement.", "MissingEndCurlyBrace")
+		}
+		var pat *psNode
+		if ps.keyword("default") {
+			ps.i += 7
+		} else if ps.peek() == '{' {
+			pat = ps.scriptBlock()
+		} else {
+			pat = ps.singleArgument()
+		}
+		n.kids = append(n.kids, pat, ps.scriptBlock())
+	}
+	n.end = ps.i
+	return n
+}
+
+// attributesBeforeParam skips [CmdletBinding()] and other attributes when
+// a param block follows them (about_Functions_CmdletBindingAttribute); it
+// leaves the position alone otherwise.
+func (ps *psParser) attributesBeforeParam() (ok bool) {
+	save := ps.i
+	defer func() {
+		if r := recover(); r != nil {
+			if _, isParse := r.(*psParseError); !isParse {
+				panic(r)
+			}
+			ok = false
+		}
+		if !ok {
+			ps.i = save
+		}
+	}()
+	for ps.peek() == '[' {
+		ps.typeName()
+		ps.skipAll()
+	}
+	return ps.keyword("param")
+}
+
+// typeList parses the [type], [type] list of a catch or trap clause.
+func (ps *psParser) typeList() []string {
+	var types []string
+	for {
+		ps.skipAll()
+		if ps.peek() == '[' {
+			types = append(types, ps.typeName())
+			continue
+		}
+		if ps.peek() == ',' {
+			ps.i++
+			continue
+		}
+		return types
+	}
+}
+
+// balanced skips a bracketed region.
 func (ps *psParser) balanced(open, close byte) {
 	depth := 0
 	for ps.i < len(ps.src) {
@@ -489,7 +677,13 @@ func (ps *psParser) tryLValue() (n *psNode, ok bool) {
 		}
 	}()
 	if ps.peek() == '[' {
-		ps.typeName()
+		typePos := ps.i
+		t := ps.typeName()
+		if strings.HasPrefix(ps.src[ps.i:], "::") {
+			// [Type]::Static = value
+			n = ps.postfix(&psNode{kind: "type", name: t, pos: typePos, end: ps.i})
+			return n, n.kind == "member"
+		}
 		ps.skip()
 	}
 	if ps.peek() != '$' {
@@ -675,6 +869,17 @@ func (ps *psParser) commandArgs(cmd *psNode) {
 		if c == '-' && ps.peekAt(1) == '-' && (ps.peekAt(2) == ' ' || ps.peekAt(2) == 0) {
 			ps.i += 2
 			cmd.args = append(cmd.args, psArg{param: "--", pos: start, end: ps.i})
+			continue
+		}
+		if c == '@' && (process.IsLetter(ps.peekAt(1)) || ps.peekAt(1) == '_') {
+			// splatting: @params passes a hashtable's entries as named
+			// arguments, an array's as positional (about_Splatting)
+			ps.i++
+			j := ps.i
+			for ps.i < len(ps.src) && (process.IsLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || ps.src[ps.i] == ':' || ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9') {
+				ps.i++
+			}
+			cmd.args = append(cmd.args, psArg{param: "@", value: &psNode{kind: "var", name: ps.src[j:ps.i], pos: start, end: ps.i}, pos: start, end: ps.i})
 			continue
 		}
 		v := ps.argument()

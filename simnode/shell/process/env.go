@@ -126,6 +126,14 @@ type Remover interface {
 	Remove(path string) error
 }
 
+// Mkdirer is an FS that creates directories: the directory with its
+// missing parents (cmd's md/mkdir with command extensions, mkdir -p,
+// New-Item -ItemType Directory). An existing directory is no error;
+// fs.ErrPermission on a read-only mount (row B11).
+type Mkdirer interface {
+	MkdirAll(path string) error
+}
+
 // NetConfig is a container's network configuration.
 type NetConfig struct {
 	IP         netip.Addr

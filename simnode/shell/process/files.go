@@ -17,6 +17,9 @@ type fileWriter struct {
 }
 
 func (f *fileWriter) Write(b []byte) (int, error) {
+	if len(f.data)+len(b) > MaxFile {
+		return 0, ErrNoSpace // the simulated disk is full (issue 18)
+	}
 	f.data = append(f.data, b...)
 	if err := f.p.WriteFile(f.name, f.data, false); err != nil {
 		return 0, err
@@ -124,7 +127,7 @@ func (p *Proc) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // WriteFile writes or appends. Writing to a read-only mount returns
-// fs.ErrPermission (row B11).
+// fs.ErrPermission (row B11); a file larger than MaxFile, ErrNoSpace.
 func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
 	if p.Env.Files == nil {
 		return fs.ErrPermission
@@ -132,11 +135,26 @@ func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
 	full := p.Path(name)
 	if appendTo {
 		if old, err := p.Env.Files.ReadFile(full); err == nil {
+			if len(old)+len(data) > MaxFile {
+				return ErrNoSpace
+			}
 			data = append(append([]byte{}, old...), data...)
 		}
 	}
+	if len(data) > MaxFile {
+		return ErrNoSpace
+	}
 	return p.Env.Files.WriteFile(full, data)
 }
+
+// MaxFile is the largest file a simulated process writes (issue 18: the
+// volumes wink simulates keep their files in simnode's memory): past it
+// the simulated disk is full.
+const MaxFile = MaxWrite
+
+// ErrNoSpace is a write past MaxFile: the disk is full (ENOSPC on Linux,
+// ERROR_DISK_FULL on Windows).
+var ErrNoSpace = errors.New("No space left on device")
 
 // Remove deletes a file or directory tree of the container (Env.Files);
 // a file system that cannot delete answers fs.ErrPermission.
@@ -146,6 +164,16 @@ func (p *Proc) Remove(name string) error {
 		return fs.ErrPermission
 	}
 	return r.Remove(p.Path(name))
+}
+
+// MkdirAll creates a directory of the container and its parents (Env.Files);
+// a file system that cannot create directories answers fs.ErrPermission.
+func (p *Proc) MkdirAll(name string) error {
+	m, ok := p.Env.Files.(Mkdirer)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return m.MkdirAll(p.Path(name))
 }
 
 // IsNullDevice is NUL on Windows, /dev/null on Linux.
@@ -166,6 +194,8 @@ func CmdFileError(err error, write bool) string {
 		return "The system cannot find the path specified."
 	case errors.Is(err, fs.ErrNotExist):
 		return "The system cannot find the file specified."
+	case errors.Is(err, ErrNoSpace):
+		return "There is not enough space on the disk."
 	default:
 		return err.Error()
 	}

@@ -57,6 +57,21 @@ type BaseImage struct {
 	OS           OS       `json:"os"`
 	Repositories []string `json:"repositories"`
 	InBox        bool     `json:"inBox"`
+	// Programs are the programs on the image's PATH (busybox --list of its
+	// busybox, the base packages' executables) and Servers those of them
+	// that run until stopped; Source says where the list comes from.
+	Source   string   `json:"source,omitempty"`
+	Programs []string `json:"programs,omitempty"`
+	Servers  []string `json:"servers,omitempty"`
+	// Exact: the image has no program but Programs, not even one the
+	// shell's table simulates (curl is not in busybox).
+	Exact bool `json:"exact,omitempty"`
+	// Absent are programs of the shell's tables the base does not have
+	// (nanoserver: no PowerShell), as program names (bases.go).
+	Absent []string `json:"absent,omitempty"`
+	// PowerShell is the Windows PowerShell the base has ("5.1": of its
+	// Windows build, bases.go); "" none.
+	PowerShell string `json:"powerShell,omitempty"`
 }
 
 // InBoxModule is an in-box PowerShell module and its cmdlets.
@@ -72,6 +87,14 @@ type inBoxTable struct {
 	cmdlets map[string]string           // lower-case cmdlet -> module
 	exes    map[string]bool             // program name (programName) -> in-box
 	tools   map[OS]map[string]bool      // os -> program name -> a tool that ends
+	// programs: base name -> program name -> a server (runs until stopped)
+	programs map[string]map[string]bool
+	// exact: the bases whose programs are all in programs
+	exact map[string]bool
+	// absent: os -> base -> program name -> absent; bases2: os -> base
+	// name -> base (bases.go)
+	absent map[OS]map[string]map[string]bool
+	bases2 map[OS]map[string]BaseImage
 }
 
 // inBox loads inbox.yaml on first use.
@@ -110,6 +133,7 @@ func LoadInBox(data []byte) (*InBoxFile, error) {
 			}
 			seenRepo[key] = b.Name
 		}
+		validateBase(b, where, fail)
 	}
 	seenCmdlet := map[string]string{}
 	for i, m := range f.Modules {
@@ -164,6 +188,7 @@ func mustLoadInBox(data []byte) *inBoxTable {
 		panic(err) // TestInBoxTable rules this out
 	}
 	t := &inBoxTable{bases: map[OS]map[string]BaseImage{}, cmdlets: map[string]string{}, exes: map[string]bool{}}
+	t.loadBases(f.Bases)
 	for _, b := range f.Bases {
 		if t.bases[b.OS] == nil {
 			t.bases[b.OS] = map[string]BaseImage{}
@@ -180,6 +205,19 @@ func mustLoadInBox(data []byte) *inBoxTable {
 	}
 	for _, n := range f.Executables.Names {
 		t.exes[n] = true
+	}
+	t.programs, t.exact = map[string]map[string]bool{}, map[string]bool{}
+	for _, b := range f.Bases {
+		t.exact[b.Name] = b.Exact
+		if len(b.Programs) > 0 {
+			t.programs[b.Name] = map[string]bool{}
+		}
+		for _, n := range b.Programs {
+			t.programs[b.Name][n] = false
+		}
+		for _, n := range b.Servers {
+			t.programs[b.Name][n] = true
+		}
 	}
 	t.tools = map[OS]map[string]bool{}
 	for os, names := range f.Tools {
@@ -226,11 +264,24 @@ func InBoxExecutable(argv0 string) bool { return inBox().exes[ProgramName(argv0,
 // present (see Present): an in-box program exits 0 at once with no output;
 // a tool that ends exits 0 at once; any other program of an open image is
 // an UnknownProgram. ok is false when the program is known to be absent.
+//
+// Each of these leaves a trace (NotSimulated: a Warning event on the pod,
+// issue 18): the program ran, but wink did not judge what it did.
 func (p *Proc) Unsimulated(argv0 string) (code int, ok bool) {
 	if p.Win && p.Env.Image.InBox && InBoxExecutable(argv0) {
+		p.NotSimulated(ProgramName(argv0, true))
+		return 0, true
+	}
+	if server, ok := inBox().programs[p.Env.Image.Base][ProgramName(argv0, p.Win)]; ok {
+		// a program the base image has that wink does not simulate (issue 18)
+		p.NotSimulated(ProgramName(argv0, p.Win))
+		if server {
+			return p.UnknownProgram(), true
+		}
 		return 0, true
 	}
 	if p.Env.Image.Open {
+		p.NotSimulated(ProgramName(argv0, p.Win))
 		if Tool(p.Env.OS, argv0) {
 			return 0, true
 		}
@@ -248,6 +299,19 @@ func (p *Proc) UnknownProgram() int {
 		return 0
 	}
 	return p.Block()
+}
+
+// BaseHas reports whether base (an inbox.yaml base's name) has program
+// argv0 on its PATH.
+func BaseHas(base, argv0 string) bool {
+	_, ok := inBox().programs[base][ProgramName(argv0, false)]
+	return ok
+}
+
+// BaseLacks reports whether base is known to lack program argv0: a base
+// whose programs are exactly its list, which does not have it.
+func BaseLacks(base, argv0 string) bool {
+	return inBox().exact[base] && !BaseHas(base, argv0)
 }
 
 // Tool reports whether argv0 is a command-line tool that ends (inbox.yaml
@@ -291,5 +355,16 @@ func RunUntilStopped(ctx context.Context, env *Env) int {
 	if env == nil {
 		env = &Env{}
 	}
-	return NewProc(ctx, env, nil, nil, nil, nil).Block()
+	p := NewProc(ctx, env, nil, nil, nil, nil)
+	defer p.End()
+	return p.Block()
+}
+
+// RunUnsimulated is RunUntilStopped for a program wink knows by name
+// (argv[0], the image's own server): it leaves the trace of Unsimulated.
+func RunUnsimulated(ctx context.Context, env *Env, argv []string) int {
+	if env != nil && len(argv) > 0 && env.Tracer != nil {
+		env.Tracer.NotSimulated(ProgramName(argv[0], env.OS == Windows))
+	}
+	return RunUntilStopped(ctx, env)
 }

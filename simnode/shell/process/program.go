@@ -40,3 +40,9 @@ func ProgramName(s string, win bool) string {
 
 // IsScriptPath is a PowerShell script run by path.
 func IsScriptPath(s string) bool { return strings.HasSuffix(strings.ToLower(s), ".ps1") }
+
+// IsBatchPath is a cmd batch file (.bat, .cmd) run by path.
+func IsBatchPath(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasSuffix(l, ".bat") || strings.HasSuffix(l, ".cmd")
+}

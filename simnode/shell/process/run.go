@@ -76,7 +76,14 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	p := &Proc{Ctx: ctx, Env: env, Win: env.OS == Windows, Programs: programs, Stdin: stdin, Stdout: stdout, Stderr: stderr, Depth: &atomic.Int32{}, meter: &meter{}}
+	if programs != nil && env.Image.Base != "" {
+		programs = imagePrograms{programs, env.Image} // inbox.yaml bases[].absent
+	}
+	// The Run's own context: the kernel ends it when the process is
+	// OOM-killed (limits.go).
+	m := &meter{}
+	ctx, m.kill = context.WithCancel(ctx)
+	p := &Proc{Ctx: ctx, Env: env, Win: env.OS == Windows, Programs: programs, Stdin: stdin, Stdout: stdout, Stderr: stderr, Depth: &atomic.Int32{}, meter: m}
 	if p.Win {
 		p.NL = "\r\n"
 		p.Vars = windowsVars(env)
@@ -87,6 +94,13 @@ func NewProc(ctx context.Context, env *Env, programs Programs, stdin io.Reader, 
 		p.Dir = linuxPath("/", env.Dir)
 	}
 	return p
+}
+
+// End releases what the Run of p holds (its context, its memory); call it
+// once the Run returned.
+func (p *Proc) End() {
+	p.meter.kill()
+	machine.Add(-p.meter.held.Swap(0)) // what it held is the machine's again
 }
 
 // Sub returns a child process sharing the environment with other streams.
@@ -118,6 +132,13 @@ func (p *Proc) Exec(argv []string) int {
 			if ps, ok := p.Programs.Lookup(Windows, "powershell"); ok && IsScriptPath(argv[0]) {
 				return ps.Run(p, append([]string{"powershell", "-File"}, argv...))
 			}
+			// CreateProcess runs a batch file that is there with cmd.exe
+			// /c (issue 18)
+			if cmd, ok := p.Programs.Lookup(Windows, "cmd"); ok && IsBatchPath(argv[0]) {
+				if _, err := p.ReadFile(argv[0]); err == nil || p.ScriptMayExist(argv[0], err) {
+					return cmd.Run(p, append([]string{"cmd", "/c"}, argv...))
+				}
+			}
 			if code, ok := p.Unsimulated(argv[0]); ok {
 				return code // open world (openworld.go)
 			}
@@ -128,6 +149,9 @@ func (p *Proc) Exec(argv []string) int {
 		return c.Run(p, argv)
 	}
 	c, ok := p.Programs.Lookup(Linux, argv[0])
+	if ok && BaseLacks(p.Env.Image.Base, argv[0]) {
+		ok = false // not in this image (inbox.yaml exact bases, issue 18)
+	}
 	if !ok {
 		if code, ok := p.Unsimulated(argv[0]); ok {
 			return code // open world (openworld.go)
@@ -212,15 +236,18 @@ func crlf(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
 }
 
-// capture runs f with stdout collected into a buffer.
+// capture runs f with stdout collected into a buffer (a Capture: bounded,
+// and counted against the process's memory while it runs).
 func (p *Proc) capture(f func(c *Proc) int) (string, int) {
-	var b bytes.Buffer
-	c := p.Sub(nil, &b, nil)
+	b := p.Capture()
+	defer b.Release()
+	c := p.Sub(nil, b, nil)
 	code := f(c)
 	return b.String(), code
 }
 
 // LimitedBuffer caps memory use of captured output of endless commands.
+// Prefer Proc.Capture, which also counts what it holds (limits.go).
 type LimitedBuffer struct {
 	bytes.Buffer
 	Max int

@@ -58,6 +58,22 @@ func (v *Vars) clone() *Vars {
 	return c
 }
 
+// Snapshot is a copy of the block (cmd's setlocal).
+func (v *Vars) Snapshot() *Vars { return v.clone() }
+
+// Restore makes the block what snap holds (cmd's endlocal); snap is not
+// to be used after.
+func (v *Vars) Restore(snap *Vars) { v.m = snap.m }
+
+// Size is what the block holds: its names and values, in bytes.
+func (v *Vars) Size() int64 {
+	var n int64
+	for _, e := range v.m {
+		n += int64(len(e.Name) + len(e.Value))
+	}
+	return n
+}
+
 // Sorted returns the entries sorted by name (case-insensitively on Windows,
 // as `set` lists them).
 func (v *Vars) Sorted() []VarEntry {

@@ -347,7 +347,7 @@ func agnhostInClusterClient(p *process.Proc, interval int) int {
 	if port == "" {
 		port = "443"
 	}
-	for {
+	for p.Step() == nil { // issue 18
 		klogf(p, 'I', "main.go:79", "calling /healthz")
 		resp, err := p.Net().HTTP(p.Ctx, "GET", "https://"+host+":"+port+"/healthz", true)
 		if p.Done() {
@@ -360,4 +360,5 @@ func agnhostInClusterClient(p *process.Proc, interval int) int {
 			return p.Killed()
 		}
 	}
+	return p.Killed()
 }

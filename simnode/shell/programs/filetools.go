@@ -22,6 +22,9 @@ func Cat(p *process.Proc, argv []string) int {
 			if err != nil {
 				return 0
 			}
+			if p.Step() != nil { // issue 18: an endless input is paced
+				return p.Killed()
+			}
 		}
 	}
 	code := 0
@@ -47,7 +50,7 @@ func Ls(p *process.Proc, argv []string) int {
 	for _, a := range argv[1:] {
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			long = long || strings.Contains(a, "l")
-			all = all || strings.Contains(a, "a")
+			all = all || strings.ContainsAny(a, "aA")
 			continue
 		}
 		names = append(names, a)

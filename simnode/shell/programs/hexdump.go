@@ -40,7 +40,7 @@ func Hexdump(p *process.Proc, argv []string) int {
 	var data []byte
 	code := 0
 	if len(files) == 0 {
-		data, _ = io.ReadAll(p.Stdin)
+		data = readStdin(p)
 	}
 	for _, f := range files {
 		b, err := p.ReadFile(f)
@@ -51,14 +51,25 @@ func Hexdump(p *process.Proc, argv []string) int {
 		}
 		data = append(data, b...)
 	}
-	p.Stdout.Write([]byte(hexdumpText(data, canonical, verbose)))
+	if !hexdumpTo(p.Stdout, p.Step, data, canonical, verbose) {
+		return p.Killed()
+	}
 	return code
 }
 
 // hexdumpText formats data as hexdump does, 16 bytes a line.
 func hexdumpText(data []byte, canonical, verbose bool) string {
+	var b strings.Builder
+	hexdumpTo(&b, func() error { return nil }, data, canonical, verbose)
+	return b.String()
+}
+
+// hexdumpTo writes hexdumpText to w as it goes, 64 KiB at a time with a
+// step between (issue 18: the output of a large input is not held whole);
+// false when step stopped it.
+func hexdumpTo(w io.Writer, step func() error, data []byte, canonical, verbose bool) bool {
 	if len(data) == 0 {
-		return ""
+		return true
 	}
 	var b strings.Builder
 	var prev []byte
@@ -73,6 +84,13 @@ func hexdumpText(data []byte, canonical, verbose bool) string {
 			continue
 		}
 		prev, starred = line, false
+		if b.Len() >= 64<<10 {
+			io.WriteString(w, b.String())
+			b.Reset()
+			if step() != nil {
+				return false
+			}
+		}
 		if !canonical {
 			fmt.Fprintf(&b, "%07x", off)
 			for i := 0; i < 16; i += 2 {
@@ -113,5 +131,6 @@ func hexdumpText(data []byte, canonical, verbose bool) string {
 	} else {
 		fmt.Fprintf(&b, "%07x\n", len(data))
 	}
-	return b.String()
+	io.WriteString(w, b.String())
+	return true
 }

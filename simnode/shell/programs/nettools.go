@@ -213,7 +213,7 @@ func PingWindows(p *process.Proc, argv []string) int {
 	sent, received, replies := 0, 0, 0
 	var min, max, sum time.Duration
 	for i := 0; o.forever || i < o.count; i++ {
-		if p.Done() {
+		if p.Step() != nil { // issue 18
 			return p.Killed()
 		}
 		sent++
@@ -327,7 +327,7 @@ func PingLinux(p *process.Proc, argv []string) int {
 	sent, received := 0, 0
 	var min, max, sum time.Duration
 	for i := 0; o.forever || i < o.count; i++ {
-		if p.Done() {
+		if p.Step() != nil { // issue 18
 			return p.Killed()
 		}
 		if deadline > 0 && p.Now().Sub(start) >= deadline {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,7 +81,7 @@ func Seq(p *process.Proc, argv []string) int {
 			}
 			b.Reset()
 		}
-		if p.Done() {
+		if p.Step() != nil { // issue 18: `seq 1 1000000000` is paced
 			return p.Killed()
 		}
 	}
@@ -94,12 +93,18 @@ func Seq(p *process.Proc, argv []string) int {
 }
 
 // breToGo turns a POSIX basic regular expression into Go syntax: \( \)
-// \{ \} \| \+ \? are the operators, their bare forms literal.
+// \{ \} \| \+ \? are the operators, their bare forms literal; ^ is an
+// anchor only first, $ only last, * literal first (POSIX 9.3.8, 9.3.3).
 func breToGo(re string) string {
 	var b strings.Builder
 	for i := 0; i < len(re); i++ {
 		c := re[i]
 		switch {
+		case c == '$' && i != len(re)-1 && !strings.HasPrefix(re[i+1:], `\)`),
+			c == '^' && i != 0 && !strings.HasSuffix(re[:i], `\(`) && re[i-1] != '[',
+			c == '*' && (i == 0 || (i == 1 && re[0] == '^')):
+			b.WriteByte('\\')
+			b.WriteByte(c)
 		case c == '\\' && i+1 < len(re) && strings.IndexByte("(){}|+?", re[i+1]) >= 0:
 			b.WriteByte(re[i+1])
 			i++
@@ -217,9 +222,7 @@ func Grep(p *process.Proc, argv []string) int {
 	var inputs []input
 	code := 1
 	if len(files) == 0 {
-		var b bytes.Buffer
-		b.ReadFrom(p.Stdin)
-		inputs = append(inputs, input{"(standard input)", b.Bytes()})
+		inputs = append(inputs, input{"(standard input)", readStdin(p)})
 	}
 	for _, f := range files {
 		data, err := p.ReadFile(f)
@@ -346,12 +349,12 @@ func hostsEntry(data []byte, key string) (string, bool) {
 // the tool's name and skipped.
 func readInputs(p *process.Proc, tool string, names []string) (names2 []string, data [][]byte, code int) {
 	if len(names) == 0 {
-		b, _ := io.ReadAll(p.Stdin)
+		b := readStdin(p)
 		return []string{""}, [][]byte{b}, 0
 	}
 	for _, n := range names {
 		if n == "-" {
-			b, _ := io.ReadAll(p.Stdin)
+			b := readStdin(p)
 			names2, data = append(names2, n), append(data, b)
 			continue
 		}
@@ -424,106 +427,4 @@ func Wc(p *process.Proc, argv []string) int {
 		line(totals, "total")
 	}
 	return code
-}
-
-// Awk runs the awk programs made of one action printing fields:
-// `{print}`, `{print $1, $NF}`, `{ print $2 }`, with -F sep. Any other
-// program: in an open image (whose files wink does not know) it ends at
-// once with 0, as the tools of inbox.yaml do; in a known image it is
-// refused with a message saying wink does not simulate it, exit 2.
-func Awk(p *process.Proc, argv []string) int {
-	sep := ""
-	var prog string
-	var files []string
-	args := argv[1:]
-	for len(args) > 0 {
-		a := args[0]
-		switch {
-		case a == "-F" && len(args) > 1:
-			sep, args = args[1], args[2:]
-			continue
-		case strings.HasPrefix(a, "-F") && len(a) > 2:
-			sep, args = a[2:], args[1:]
-			continue
-		}
-		break
-	}
-	if len(args) == 0 {
-		p.Eprintln("Usage: awk [OPTIONS] [AWK_PROGRAM] [FILE]...")
-		return 1
-	}
-	prog, files = args[0], args[1:]
-	fields, ok := awkPrintFields(prog)
-	if !ok {
-		if p.Env.Image.Open {
-			return 0
-		}
-		p.Eprintln("awk: wink simulates only {print ...} of fields, not: " + prog)
-		return 2
-	}
-	_, data, code := readInputs(p, "awk", files)
-	for _, d := range data {
-		text := strings.TrimSuffix(string(d), "\n")
-		if text == "" && len(d) == 0 {
-			continue
-		}
-		for _, rec := range strings.Split(text, "\n") {
-			rec = strings.TrimSuffix(rec, "\r")
-			var fs []string
-			if sep == "" || sep == " " {
-				fs = strings.Fields(rec)
-			} else {
-				fs = strings.Split(rec, sep)
-			}
-			var out []string
-			for _, f := range fields {
-				switch {
-				case f == 0:
-					out = append(out, rec)
-				case f == -1 && len(fs) > 0:
-					out = append(out, fs[len(fs)-1])
-				case f > 0 && f <= len(fs):
-					out = append(out, fs[f-1])
-				default:
-					out = append(out, "")
-				}
-			}
-			p.Println(strings.Join(out, " "))
-		}
-	}
-	return code
-}
-
-// awkPrintFields parses `{print $a, $b}`: the field numbers (0 the whole
-// record, -1 $NF); ok false for any other program.
-func awkPrintFields(prog string) ([]int, bool) {
-	s := strings.TrimSpace(prog)
-	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
-		return nil, false
-	}
-	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s[1:len(s)-1]), ";"))
-	if s == "print" {
-		return []int{0}, true
-	}
-	rest, ok := strings.CutPrefix(s, "print ")
-	if !ok {
-		return nil, false
-	}
-	var out []int
-	for _, f := range strings.Split(rest, ",") {
-		f = strings.TrimSpace(f)
-		switch {
-		case f == "$NF":
-			out = append(out, -1)
-		case strings.HasPrefix(f, "$"):
-			n, err := strconv.Atoi(f[1:])
-			if err != nil || n < 0 {
-				return nil, false
-			}
-			out = append(out, n)
-		default:
-			return nil, false
-		}
-	}
-	return out, true
 }

@@ -306,3 +306,10 @@ func (i Images) pullSecrets(pod *corev1.Pod) []corev1.Secret {
 	}
 	return out
 }
+
+// DiskUsage is what the pod's containers wrote (issue 22): its emptyDirs
+// by name, those on disk, and each container's writable layer.
+func (p podVolumes) DiskUsage() (emptyDirs map[string]int64, onDisk int64, layers map[string]int64) {
+	u := p.p.DiskUsage()
+	return u.EmptyDirs, u.DiskEmptyDirs, u.Layers
+}

@@ -1,0 +1,529 @@
+package powershell
+
+import (
+	_ "embed"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// This file is Windows PowerShell 5.1's error model (issue 18), as
+// about_Try_Catch_Finally, about_Trap, about_Preference_Variables
+// ($ErrorActionPreference) and about_CommonParameters (-ErrorAction,
+// -ErrorVariable) describe it:
+//   - a non-terminating error (a cmdlet's WriteError) is printed, added to
+//     $Error and sets $? to False; the error action (-ErrorAction, else
+//     $ErrorActionPreference) Stop makes it terminating, SilentlyContinue
+//     hides it, Ignore also keeps it out of $Error;
+//   - a statement-terminating error (a cmdlet's ThrowTerminatingError, a
+//     .NET method's exception, a command not found, a parameter binding
+//     error) ends its statement: uncaught, it is printed and the script
+//     goes on with the next statement ($ErrorActionPreference Stop makes
+//     it end the script, SilentlyContinue hides it);
+//   - a script-terminating error (throw, or an error made terminating by
+//     Stop) ends the script: powershell.exe prints it and exits 1;
+//   - try/catch/finally and trap catch both kinds; a catch [Type] matches
+//     the exception's type or a type it derives from (exceptions.yaml).
+
+//go:embed exceptions.yaml
+var exceptionsYAML []byte
+
+// exceptionBase maps a .NET exception type's full name to its base type.
+var exceptionBase = func() map[string]string {
+	m := map[string]string{}
+	if err := yaml.Unmarshal(exceptionsYAML, &m); err != nil {
+		panic(err)
+	}
+	return m
+}()
+
+// fullException is the full name of an exception type given by its short
+// or full name ("WebException" → "System.Net.WebException").
+func fullException(name string) string {
+	if _, ok := exceptionBase[name]; ok {
+		return name
+	}
+	for full := range exceptionBase {
+		if strings.EqualFold(full, name) || strings.HasSuffix(strings.ToLower(full), "."+strings.ToLower(name)) {
+			return full
+		}
+	}
+	if name == "" {
+		return "System.Management.Automation.RuntimeException"
+	}
+	return name
+}
+
+// exceptionIs reports whether the exception type (full name) is want or
+// derives from it; want may omit "System.", as PowerShell's type names may.
+func exceptionIs(typ, want string) bool {
+	want = strings.ToLower(want)
+	for t, n := typ, 0; t != "" && n < 16; t, n = exceptionBase[t], n+1 {
+		lt := strings.ToLower(t)
+		if lt == want || lt == "system."+want {
+			return true
+		}
+	}
+	return false
+}
+
+// stamp fixes where an error happened: the script text its position is in.
+func (s *psShell) stamp(r *psErrorRecord) {
+	if r.stamped {
+		return
+	}
+	r.stamped, r.src, r.file = true, s.src, s.file
+}
+
+// recordError adds an error to $Error (newest first, at most
+// $MaximumErrorCount = 256 of them).
+func (s *psShell) recordError(r *psErrorRecord) {
+	s.errs = append([]any{s.errorObject(r)}, s.errs...)
+	if len(s.errs) > 256 {
+		s.errs = s.errs[:256]
+	}
+}
+
+// errorAction is an ActionPreference's name, lower case, from a value a
+// script gives (-ErrorAction Stop, -EA 0, $ErrorActionPreference = 'Stop').
+func errorAction(v any) string {
+	switch x := v.(type) {
+	case int64:
+		names := []string{"silentlycontinue", "stop", "continue", "inquire", "ignore", "suspend"}
+		if x >= 0 && int(x) < len(names) {
+			return names[x]
+		}
+	case *psEnum:
+		return strings.ToLower(x.name)
+	}
+	return strings.ToLower(strings.TrimSpace(toStr(v)))
+}
+
+// preference is $ErrorActionPreference.
+func (s *psShell) preference() string {
+	if a := errorAction(s.getVar("ErrorActionPreference")); a != "" {
+		return a
+	}
+	return "continue"
+}
+
+// nonTerminating is a cmdlet's WriteError under its error action (c may be
+// nil: a function's Write-Error).
+func (s *psShell) nonTerminating(r *psErrorRecord, c *psCall) {
+	action := ""
+	if c != nil {
+		if v, ok := c.named["ErrorAction"]; ok {
+			action = errorAction(v)
+		}
+		c.errs = append(c.errs, r)
+	}
+	if action == "" {
+		action = s.preference()
+	}
+	switch action {
+	case "stop":
+		s.stamp(r)
+		r.stmt = false
+		panic(psThrowSignal{r})
+	case "ignore":
+		s.failed()
+	case "silentlycontinue":
+		s.failed()
+		s.recordError(r)
+	default:
+		s.recordError(r)
+		s.writeError(r)
+	}
+}
+
+// throwStmt raises a statement-terminating error.
+func (s *psShell) throwStmt(r *psErrorRecord) {
+	r.stmt = true
+	panic(psThrowSignal{r})
+}
+
+// methodError is the statement-terminating MethodInvocationException of a
+// .NET method that threw inner (its short type name).
+func methodError(method string, nargs int, msg, inner string) *psErrorRecord {
+	return &psErrorRecord{msg: fmt.Sprintf(`Exception calling "%s" with "%d" argument(s): "%s"`, method, nargs, msg),
+		category: "NotSpecified", target: ":", reason: "MethodInvocationException", inner: inner, innerMsg: msg, fqid: strings.TrimPrefix(inner, "System."), stmt: true}
+}
+
+// traps are the trap statements of a block.
+func traps(block []*psNode) []*psNode {
+	var out []*psNode
+	for _, st := range block {
+		if st.kind == "trap" {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// matchClause is the first catch or trap clause whose types match the
+// error (a clause without types matches every error).
+func matchClause(clauses []*psNode, r *psErrorRecord) *psNode {
+	for _, c := range clauses {
+		types, _ := c.val.([]string)
+		if len(types) == 0 {
+			return c
+		}
+		for _, t := range types {
+			if exceptionIs(fullException(r.reason), t) || (r.inner != "" && exceptionIs(fullException(r.inner), t)) {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// execGuarded runs one statement of a block: a terminating error it raises
+// goes to the block's trap, else (statement-terminating, with no try or
+// trap around it) is reported and the block goes on.
+func (s *psShell) execGuarded(st *psNode, out emitter, trapList []*psNode) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		sig, ok := r.(psThrowSignal)
+		if !ok {
+			panic(r)
+		}
+		if !sig.rec.stamped && sig.rec.pos == 0 && sig.rec.end == 0 {
+			sig.rec.pos, sig.rec.end = st.pos, st.end
+		}
+		s.stamp(sig.rec)
+		if t := matchClause(trapList, sig.rec); t != nil {
+			s.runTrap(t, sig.rec, out)
+			return
+		}
+		if sig.rec.stmt && s.handlers == 0 {
+			switch s.preference() {
+			case "stop":
+				sig.rec.stmt = false
+				panic(sig)
+			case "ignore":
+				s.failed()
+			case "silentlycontinue":
+				s.failed()
+				s.recordError(sig.rec)
+			default:
+				s.recordError(sig.rec)
+				s.writeError(sig.rec)
+			}
+			return
+		}
+		panic(sig)
+	}()
+	s.execStmt(st, out)
+}
+
+// runTrap runs a trap's body for an error (about_Trap): with break the error
+// ends the script, with continue it is silenced, otherwise it is printed and
+// the block goes on.
+func (s *psShell) runTrap(t *psNode, r *psErrorRecord, out emitter) {
+	s.recordError(r)
+	save := s.vars["_"]
+	s.vars["_"] = s.errorObject(r)
+	defer func() { s.vars["_"] = save }()
+	brk, cont := false, false
+	func() {
+		defer func() {
+			if x := recover(); x != nil {
+				switch x.(type) {
+				case psBreakSignal:
+					brk = true
+				case psContinueSignal:
+					cont = true
+				default:
+					panic(x)
+				}
+			}
+		}()
+		s.execBlock(t.kids[0].block, out)
+	}()
+	switch {
+	case brk:
+		r.stmt = false
+		r.recorded = true
+		panic(psThrowSignal{r})
+	case cont:
+		s.failed()
+	default:
+		s.writeError(r)
+	}
+}
+
+// execTry is try/catch/finally.
+func (s *psShell) execTry(n *psNode, out emitter) {
+	if fin := n.kids[1]; fin != nil {
+		defer func() {
+			r := recover()
+			if _, killed := r.(psKilledSignal); !killed {
+				s.execBlock(fin.block, out)
+			}
+			if r != nil {
+				panic(r)
+			}
+		}()
+	}
+	rec := s.tryBody(n.kids[0], out)
+	if rec == nil {
+		return
+	}
+	c := matchClause(n.kids[2:], rec)
+	if c == nil {
+		panic(psThrowSignal{rec})
+	}
+	if !rec.recorded {
+		s.recordError(rec)
+		rec.recorded = true
+	}
+	save := s.vars["_"]
+	s.vars["_"] = s.errorObject(rec)
+	s.vars["psitem"] = s.vars["_"]
+	defer func() { s.vars["_"] = save }()
+	s.execBlock(c.kids[0].block, out)
+}
+
+// tryBody runs a try block; the terminating error that ended it, if any.
+func (s *psShell) tryBody(b *psNode, out emitter) (rec *psErrorRecord) {
+	s.handlers++
+	defer func() {
+		s.handlers--
+		if r := recover(); r != nil {
+			if sig, ok := r.(psThrowSignal); ok {
+				s.stamp(sig.rec)
+				rec = sig.rec
+				return
+			}
+			panic(r)
+		}
+	}()
+	s.execBlock(b.block, out)
+	return nil
+}
+
+// throwValue is the error `throw <value>` raises: a string's message, an
+// error record rethrown, or an exception object.
+func (s *psShell) throwValue(n *psNode) *psErrorRecord {
+	if len(n.kids) == 0 {
+		if cur, ok := s.getVar("_").(*psObject); ok && cur.rec != nil {
+			return cur.rec // a bare throw in catch rethrows
+		}
+		return &psErrorRecord{msg: "ScriptHalted", category: "OperationStopped", target: ":", reason: "RuntimeException", fqid: "ScriptHalted", pos: n.pos, end: n.end}
+	}
+	v := s.evalValue(n.kids[0])
+	if o, ok := v.(*psObject); ok {
+		if o.rec != nil {
+			return o.rec
+		}
+		if strings.HasSuffix(o.typeName, "Exception") {
+			msg := toStr(o)
+			if m, ok := o.get("Message"); ok {
+				msg = toStr(m)
+			}
+			return &psErrorRecord{msg: msg, category: "OperationStopped", target: ":", reason: typeName(o), fqid: msg, pos: n.pos, end: n.end}
+		}
+	}
+	msg := toStr(v)
+	return &psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.pos, end: n.end}
+}
+
+// errorObject is the ErrorRecord a script sees as $_, $Error[0] or an
+// -ErrorVariable's element.
+func (s *psShell) errorObject(r *psErrorRecord) *psObject {
+	if r.obj != nil {
+		return r.obj
+	}
+	excType := fullException(r.reason)
+	exc := &psObject{typeName: excType, str: r.msg, props: []psProp{{"Message", r.msg}, {"InnerException", nil}, {"HResult", int64(-2146233087)}}}
+	if r.inner != "" {
+		exc.set("InnerException", &psObject{typeName: fullException(r.inner), str: r.innerMsg, props: []psProp{{"Message", r.innerMsg}}})
+	}
+	if r.status > 0 {
+		exc.set("Status", &psEnum{name: "ProtocolError", val: 7})
+		exc.set("Response", &psObject{typeName: "System.Net.HttpWebResponse", props: []psProp{
+			{"StatusCode", &psEnum{name: httpStatusName(r.status), val: int64(r.status)}},
+			{"StatusDescription", httpStatusText(r.status)}}})
+	} else if excType == "System.Net.WebException" {
+		exc.set("Status", &psEnum{name: "ConnectFailure", val: 2})
+		exc.set("Response", nil)
+	}
+	tt := r.targetType
+	if tt == "" {
+		tt = "String"
+	}
+	activity := r.cmd
+	if r.noActivity {
+		activity = ""
+	}
+	cat := &psObject{typeName: "System.Management.Automation.ErrorCategoryInfo", str: categoryText(r),
+		props: []psProp{{"Category", r.category}, {"Activity", activity}, {"Reason", r.reason}, {"TargetName", strings.Trim(r.target, ":")}, {"TargetType", tt}}}
+	line, col, text := lineCol(r.src, r.pos)
+	inv := &psObject{typeName: "System.Management.Automation.InvocationInfo", props: []psProp{
+		{"MyCommand", r.cmd}, {"ScriptLineNumber", int64(line)}, {"OffsetInLine", int64(col)}, {"ScriptName", r.file}, {"Line", text},
+		{"PositionMessage", strings.Join(position(r.src, r.file, r.pos, r.end), "\r\n")}, {"InvocationName", r.cmd}}}
+	var details any
+	if r.details != "" {
+		details = &psObject{typeName: "System.Management.Automation.ErrorDetails", str: r.details, props: []psProp{{"Message", r.details}}}
+	}
+	var target any = r.target
+	if r.target == ":" {
+		target = nil
+	}
+	r.obj = &psObject{typeName: "System.Management.Automation.ErrorRecord", str: r.msg, rec: r, props: []psProp{
+		{"Exception", exc}, {"TargetObject", target}, {"CategoryInfo", cat}, {"FullyQualifiedErrorId", r.fqid},
+		{"ErrorDetails", details}, {"InvocationInfo", inv}, {"ScriptStackTrace", fmt.Sprintf("at <ScriptBlock>, <No file>: line %d", line)}}}
+	return r.obj
+}
+
+func categoryText(r *psErrorRecord) string {
+	tt := r.targetType
+	if tt == "" {
+		tt = "String"
+	}
+	activity := r.cmd
+	if r.activity != "" {
+		activity = r.activity
+	}
+	if r.noActivity {
+		activity = ""
+	}
+	target := "(" + r.target + ":" + tt + ")"
+	if r.target == ":" || r.target == "" {
+		target = "(:)"
+	}
+	return fmt.Sprintf("%s: %s [%s], %s", r.category, target, activity, r.reason)
+}
+
+// render is the error as Windows PowerShell 5.1 prints it (pwsh 7: its
+// ConciseView's first line).
+func (r *psErrorRecord) render(pwsh bool, nl string) string {
+	var b strings.Builder
+	if pwsh {
+		prefix := r.cmd
+		if prefix == "" {
+			prefix = "Exception"
+		}
+		return prefix + ": " + r.msg + nl
+	}
+	if r.cmd != "" {
+		b.WriteString(r.cmd + " : " + r.msg + nl)
+	} else {
+		b.WriteString(r.msg + nl)
+	}
+	if !r.noPos {
+		for _, l := range position(r.src, r.file, r.pos, r.end) {
+			b.WriteString(l + nl)
+		}
+	}
+	b.WriteString("    + CategoryInfo          : " + categoryText(r) + nl)
+	b.WriteString("    + FullyQualifiedErrorId : " + r.fqid + nl)
+	b.WriteString(" " + nl)
+	return b.String()
+}
+
+// psEnum is a value of a .NET enum (HttpStatusCode, WebExceptionStatus):
+// its name as a string, its value as a number.
+type psEnum struct {
+	name string
+	val  int64
+}
+
+// httpStatusName is System.Net.HttpStatusCode's name of a status (404:
+// NotFound).
+func httpStatusName(code int) string {
+	return strings.NewReplacer(" ", "", "-", "").Replace(http.StatusText(code))
+}
+
+// httpStatusText is an HttpWebResponse's StatusDescription.
+func httpStatusText(code int) string { return http.StatusText(code) }
+
+// execSwitch is the switch statement (about_Switch): each element of the
+// value is tested against every clause in order (-exact by default,
+// -wildcard, -regex, a script block as a condition); every matching body
+// runs, break ends the switch, continue goes to the next element; default
+// runs when no clause matched.
+func (s *psShell) execSwitch(n *psNode, out emitter) {
+	opts, _ := n.val.([]string)
+	has := func(o string) bool {
+		for _, x := range opts {
+			if strings.HasPrefix(o, x) && x != "" {
+				return true
+			}
+		}
+		return false
+	}
+	cs := has("casesensitive")
+	items := enumerate(s.evalValue(n.kids[0]))
+	if v := s.evalValue(n.kids[0]); v != nil {
+		if _, ok := v.([]any); !ok {
+			items = []any{v}
+		}
+	}
+	save := s.vars["_"]
+	defer func() { s.vars["_"] = save }()
+	for _, item := range items {
+		s.checkCtx()
+		s.vars["_"] = item
+		matched := false
+		brk, cont := false, false
+		run := func(body *psNode) {
+			defer func() {
+				if r := recover(); r != nil {
+					switch r.(type) {
+					case psBreakSignal:
+						brk = true
+					case psContinueSignal:
+						cont = true
+					default:
+						panic(r)
+					}
+				}
+			}()
+			s.execBlock(body.block, out)
+		}
+		var def *psNode
+		for i := 1; i+1 < len(n.kids) && !brk && !cont; i += 2 {
+			pat, body := n.kids[i], n.kids[i+1]
+			if pat == nil {
+				def = body
+				continue
+			}
+			ok := false
+			if pat.kind == "scriptblock" {
+				var vals []any
+				s.invokeBlock(pat, nil, nil, func(v any) {
+					if _, f := v.(flushMarker); !f {
+						vals = append(vals, v)
+					}
+				})
+				ok = toBool(collapse(vals))
+			} else {
+				p := s.eval(pat)
+				switch {
+				case has("regex"):
+					ok = toBool(s.compare("match", item, p, cs))
+				case has("wildcard"):
+					ok = toBool(s.compare("like", item, p, cs))
+				default:
+					ok = toBool(s.compare("eq", item, p, cs))
+				}
+			}
+			if ok {
+				matched = true
+				run(body)
+			}
+		}
+		if !matched && def != nil && !brk && !cont {
+			run(def)
+		}
+		if brk {
+			return
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package programs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/benhoyt/goawk/interp"
+	"github.com/benhoyt/goawk/parser"
+
+	"wink.dev/wink/simnode/shell/process"
+)
+
+// Awk is awk (busybox awk, mawk on Debian; POSIX awk,
+// https://pubs.opengroup.org/onlinepubs/9799919799/utilities/awk.html) run
+// by GoAWK (github.com/benhoyt/goawk, issue 18): awk [-F SEP] [-v VAR=VAL]...
+// [-f PROGFILE | PROGRAM] [FILE | VAR=VAL]... Sandboxed to the container:
+// GoAWK reads no file, writes none and runs no command; the input files
+// are read from the container's file system and fed as stdin, and the
+// program stops when the process is stopped.
+func Awk(p *process.Proc, argv []string) int {
+	var vars []string
+	var src string
+	haveProg := false
+	args := argv[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		a := args[0]
+		args = args[1:]
+		val := func(flag string) (string, bool) {
+			if len(a) > len(flag) {
+				return a[len(flag):], true
+			}
+			if len(args) == 0 {
+				return "", false
+			}
+			v := args[0]
+			args = args[1:]
+			return v, true
+		}
+		switch {
+		case a == "--":
+			goto operands
+		case strings.HasPrefix(a, "-F"):
+			sep, ok := val("-F")
+			if !ok {
+				return awkUsage(p)
+			}
+			if sep == "t" {
+				sep = "\t"
+			}
+			vars = append(vars, "FS", sep)
+		case strings.HasPrefix(a, "-v"):
+			kv, ok := val("-v")
+			name, value, found := strings.Cut(kv, "=")
+			if !ok || !found {
+				return awkUsage(p)
+			}
+			vars = append(vars, name, unescapeAwk(value))
+		case strings.HasPrefix(a, "-f"):
+			file, ok := val("-f")
+			if !ok {
+				return awkUsage(p)
+			}
+			data, err := p.ReadFile(file)
+			if err != nil {
+				p.Eprintln("awk: can't open file " + file)
+				return 2
+			}
+			src, haveProg = src+string(data)+"\n", true
+		default:
+			p.Eprintln("awk: invalid option -- '" + strings.TrimPrefix(a, "-") + "'")
+			return awkUsage(p)
+		}
+	}
+operands:
+	if !haveProg {
+		if len(args) == 0 {
+			return awkUsage(p)
+		}
+		src, args = args[0], args[1:]
+	}
+	prog, err := parser.ParseProgram([]byte(src), nil)
+	if err != nil {
+		p.Eprintln("awk: " + err.Error())
+		return 2
+	}
+	// Operands: files to read, or VAR=VAL assignments (given before the
+	// files they precede: applied at the start here).
+	var files []string
+	for _, a := range args {
+		if name, value, ok := strings.Cut(a, "="); ok && awkName.MatchString(name) {
+			vars = append(vars, name, unescapeAwk(value))
+			continue
+		}
+		files = append(files, a)
+	}
+	code := 0
+	var stdin io.Reader = io.LimitReader(p.Stdin, maxInput)
+	if len(files) > 0 {
+		var in bytes.Buffer
+		for _, f := range files {
+			if f == "-" {
+				io.Copy(&in, io.LimitReader(p.Stdin, maxInput))
+				continue
+			}
+			data, err := p.ReadFile(f)
+			if err != nil {
+				p.Eprintln(fmt.Sprintf("awk: cannot open \"%s\" (%s)", f, process.PosixFileError(err, false)))
+				code = 2
+				continue
+			}
+			in.Write(data)
+		}
+		stdin = &in
+	}
+	var env []string
+	for _, e := range p.Vars.Sorted() {
+		env = append(env, e.Name, e.Value)
+	}
+	it, err := interp.New(prog)
+	if err != nil {
+		p.Eprintln("awk: " + err.Error())
+		return 2
+	}
+	status, err := it.ExecuteContext(p.Ctx, &interp.Config{
+		Stdin:        stdin,
+		Output:       p.Stdout,
+		Error:        p.Stderr,
+		Argv0:        "awk",
+		Vars:         vars,
+		Environ:      env,
+		NoExec:       true,
+		NoFileWrites: true,
+		NoFileReads:  true,
+	})
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), p.Done():
+		return p.Killed()
+	case err != nil:
+		if strings.Contains(err.Error(), "can't") || strings.Contains(err.Error(), "not allowed") {
+			p.NotSimulated("awk: " + err.Error())
+			return 0
+		}
+		p.Eprintln("awk: " + err.Error())
+		return 2
+	}
+	if code != 0 {
+		return code
+	}
+	return status
+}
+
+// awkName is a variable name of a VAR=VAL operand.
+var awkName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// unescapeAwk is the escape processing of -v and VAR=VAL values.
+func unescapeAwk(s string) string { return sedUnescape(s) }
+
+func awkUsage(p *process.Proc) int {
+	p.Eprintln("Usage: awk [OPTIONS] [AWK_PROGRAM] [FILE]...")
+	return 1
+}
