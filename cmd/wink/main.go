@@ -5,8 +5,14 @@ import (
 	"os"
 
 	"wink.dev/wink/cmd/wink/app"
+	"wink.dev/wink/simnode/shell/programs"
 )
 
 func main() {
+	// simnode's awk runs in a bounded child: this binary in a hidden mode
+	// (issue 18).
+	if code, ok := programs.ServeAwk(); ok {
+		os.Exit(code)
+	}
 	os.Exit(app.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -193,20 +193,32 @@ func (p *Proc) Grow(delta int64) error {
 		p.meter.held.Add(-delta)
 		machine.Add(-delta)
 		if !p.Win {
-			p.meter.oomOnce.Do(func() {
-				p.meter.oom.Store(true)
-				if f := p.Env.Limits.OOMKilled; f != nil {
-					f()
-				}
-				if p.meter.kill != nil {
-					p.meter.kill()
-				}
-			})
+			p.OOMKill()
 		}
 		return ErrOutOfMemory
 	}
 	return nil
 }
+
+// OOMKill OOM-kills the process (Linux, row B5), as Grow does past the
+// memory limit: its ctx ends and Run returns ExitOOMKilled. A program whose
+// memory the kernel bounds (awk's child process, issue 18) calls it when
+// that child died of its limit.
+func (p *Proc) OOMKill() {
+	p.meter.oomOnce.Do(func() {
+		p.meter.oom.Store(true)
+		if f := p.Env.Limits.OOMKilled; f != nil {
+			f()
+		}
+		if p.meter.kill != nil {
+			p.meter.kill()
+		}
+	})
+}
+
+// MemoryLimit is the most the process may hold (Limits.Memory, or
+// DefaultMemory where the container sets none).
+func (p *Proc) MemoryLimit() int64 { return p.limits().Memory }
 
 // Held is how many bytes the process holds as far as Grow knows.
 func (p *Proc) Held() int64 { return p.meter.held.Load() }

@@ -3,7 +3,6 @@ package programs
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -83,8 +82,7 @@ operands:
 		}
 		src, args = args[0], args[1:]
 	}
-	prog, err := parser.ParseProgram([]byte(src), nil)
-	if err != nil {
+	if _, err := parser.ParseProgram([]byte(src), nil); err != nil {
 		p.Eprintln("awk: " + err.Error())
 		return 2
 	}
@@ -99,59 +97,93 @@ operands:
 		files = append(files, a)
 	}
 	code := 0
-	var stdin io.Reader = io.LimitReader(p.Stdin, maxInput)
-	if len(files) > 0 {
-		var in bytes.Buffer
-		for _, f := range files {
-			if f == "-" {
-				io.Copy(&in, io.LimitReader(p.Stdin, maxInput))
-				continue
-			}
-			data, err := p.ReadFile(f)
-			if err != nil {
-				p.Eprintln(fmt.Sprintf("awk: cannot open \"%s\" (%s)", f, process.PosixFileError(err, false)))
-				code = 2
-				continue
-			}
-			in.Write(data)
+	var inputs []io.Reader
+	for _, f := range files {
+		if f == "-" {
+			inputs = append(inputs, io.LimitReader(p.Stdin, maxInput))
+			continue
 		}
-		stdin = &in
+		data, err := p.ReadFile(f)
+		if err != nil {
+			p.Eprintln(fmt.Sprintf("awk: cannot open \"%s\" (%s)", f, process.PosixFileError(err, false)))
+			code = 2
+			continue
+		}
+		inputs = append(inputs, bytes.NewReader(data))
 	}
-	var env []string
+	if len(files) == 0 {
+		inputs = append(inputs, io.LimitReader(p.Stdin, maxInput))
+	}
+	job := awkJob{Src: src, Vars: vars}
 	for _, e := range p.Vars.Sorted() {
-		env = append(env, e.Name, e.Value)
+		job.Env = append(job.Env, e.Name, e.Value)
+	}
+	status := runAwk(p, job, io.MultiReader(inputs...))
+	if code != 0 && !p.Done() {
+		return code
+	}
+	return status
+}
+
+// awkJob is what runs one awk program: its source, its variables (-F,
+// -v, VAR=VAL operands: name, value pairs) and its ENVIRON (pairs too).
+type awkJob struct {
+	Src  string
+	Vars []string
+	Env  []string
+}
+
+// awkResult is how a GoAWK run ended: its exit status, or the error that
+// stopped it (NotSim: one of what the sandbox refuses, a file or a command).
+type awkResult struct {
+	Status int
+	Err    string
+	NotSim bool
+}
+
+// exec runs the job with GoAWK in this process: sandboxed to the
+// container (GoAWK reads no file, writes none and runs no command).
+func (job awkJob) exec(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) awkResult {
+	prog, err := parser.ParseProgram([]byte(job.Src), nil)
+	if err != nil {
+		return awkResult{Status: 2, Err: err.Error()}
 	}
 	it, err := interp.New(prog)
 	if err != nil {
-		p.Eprintln("awk: " + err.Error())
-		return 2
+		return awkResult{Status: 2, Err: err.Error()}
 	}
-	status, err := it.ExecuteContext(p.Ctx, &interp.Config{
+	status, err := it.ExecuteContext(ctx, &interp.Config{
 		Stdin:        stdin,
-		Output:       p.Stdout,
-		Error:        p.Stderr,
+		Output:       stdout,
+		Error:        stderr,
 		Argv0:        "awk",
-		Vars:         vars,
-		Environ:      env,
+		Vars:         job.Vars,
+		Environ:      job.Env,
 		NoExec:       true,
 		NoFileWrites: true,
 		NoFileReads:  true,
 	})
 	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), p.Done():
+	case err == nil:
+		return awkResult{Status: status}
+	case strings.Contains(err.Error(), "can't") || strings.Contains(err.Error(), "not allowed"):
+		return awkResult{Err: err.Error(), NotSim: true}
+	}
+	return awkResult{Status: 2, Err: err.Error()}
+}
+
+// report is what the awk process does with r: its exit code.
+func (r awkResult) report(p *process.Proc) int {
+	switch {
+	case p.Done():
 		return p.Killed()
-	case err != nil:
-		if strings.Contains(err.Error(), "can't") || strings.Contains(err.Error(), "not allowed") {
-			p.NotSimulated("awk: " + err.Error())
-			return 0
-		}
-		p.Eprintln("awk: " + err.Error())
-		return 2
+	case r.NotSim:
+		p.NotSimulated("awk: " + r.Err)
+		return 0
+	case r.Err != "":
+		p.Eprintln("awk: " + r.Err)
 	}
-	if code != 0 {
-		return code
-	}
-	return status
+	return r.Status
 }
 
 // awkName is a variable name of a VAR=VAL operand.
