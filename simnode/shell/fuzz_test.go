@@ -41,7 +41,7 @@ func FuzzRun(f *testing.F) {
 		"nc -vz 10.244.1.5 80 -w 1", "wget -q -O- http://web/", ". /data/self.sh",
 		// hostile loops (issue 18): they must stay within the bounds
 		"x=x; while :; do x=$x$x; done", ":a & goto a", "set x=x\n:a\nset x=%x%%x%\ngoto a", "$s='x'; while($true){$s+=$s}",
-		"yes", "yes | cat", "printf \"%05d\\n\" 42", "while :; do printf x; done", "for /L %i in (1,0,2) do @echo y",
+		"yes", "yes | cat", `awk 'BEGIN{x="a"; while(1) x=x x}'`, `awk 'BEGIN{while(1);}'`, "printf \"%05d\\n\" 42", "while :; do printf x; done", "for /L %i in (1,0,2) do @echo y",
 	} {
 		f.Add(seed)
 	}

@@ -50,6 +50,8 @@ func FuzzShBounded(f *testing.F) {
 		`while [[ 1 ]]; do :; done`,
 		`while ((1)); do ((i++)); done`,
 		`trap 'x=a; while [[ 1 ]]; do x=$x$x; done' EXIT`,
+		`awk 'BEGIN { x = "a"; while (1) x = x x }'`,
+		`awk 'BEGIN { while (1); }'`,
 	} {
 		f.Add(seed)
 	}
