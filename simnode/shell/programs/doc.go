@@ -9,6 +9,11 @@
 // func(*process.Proc, argv) int that simnode/shell's tables name; Listens
 // tells the ports a command listens on.
 //
+// awk (awk.go) runs GoAWK in a child process, the binary itself run again
+// in a hidden mode (awksandbox.go: ServeAwk, which main and the shell's
+// TestMain call first): the kernel bounds its memory and CPU, since GoAWK
+// has no hook of its own for either (issue 18).
+//
 // Size: about 6,100 lines: a table of independent programs (busybox
 // applets, System32 tools, network tools, agnhost), one family per file,
 // each a func(*process.Proc, argv) int. The families share only process;
