@@ -69,10 +69,6 @@ func vmData() int64 {
 // ctx): Killed(); dead of its memory limit: OOM-killed, 137 (row B5, as
 // the shells' own memory limit does).
 func sandboxAwk(p *process.Proc, job awkJob, in io.Reader) int {
-	exe, err := os.Executable()
-	if err != nil {
-		return job.exec(p.Ctx, in, p.Stdout, p.Stderr).report(p)
-	}
 	mem := min(p.MemoryLimit(), process.MachineMemory)
 	var pipes [4][2]*os.File // stdin, stdout, awk's stderr, result
 	for i := range pipes {
@@ -88,12 +84,14 @@ func sandboxAwk(p *process.Proc, job awkJob, in io.Reader) int {
 		pipes[i] = [2]*os.File{r, w}
 	}
 	crash := &tailBuffer{max: 4 << 10}
-	cmd := exec.Command(exe)
+	// /proc/self/exe: the running binary, even once its file was replaced
+	// (os.Executable's path would then name the new one, or none).
+	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = []string{awkSandboxEnv + "=" + strconv.FormatInt(mem, 10), "GOMAXPROCS=1"}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], crash
 	cmd.ExtraFiles = []*os.File{pipes[2][1], pipes[3][1]}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	err = cmd.Start()
+	err := cmd.Start()
 	for _, f := range []*os.File{pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1]} {
 		f.Close()
 	}
