@@ -89,3 +89,18 @@ func BenchmarkAwk(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAwkSporadic is the cost of one short awk that comes after a
+// pause (its child then started ahead, issue 18).
+func BenchmarkAwkSporadic(b *testing.B) {
+	fx := newFixture(Linux)
+	argv := sh(`echo a b | awk '{print $2}'`)
+	for b.Loop() {
+		b.StopTimer()
+		time.Sleep(50 * time.Millisecond)
+		b.StartTimer()
+		if r := fx.run(b, argv, ""); r.stdout != "b\n" {
+			b.Fatalf("got %q", r.stdout)
+		}
+	}
+}

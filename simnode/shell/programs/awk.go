@@ -126,11 +126,13 @@ operands:
 }
 
 // awkJob is what runs one awk program: its source, its variables (-F,
-// -v, VAR=VAL operands: name, value pairs) and its ENVIRON (pairs too).
+// -v, VAR=VAL operands: name, value pairs), its ENVIRON (pairs too) and
+// the memory it may use (its child's limit).
 type awkJob struct {
 	Src  string
 	Vars []string
 	Env  []string
+	Mem  int64
 }
 
 // awkResult is how a GoAWK run ended: its exit status, or the error that

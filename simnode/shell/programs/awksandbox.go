@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"strconv"
 	"sync/atomic"
 
 	"wink.dev/wink/simnode/shell/process"
@@ -24,8 +23,7 @@ import (
 // it while the process's step budget says so), and the parent kills it
 // when the process is stopped.
 
-// awkSandboxEnv names the hidden mode of the child; its value is the
-// child's memory limit in bytes.
+// awkSandboxEnv names the hidden mode of the child.
 const awkSandboxEnv = "WINK_AWK_SANDBOX"
 
 // awkServed is set once the binary said it serves the hidden mode (its
@@ -40,13 +38,10 @@ var awkServed atomic.Bool
 // end with and true; otherwise it records that the binary serves the mode
 // and returns false.
 func ServeAwk() (int, bool) {
-	v, ok := os.LookupEnv(awkSandboxEnv)
-	if !ok {
+	if _, ok := os.LookupEnv(awkSandboxEnv); !ok {
 		awkServed.Store(true)
 		return 0, false
 	}
-	mem, _ := strconv.ParseInt(v, 10, 64)
-	limitAwk(mem)
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	var job awkJob
 	var n uint32
@@ -56,6 +51,9 @@ func ServeAwk() (int, bool) {
 	if err := json.NewDecoder(io.LimitReader(in, int64(n))).Decode(&job); err != nil {
 		return 2, true
 	}
+	// The limits come first, before anything of the program runs (the
+	// child may have been started ahead, a spare: they come with the job).
+	limitAwk(job.Mem)
 	stderr := os.NewFile(3, "awk-stderr")
 	r := job.exec(context.Background(), in, os.Stdout, stderr)
 	json.NewEncoder(os.NewFile(4, "awk-result")).Encode(r)

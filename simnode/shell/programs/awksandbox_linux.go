@@ -64,44 +64,108 @@ func vmData() int64 {
 	return 0
 }
 
+// awkChild is a started child (ServeAwk) and the parent's ends of its
+// pipes: its stdin, its stdout, awk's stderr and its result.
+type awkChild struct {
+	cmd                           *exec.Cmd
+	stdin, stdout, stderr, result *os.File
+	crash                         *tailBuffer
+}
+
+// awkSpare is a child started ahead, waiting for its job: starting the
+// binary (its packages' init) takes tens of milliseconds for the wink
+// binary, so each awk takes the spare and starts the next one beside it.
+// An idle spare ends when simnode does (its stdin ends).
+var awkSpare = make(chan *awkChild, 1)
+
+// takeAwkChild is the spare child, or a new one; it starts the next spare.
+func takeAwkChild() (*awkChild, error) {
+	defer func() {
+		go func() {
+			if c, err := startAwkChild(); err == nil {
+				select {
+				case awkSpare <- c:
+				default:
+					c.stdin.Close() // the child ends at once
+					c.cmd.Wait()
+					c.close()
+				}
+			}
+		}()
+	}()
+	select {
+	case c := <-awkSpare:
+		return c, nil
+	default:
+		return startAwkChild()
+	}
+}
+
+// startAwkChild starts a child: /proc/self/exe, the running binary even
+// once its file was replaced (os.Executable's path would then name the
+// new one, or none), in its hidden mode.
+func startAwkChild() (*awkChild, error) {
+	var pipes [4][2]*os.File // stdin, stdout, awk's stderr, result
+	closeAll := func(ends ...int) {
+		for _, pp := range pipes {
+			for _, e := range ends {
+				if pp[e] != nil {
+					pp[e].Close()
+				}
+			}
+		}
+	}
+	for i := range pipes {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(0, 1)
+			return nil, err
+		}
+		pipes[i] = [2]*os.File{r, w}
+	}
+	c := &awkChild{crash: &tailBuffer{max: 4 << 10}}
+	c.cmd = exec.Command("/proc/self/exe")
+	c.cmd.Env = []string{awkSandboxEnv + "=1", "GOMAXPROCS=1"}
+	c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr = pipes[0][0], pipes[1][1], c.crash
+	c.cmd.ExtraFiles = []*os.File{pipes[2][1], pipes[3][1]}
+	c.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	err := c.cmd.Start()
+	pipes[0][0].Close()
+	for _, pp := range pipes[1:] {
+		pp[1].Close()
+	}
+	if err != nil {
+		pipes[0][1].Close()
+		for _, pp := range pipes[1:] {
+			pp[0].Close()
+		}
+		return nil, err
+	}
+	c.stdin, c.stdout, c.stderr, c.result = pipes[0][1], pipes[1][0], pipes[2][0], pipes[3][0]
+	return c, nil
+}
+
+// close closes the parent's ends of the child's output pipes.
+func (c *awkChild) close() {
+	c.stdout.Close()
+	c.stderr.Close()
+	c.result.Close()
+}
+
 // sandboxAwk runs job in a child process of simnode's own binary (ServeAwk)
 // and maps how it ended: its exit status; killed with the process (its
 // ctx): Killed(); dead of its memory limit: OOM-killed, 137 (row B5, as
 // the shells' own memory limit does).
 func sandboxAwk(p *process.Proc, job awkJob, in io.Reader) int {
-	mem := min(p.MemoryLimit(), process.MachineMemory)
-	var pipes [4][2]*os.File // stdin, stdout, awk's stderr, result
-	for i := range pipes {
-		r, w, err := os.Pipe()
-		if err != nil {
-			for _, pp := range pipes[:i] {
-				pp[0].Close()
-				pp[1].Close()
-			}
-			p.Eprintln("awk: " + err.Error())
-			return 2
-		}
-		pipes[i] = [2]*os.File{r, w}
-	}
-	crash := &tailBuffer{max: 4 << 10}
-	// /proc/self/exe: the running binary, even once its file was replaced
-	// (os.Executable's path would then name the new one, or none).
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = []string{awkSandboxEnv + "=" + strconv.FormatInt(mem, 10), "GOMAXPROCS=1"}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = pipes[0][0], pipes[1][1], crash
-	cmd.ExtraFiles = []*os.File{pipes[2][1], pipes[3][1]}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	err := cmd.Start()
-	for _, f := range []*os.File{pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1]} {
-		f.Close()
-	}
+	job.Mem = min(p.MemoryLimit(), process.MachineMemory)
+	c, err := takeAwkChild()
 	if err != nil {
-		for _, f := range []*os.File{pipes[0][1], pipes[1][0], pipes[2][0], pipes[3][0]} {
-			f.Close()
-		}
 		p.Eprintln("awk: " + err.Error())
 		return 2
 	}
+	cmd := c.cmd
+	pipes := [4][2]*os.File{{nil, c.stdin}, {c.stdout}, {c.stderr}, {c.result}}
+	crash := c.crash
 	// The input: not waited for, it ends when the child is gone (its
 	// pipe fails) or the input ends.
 	go writeAwkJob(pipes[0][1], job, in)
