@@ -66,6 +66,14 @@ func isDir(c *process.Proc, name string) bool {
 	return err == nil
 }
 
+// confirm asks "<what>, Are you sure (Y/N)? " (rd /s, del of a
+// directory) and is true for an answer that starts with y.
+func confirm(c *process.Proc, what string) bool {
+	c.Printf("%s, Are you sure (Y/N)? ", what)
+	answer, _ := readLine(c.Stdin, 16)
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y")
+}
+
 // fileArgs splits arguments into switches (lower case) and names.
 func fileArgs(rest string) (switches map[string]bool, names []string) {
 	switches = map[string]bool{}
@@ -86,8 +94,7 @@ func fileArgs(rest string) (switches map[string]bool, names []string) {
 func (s *shell) md(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, n := range names {
@@ -113,8 +120,7 @@ func (s *shell) md(c *process.Proc, rest string) int {
 func (s *shell) rd(c *process.Proc, rest string) int {
 	sw, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, n := range names {
@@ -135,9 +141,7 @@ func (s *shell) rd(c *process.Proc, rest string) int {
 			continue
 		}
 		if sw["s"] && !sw["q"] {
-			c.Printf("%s, Are you sure (Y/N)? ", n)
-			answer, _ := readLine(c.Stdin, 16)
-			if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y") {
+			if !confirm(c, n) {
 				continue
 			}
 		}
@@ -160,8 +164,7 @@ func (s *shell) rd(c *process.Proc, rest string) int {
 func (s *shell) del(c *process.Proc, rest string) int {
 	sw, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, n := range names {
@@ -174,9 +177,7 @@ func (s *shell) del(c *process.Proc, rest string) int {
 			}
 		case isDir(c, n):
 			if !sw["q"] {
-				c.Printf("%s\\*, Are you sure (Y/N)? ", c.Path(n))
-				answer, _ := readLine(c.Stdin, 16)
-				if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y") {
+				if !confirm(c, c.Path(n)+`\*`) {
 					continue
 				}
 			}
@@ -270,8 +271,7 @@ func copyTree(c *process.Proc, from, to string) error {
 func (s *shell) copy(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	dst := "."
 	if len(names) > 1 {
@@ -358,8 +358,7 @@ func (s *shell) move(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) < 2 {
 		if len(names) == 0 {
-			c.Eprintln("The syntax of the command is incorrect.")
-			return 1
+			return syntaxIncorrect(c)
 		}
 		names = append(names, ".")
 	}
@@ -410,8 +409,7 @@ func (s *shell) move(c *process.Proc, rest string) int {
 func (s *shell) ren(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) != 2 || strings.ContainsAny(names[1], `\/:`) {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	src := c.Path(names[0])
 	to := strings.TrimRight(process.ParentDir(src), `\`) + `\` + names[1]
