@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // This file is cmd's expansions: %VAR% when a line is read (phase 1),
@@ -342,7 +344,7 @@ func (s *shell) modify(v, mods string) string {
 			if d == "" {
 				continue
 			}
-			cand := strings.TrimRight(d, `\`) + `\` + v
+			cand := process.WinJoin(d, v)
 			if _, err := s.p.ReadFile(cand); err == nil {
 				found = s.p.Path(cand)
 				break

@@ -42,7 +42,7 @@ func glob(c *process.Proc, pattern string, dirs bool) []string {
 	var out []string
 	for _, e := range ents {
 		if e.IsDir() == dirs && matchWild(base, e.Name()) {
-			out = append(out, strings.TrimRight(dir, `\`)+`\`+e.Name())
+			out = append(out, process.WinJoin(dir, e.Name()))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i]) < strings.ToLower(out[j]) })
@@ -231,7 +231,7 @@ func walkDirs(c *process.Proc, dir string) []string {
 		var sub []string
 		for _, e := range ents {
 			if e.IsDir() {
-				sub = append(sub, strings.TrimRight(out[i], `\`)+`\`+e.Name())
+				sub = append(sub, process.WinJoin(out[i], e.Name()))
 			}
 		}
 		sort.Strings(sub)
@@ -259,7 +259,7 @@ func copyTree(c *process.Proc, from, to string) error {
 		if c.Step() != nil {
 			return errors.New("stopped")
 		}
-		if err := copyTree(c, strings.TrimRight(from, `\`)+`\`+e.Name(), strings.TrimRight(to, `\`)+`\`+e.Name()); err != nil {
+		if err := copyTree(c, process.WinJoin(from, e.Name()), process.WinJoin(to, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -327,7 +327,7 @@ func (s *shell) copy(c *process.Proc, rest string) int {
 		}
 		to := target
 		if toDir {
-			to = strings.TrimRight(target, `\`) + `\` + process.BaseName(c.Path(src))
+			to = process.WinJoin(target, process.BaseName(c.Path(src)))
 		}
 		if err := c.WriteFile(to, data, false); err != nil {
 			c.Eprintln(process.CmdFileError(err, true))
@@ -339,7 +339,7 @@ func (s *shell) copy(c *process.Proc, rest string) int {
 	if concat {
 		to := target
 		if toDir {
-			to = strings.TrimRight(target, `\`) + `\` + process.BaseName(c.Path(srcs[0]))
+			to = process.WinJoin(target, process.BaseName(c.Path(srcs[0])))
 		}
 		if err := c.WriteFile(to, joined, false); err != nil {
 			c.Eprintln(process.CmdFileError(err, true))
@@ -378,7 +378,7 @@ func (s *shell) move(c *process.Proc, rest string) int {
 	for _, src := range srcs {
 		to := target
 		if toDir {
-			to = strings.TrimRight(target, `\`) + `\` + process.BaseName(src)
+			to = process.WinJoin(target, process.BaseName(src))
 		}
 		if isDir(c, src) {
 			if exists(c, to) {
@@ -412,7 +412,7 @@ func (s *shell) ren(c *process.Proc, rest string) int {
 		return syntaxIncorrect(c)
 	}
 	src := c.Path(names[0])
-	to := strings.TrimRight(process.ParentDir(src), `\`) + `\` + names[1]
+	to := process.WinJoin(process.ParentDir(src), names[1])
 	if !exists(c, src) || (exists(c, to) && !strings.EqualFold(to, src)) {
 		c.Eprintln("A duplicate file name exists, or the file")
 		c.Eprintln("cannot be found.")
