@@ -94,7 +94,7 @@ func cmdletMeasure(c *psCall) {
 			props = append(props, psProp{"Characters", chars})
 		}
 		props = append(props, psProp{"Property", nil})
-		c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.TextMeasureInfo", view: "table", props: props, cols: measureCols(props)})
+		c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.TextMeasureInfo", view: "table", props: props, cols: autoCols(props)})
 		return
 	}
 	var count int64
@@ -143,21 +143,6 @@ func cmdletMeasure(c *psCall) {
 		{"Count", count}, {"Average", avg}, {"Sum", sumV}, {"Maximum", maxV}, {"Minimum", minV}, {"Property", property}}})
 }
 
-func measureCols(props []psProp) []psCol {
-	var cols []psCol
-	for i, p := range props {
-		w := len(p.name) + 1
-		if l := len(cellText(p.val)) + 1; l > w {
-			w = l
-		}
-		if i == len(props)-1 {
-			w = 0
-		}
-		cols = append(cols, psCol{name: p.name, width: w, right: i < len(props)-1})
-	}
-	return cols
-}
-
 // compareValues orders two values as Sort-Object and Measure-Object do:
 // numbers as numbers, anything else as case-insensitive text.
 func compareValues(a, b any) int {
@@ -165,17 +150,8 @@ func compareValues(a, b any) int {
 	_, af := a.(float64)
 	_, bn := b.(int64)
 	_, bf := b.(float64)
-	if (an || af) && (bn || bf) {
-		x, y := toFloat(a), toFloat(b)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	if _, ok := a.(*psDate); ok {
+	_, ad := a.(*psDate)
+	if (an || af) && (bn || bf) || ad {
 		x, y := toFloat(a), toFloat(b)
 		switch {
 		case x < y:
