@@ -125,12 +125,7 @@ func BenchmarkPodThroughput(b *testing.B) {
 	c, opts, _ := up(b, "bench-pods", podsConfig+"images: {resolve: offline}\n", true)
 	cs := clientset(b, c.Kubeconfig)
 	ctx := context.Background()
-	for _, ns := range []string{"through", "ceiling"} {
-		if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-			b.Fatal(err)
-		}
-		waitSA(b, cs, ns)
-	}
+	namespaces(b, cs, "through", "ceiling")
 	b.ResetTimer()
 
 	stop := profilePhase(b, "pods-through", opts)
@@ -237,6 +232,33 @@ func runPods(b *testing.B, cs kubernetes.Interface, ns string, n int, mutate fun
 		b.Fatalf("%s: %d of %d pods Running after 10 minutes", ns, len(running), n)
 	}
 	return float64(n) / time.Since(start).Seconds()
+}
+
+// envCount is the positive number in $name (a smaller or larger run),
+// else def; what says what it counts.
+func envCount(b *testing.B, name, what string, def int) int {
+	b.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		b.Fatalf("%s=%q: want a positive number of %s", name, s, what)
+	}
+	return n
+}
+
+// namespaces creates each namespace and waits for its default
+// ServiceAccount.
+func namespaces(b *testing.B, cs kubernetes.Interface, names ...string) {
+	b.Helper()
+	for _, ns := range names {
+		if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		waitSA(b, cs, ns)
+	}
 }
 
 func waitSA(b *testing.B, cs kubernetes.Interface, ns string) {

@@ -61,14 +61,7 @@ var hostileLoops = []hostileLoop{
 // processes hold at most its memory limit (64 MiB by default) and compute
 // at most their share of the node's CPU.
 func BenchmarkHostileLoops(b *testing.B) {
-	n := 100
-	if s := os.Getenv("WINK_HOSTILE_CONTAINERS"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			b.Fatalf("WINK_HOSTILE_CONTAINERS=%q: want a number of containers", s)
-		}
-		n = v
-	}
+	n := envCount(b, "WINK_HOSTILE_CONTAINERS", "containers", 100)
 	loops := hostileLoops
 	if s := os.Getenv("WINK_HOSTILE_LOOPS"); s != "" {
 		loops = nil
@@ -83,12 +76,8 @@ func BenchmarkHostileLoops(b *testing.B) {
 	}
 	c, opts, _ := up(b, "bench-hostile", hostileConfig, true)
 	cs := clientset(b, c.Kubeconfig)
-	ctx := context.Background()
 	ns := "hostile"
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	waitSA(b, cs, ns)
+	namespaces(b, cs, ns)
 	pid, err := harness.ComponentPID(opts, "simnode")
 	if err != nil {
 		b.Fatal(err)
