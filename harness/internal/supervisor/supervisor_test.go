@@ -29,6 +29,15 @@ func waitFor(t *testing.T, what string, f func() bool) {
 	}
 }
 
+// staysReady: the first child's status still says ready a while later.
+func staysReady(t *testing.T, runDir string) {
+	t.Helper()
+	time.Sleep(300 * time.Millisecond)
+	if list, err := ReadStatus(runDir); err != nil || list[0].State != StateReady {
+		t.Errorf("status %+v (%v), want ready", list, err)
+	}
+}
+
 func pidOf(dir, name string) int {
 	data, err := os.ReadFile(filepath.Join(dir, name+".pid"))
 	if err != nil {
@@ -110,11 +119,7 @@ func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) er
 		list, err := ReadStatus(s.RunDir)
 		return err == nil && list[0].PID != 0 && list[0].PID != first && list[0].State == StateReady
 	})
-	// and it stays so
-	time.Sleep(300 * time.Millisecond)
-	if list, err := ReadStatus(s.RunDir); err != nil || list[0].State != StateReady {
-		t.Errorf("status %+v (%v), want ready", list, err)
-	}
+	staysReady(t, s.RunDir)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -137,10 +142,7 @@ func TestFirstStartIsReady(t *testing.T) {
 		list, err := ReadStatus(s.RunDir)
 		return err == nil && list[0].PID != 0
 	})
-	time.Sleep(300 * time.Millisecond)
-	if list, err := ReadStatus(s.RunDir); err != nil || list[0].State != StateReady {
-		t.Errorf("status %+v (%v), want ready", list, err)
-	}
+	staysReady(t, s.RunDir)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
