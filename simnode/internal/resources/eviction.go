@@ -145,7 +145,8 @@ func (m *Manager) Run(ctx context.Context) {
 	}
 }
 
-// Observation is memory.available against its threshold.
+// Observation is an eviction signal (memory.available, nodefs.available)
+// against its threshold.
 type Observation struct {
 	Available, Capacity, Threshold resource.Quantity
 	// Met: available is below the threshold.
@@ -160,6 +161,12 @@ func (m *Manager) Observe(snap *Snapshot) (Observation, bool, error) {
 		return Observation{}, false, nil
 	}
 	available, capacity := snap.MemoryAvailable()
+	return observe(v, available, capacity)
+}
+
+// observe is a signal's Observation: available and capacity in bytes
+// against the threshold v (a quantity or a percentage of capacity).
+func observe(v string, available, capacity int64) (Observation, bool, error) {
 	o := Observation{
 		Available: *resource.NewQuantity(available, resource.BinarySI),
 		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),

@@ -7,8 +7,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
-
-	"wink.dev/wink/simnode/rules"
 )
 
 // defaultEphemeralCapacity is a node's ephemeral-storage capacity when
@@ -115,18 +113,7 @@ func (m *Manager) observeDisk(snap *Snapshot, storage map[*corev1.Pod]PodStorage
 	for p, u := range storage {
 		snap.Disk[p.UID] = u
 	}
-	used := snap.nodeFsUsed()
-	o := Observation{
-		Available: *resource.NewQuantity(max(capacity-used, 0), resource.BinarySI),
-		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),
-	}
-	q, err := rules.ParseThreshold(v, o.Capacity)
-	if err != nil {
-		return Observation{}, false, err
-	}
-	o.Threshold = q
-	o.Met = q.Cmp(o.Available) > 0
-	return o, true, nil
+	return observe(v, max(capacity-snap.nodeFsUsed(), 0), capacity)
 }
 
 // RankDiskPressure orders pods for eviction under nodefs pressure as the
