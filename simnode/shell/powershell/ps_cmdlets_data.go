@@ -354,57 +354,50 @@ func (j *jsonWriter) value(v any, indent, depth int) {
 }
 
 func (j *jsonWriter) list(x []any, indent, depth int) {
-	if j.compress {
-		j.b.WriteString("[")
-		for i, e := range x {
-			if i > 0 {
-				j.b.WriteString(",")
-			}
-			j.value(e, 0, depth-1)
-		}
-		j.b.WriteString("]")
-		return
-	}
-	if len(x) == 0 {
-		j.b.WriteString("[\r\n\r\n" + strings.Repeat(" ", indent) + "]")
-		return
-	}
-	j.b.WriteString("[\r\n")
-	for i, e := range x {
-		j.b.WriteString(strings.Repeat(" ", indent+4))
-		j.value(e, indent+4, depth-1)
-		if i < len(x)-1 {
-			j.b.WriteString(",")
-		}
-		j.b.WriteString("\r\n")
-	}
-	j.b.WriteString(strings.Repeat(" ", indent) + "]")
+	j.members("[", "]", len(x), nil, func(i int) any { return x[i] }, indent, depth)
 }
 
 func (j *jsonWriter) object(props []psProp, indent, depth int) {
+	j.members("{", "}", len(props), func(i int) string { return props[i].name }, func(i int) any { return props[i].val }, indent, depth)
+}
+
+// members writes the n members of a list or (with name) an object as
+// ConvertTo-Json lays them out: on one line with -Compress, else one a
+// line, 4 columns in from the opening bracket's line, a nested value
+// indented to its key's end.
+func (j *jsonWriter) members(open, close string, n int, name func(int) string, val func(int) any, indent, depth int) {
 	if j.compress {
-		j.b.WriteString("{")
-		for i, p := range props {
+		j.b.WriteString(open)
+		for i := range n {
 			if i > 0 {
 				j.b.WriteString(",")
 			}
-			j.b.WriteString(jsonString(p.name) + ":")
-			j.value(p.val, 0, depth-1)
+			if name != nil {
+				j.b.WriteString(jsonString(name(i)) + ":")
+			}
+			j.value(val(i), 0, depth-1)
 		}
-		j.b.WriteString("}")
+		j.b.WriteString(close)
 		return
 	}
-	j.b.WriteString("{\r\n")
-	for i, p := range props {
-		key := jsonString(p.name) + ":  "
+	if n == 0 {
+		j.b.WriteString(open + "\r\n\r\n" + strings.Repeat(" ", indent) + close)
+		return
+	}
+	j.b.WriteString(open + "\r\n")
+	for i := range n {
+		key := ""
+		if name != nil {
+			key = jsonString(name(i)) + ":  "
+		}
 		j.b.WriteString(strings.Repeat(" ", indent+4) + key)
-		j.value(p.val, indent+4+len(key), depth-1)
-		if i < len(props)-1 {
+		j.value(val(i), indent+4+len(key), depth-1)
+		if i < n-1 {
 			j.b.WriteString(",")
 		}
 		j.b.WriteString("\r\n")
 	}
-	j.b.WriteString(strings.Repeat(" ", indent) + "}")
+	j.b.WriteString(strings.Repeat(" ", indent) + close)
 }
 
 // cmdletFromJSON is ConvertFrom-Json: objects become PSCustomObjects with
