@@ -293,7 +293,7 @@ nodePools:
 		if err != nil {
 			b.Fatal(err)
 		}
-		kib := vmRSS(b, pid)
+		kib := procStatusKiB(b, pid, "VmRSS")
 		if err := harness.Delete(context.Background(), opts); err != nil {
 			b.Fatal(err)
 		}
@@ -309,14 +309,16 @@ nodePools:
 	}
 }
 
-func vmRSS(b *testing.B, pid int) float64 {
+// procStatusKiB is a memory field of process pid's /proc status (VmRSS,
+// VmHWM), in KiB.
+func procStatusKiB(b *testing.B, pid int, field string) float64 {
 	b.Helper()
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
 			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
 			if err != nil {
 				b.Fatal(err)
@@ -324,6 +326,6 @@ func vmRSS(b *testing.B, pid int) float64 {
 			return kib
 		}
 	}
-	b.Fatal("no VmRSS")
+	b.Fatal("no " + field)
 	return 0
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -85,10 +84,10 @@ func BenchmarkHostileLoops(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		idlePct := idleCPU(b, pid)
-		idleRSS := vmRSS(b, pid)
+		idleRSS := procStatusKiB(b, pid, "VmRSS")
 		createHostile(b, cs, ns, n, loops)
 		pct := idleCPU(b, pid)
-		rss, peak := vmRSS(b, pid), vmHWM(b, pid)
+		rss, peak := procStatusKiB(b, pid, "VmRSS"), procStatusKiB(b, pid, "VmHWM")
 		restarts, oom := hostileStatus(b, cs, ns)
 		b.ReportMetric(rss/1024, "MiB-RSS")
 		b.ReportMetric(peak/1024, "MiB-peak-RSS")
@@ -175,24 +174,4 @@ func hostileStatus(b *testing.B, cs kubernetes.Interface, ns string) (restarts, 
 		}
 	}
 	return restarts, oom
-}
-
-// vmHWM is process pid's peak resident memory (VmHWM), in KiB.
-func vmHWM(b *testing.B, pid int) float64 {
-	b.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kib
-		}
-	}
-	b.Fatal("no VmHWM")
-	return 0
 }

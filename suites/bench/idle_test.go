@@ -48,7 +48,7 @@ func BenchmarkIdleRunningContainers(b *testing.B) {
 	for range b.N {
 		pingRate, pingCPU := rolloutWithCPU(b, cs, ns, "ping", n, pid, ping)
 		pct := idleCPU(b, pid)
-		rss := vmRSS(b, pid)
+		rss := procStatusKiB(b, pid, "VmRSS")
 		scaleToZero(b, cs, ns, "ping")
 		pauseRate, pauseCPU := rolloutWithCPU(b, cs, ns, "pause", n, pid, pause)
 		pausePct := idleCPU(b, pid)

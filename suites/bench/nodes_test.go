@@ -74,7 +74,7 @@ func BenchmarkNodes5000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		kib := vmRSS(b, pid)
+		kib := procStatusKiB(b, pid, "VmRSS")
 		total := n
 		b.ReportMetric(took.Seconds(), "s-to-ready")
 		b.ReportMetric(kib/float64(total), "KiB/node")
