@@ -319,9 +319,13 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 
 	// Node annotations switch the simulated machines (power.go).
 	if _, err := s.others.Core().V1().Nodes().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj interface{}) { s.notifyPower(obj) },
+		AddFunc: func(obj interface{}) {
+			s.syncClientAllocatable(obj)
+			s.notifyPower(obj)
+		},
 		UpdateFunc: func(old, obj interface{}) {
 			s.reassertReady(obj)
+			s.syncClientAllocatable(obj)
 			o, ok1 := old.(*corev1.Node)
 			n, ok2 := obj.(*corev1.Node)
 			if ok1 && ok2 && o.Annotations[ShutdownAnnotation] == n.Annotations[ShutdownAnnotation] {
@@ -516,6 +520,27 @@ func (s *shared) reassertReady(obj interface{}) {
 	if nodes.Ready(np.Node()) {
 		np.Update(func(*corev1.Node) {})
 	}
+}
+
+// syncClientAllocatable sets the allocatable of the extended resources a
+// client advertised in the node's status capacity (kubectl patch, a device
+// plugin's operator, upstream's e2enode.AddExtendedResource) and drops
+// those gone from it, as the kubelet's status update does
+// (nodes.SyncClientAllocatable; issue 21, row N5).
+func (s *shared) syncClientAllocatable(obj interface{}) {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return
+	}
+	p, ok := s.nodeProviders.Load(n.Name)
+	if !ok {
+		return
+	}
+	np := p.(*nodes.Provider)
+	if !nodes.SyncClientAllocatable(np.Node(), n) {
+		return
+	}
+	np.Update(func(own *corev1.Node) { nodes.SyncClientAllocatable(own, n) })
 }
 
 // keepTransitionTimes keeps the lastTransitionTime of conditions whose

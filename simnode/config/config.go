@@ -131,15 +131,29 @@ type Pool struct {
 	Kubelet *KubeletWritePath `json:"kubelet,omitempty"`
 }
 
-// KubeletWritePath are the KubeletConfiguration fields of the same names:
-// the kubelet's event rate limit, node lease duration and node status
-// report frequency, and its container log rotation (issue 22). nil or
-// empty: the kubelet's default.
+// KubeletWritePath is how often and how fast a pool's kubelets write to the
+// API (events, the node lease and the node status) and to their disks
+// (container log rotation): the KubeletConfiguration fields of the same
+// names (pkg/kubelet/apis/config/v1beta1/defaults.go); nil or empty: the
+// kubelet's default. wink.yaml's pools use this type as it is.
 type KubeletWritePath struct {
-	EventRecordQPS              *int32           `json:"eventRecordQPS,omitempty"`
-	EventBurst                  *int32           `json:"eventBurst,omitempty"`
-	NodeLeaseDurationSeconds    *int32           `json:"nodeLeaseDurationSeconds,omitempty"`
-	NodeStatusReportFrequency   *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	// EventRecordQPS and EventBurst rate limit the events each node writes
+	// (the kubelet's event client). Default 50 and 100. As in the kubelet
+	// (its client's rest.Config), 0 is client-go's default 5 and 10.
+	EventRecordQPS *int32 `json:"eventRecordQPS,omitempty"`
+	EventBurst     *int32 `json:"eventBurst,omitempty"`
+	// NodeLeaseDurationSeconds is the node lease's duration; the lease is
+	// renewed every quarter of it. Default 40 (renewed every 10 s).
+	NodeLeaseDurationSeconds *int32 `json:"nodeLeaseDurationSeconds,omitempty"`
+	// NodeStatusReportFrequency is how often a node whose status did not
+	// change posts it anyway. Default 5m. A change is posted when it
+	// happens.
+	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
+	// ContainerLogMaxSize, ContainerLogMaxFiles, ContainerLogMaxWorkers
+	// and ContainerLogMonitorInterval are the container log manager's
+	// rotation (issue 22): every containerLogMonitorInterval each running
+	// container's log of containerLogMaxSize or more is rotated, keeping
+	// containerLogMaxFiles files. Default 10Mi, 5, 1 and 10s.
 	ContainerLogMaxSize         string           `json:"containerLogMaxSize,omitempty"`
 	ContainerLogMaxFiles        *int32           `json:"containerLogMaxFiles,omitempty"`
 	ContainerLogMaxWorkers      *int32           `json:"containerLogMaxWorkers,omitempty"`

@@ -125,12 +125,7 @@ func BenchmarkPodThroughput(b *testing.B) {
 	c, opts, _ := up(b, "bench-pods", podsConfig+"images: {resolve: offline}\n", true)
 	cs := clientset(b, c.Kubeconfig)
 	ctx := context.Background()
-	for _, ns := range []string{"through", "ceiling"} {
-		if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-			b.Fatal(err)
-		}
-		waitSA(b, cs, ns)
-	}
+	namespaces(b, cs, "through", "ceiling")
 	b.ResetTimer()
 
 	stop := profilePhase(b, "pods-through", opts)
@@ -239,6 +234,33 @@ func runPods(b *testing.B, cs kubernetes.Interface, ns string, n int, mutate fun
 	return float64(n) / time.Since(start).Seconds()
 }
 
+// envCount is the positive number in $name (a smaller or larger run),
+// else def; what says what it counts.
+func envCount(b *testing.B, name, what string, def int) int {
+	b.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		b.Fatalf("%s=%q: want a positive number of %s", name, s, what)
+	}
+	return n
+}
+
+// namespaces creates each namespace and waits for its default
+// ServiceAccount.
+func namespaces(b *testing.B, cs kubernetes.Interface, names ...string) {
+	b.Helper()
+	for _, ns := range names {
+		if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		waitSA(b, cs, ns)
+	}
+}
+
 func waitSA(b *testing.B, cs kubernetes.Interface, ns string) {
 	b.Helper()
 	for range 300 {
@@ -271,7 +293,7 @@ nodePools:
 		if err != nil {
 			b.Fatal(err)
 		}
-		kib := vmRSS(b, pid)
+		kib := procStatusKiB(b, pid, "VmRSS")
 		if err := harness.Delete(context.Background(), opts); err != nil {
 			b.Fatal(err)
 		}
@@ -287,14 +309,16 @@ nodePools:
 	}
 }
 
-func vmRSS(b *testing.B, pid int) float64 {
+// procStatusKiB is a memory field of process pid's /proc status (VmRSS,
+// VmHWM), in KiB.
+func procStatusKiB(b *testing.B, pid int, field string) float64 {
 	b.Helper()
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
 			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
 			if err != nil {
 				b.Fatal(err)
@@ -302,6 +326,6 @@ func vmRSS(b *testing.B, pid int) float64 {
 			return kib
 		}
 	}
-	b.Fatal("no VmRSS")
+	b.Fatal("no " + field)
 	return 0
 }

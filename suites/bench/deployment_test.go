@@ -3,8 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,14 +22,7 @@ const deployNodes = 50
 // for a small run.
 func deployReplicas(b *testing.B) int {
 	b.Helper()
-	if v := os.Getenv("WINK_BENCH_REPLICAS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			b.Fatalf("WINK_BENCH_REPLICAS=%q: want a positive number of replicas, e.g. 300", v)
-		}
-		return n
-	}
-	return 3000
+	return envCount(b, "WINK_BENCH_REPLICAS", "replicas", 3000)
 }
 
 // workload is a Deployment's pod as the benchmark runs it on both sides.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,14 +60,7 @@ var hostileLoops = []hostileLoop{
 // processes hold at most its memory limit (64 MiB by default) and compute
 // at most their share of the node's CPU.
 func BenchmarkHostileLoops(b *testing.B) {
-	n := 100
-	if s := os.Getenv("WINK_HOSTILE_CONTAINERS"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			b.Fatalf("WINK_HOSTILE_CONTAINERS=%q: want a number of containers", s)
-		}
-		n = v
-	}
+	n := envCount(b, "WINK_HOSTILE_CONTAINERS", "containers", 100)
 	loops := hostileLoops
 	if s := os.Getenv("WINK_HOSTILE_LOOPS"); s != "" {
 		loops = nil
@@ -83,12 +75,8 @@ func BenchmarkHostileLoops(b *testing.B) {
 	}
 	c, opts, _ := up(b, "bench-hostile", hostileConfig, true)
 	cs := clientset(b, c.Kubeconfig)
-	ctx := context.Background()
 	ns := "hostile"
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	waitSA(b, cs, ns)
+	namespaces(b, cs, ns)
 	pid, err := harness.ComponentPID(opts, "simnode")
 	if err != nil {
 		b.Fatal(err)
@@ -96,10 +84,10 @@ func BenchmarkHostileLoops(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		idlePct := idleCPU(b, pid)
-		idleRSS := vmRSS(b, pid)
+		idleRSS := procStatusKiB(b, pid, "VmRSS")
 		createHostile(b, cs, ns, n, loops)
 		pct := idleCPU(b, pid)
-		rss, peak := vmRSS(b, pid), vmHWM(b, pid)
+		rss, peak := procStatusKiB(b, pid, "VmRSS"), procStatusKiB(b, pid, "VmHWM")
 		restarts, oom := hostileStatus(b, cs, ns)
 		b.ReportMetric(rss/1024, "MiB-RSS")
 		b.ReportMetric(peak/1024, "MiB-peak-RSS")
@@ -186,24 +174,4 @@ func hostileStatus(b *testing.B, cs kubernetes.Interface, ns string) (restarts, 
 		}
 	}
 	return restarts, oom
-}
-
-// vmHWM is process pid's peak resident memory (VmHWM), in KiB.
-func vmHWM(b *testing.B, pid int) float64 {
-	b.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kib, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return kib
-		}
-	}
-	b.Fatal("no VmHWM")
-	return 0
 }

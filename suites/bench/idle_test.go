@@ -28,22 +28,11 @@ import (
 // one core, with the ping pods running (goal: < 5 %) and with the pause
 // pods running (the nodes' own cost: leases, status), and its RSS.
 func BenchmarkIdleRunningContainers(b *testing.B) {
-	n := 1000
-	if s := os.Getenv("WINK_IDLE_CONTAINERS"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			b.Fatalf("WINK_IDLE_CONTAINERS=%q: want a number of containers", s)
-		}
-		n = v
-	}
+	n := envCount(b, "WINK_IDLE_CONTAINERS", "containers", 1000)
 	c, opts, _ := up(b, "bench-idle", podsConfig+"images: {resolve: offline}\n", true)
 	cs := clientset(b, c.Kubeconfig)
-	ctx := context.Background()
 	ns := "idle"
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	waitSA(b, cs, ns)
+	namespaces(b, cs, ns)
 	pid, err := harness.ComponentPID(opts, "simnode")
 	if err != nil {
 		b.Fatal(err)
@@ -59,7 +48,7 @@ func BenchmarkIdleRunningContainers(b *testing.B) {
 	for range b.N {
 		pingRate, pingCPU := rolloutWithCPU(b, cs, ns, "ping", n, pid, ping)
 		pct := idleCPU(b, pid)
-		rss := vmRSS(b, pid)
+		rss := procStatusKiB(b, pid, "VmRSS")
 		scaleToZero(b, cs, ns, "ping")
 		pauseRate, pauseCPU := rolloutWithCPU(b, cs, ns, "pause", n, pid, pause)
 		pausePct := idleCPU(b, pid)

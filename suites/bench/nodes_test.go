@@ -3,8 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -19,14 +17,7 @@ import (
 // $WINK_BENCH_NODES for a small run.
 func manyNodes(b *testing.B) int {
 	b.Helper()
-	if v := os.Getenv("WINK_BENCH_NODES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			b.Fatalf("WINK_BENCH_NODES=%q: want a positive number of nodes, e.g. 500", v)
-		}
-		return n
-	}
-	return 5000
+	return envCount(b, "WINK_BENCH_NODES", "nodes", 5000)
 }
 
 // manyNodesConfig: n Windows nodes in one simnode process, no other (a
@@ -83,7 +74,7 @@ func BenchmarkNodes5000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		kib := vmRSS(b, pid)
+		kib := procStatusKiB(b, pid, "VmRSS")
 		total := n
 		b.ReportMetric(took.Seconds(), "s-to-ready")
 		b.ReportMetric(kib/float64(total), "KiB/node")

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,14 +30,7 @@ import (
 // benchPods is the number of pods of the throughput benchmarks: 3,000, or
 // $WINK_BENCH_PODS for a smaller check.
 func benchPods(b *testing.B) int {
-	if s := os.Getenv("WINK_BENCH_PODS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			b.Fatalf("WINK_BENCH_PODS=%q: want a positive number of pods", s)
-		}
-		return n
-	}
-	return 3000
+	return envCount(b, "WINK_BENCH_PODS", "pods", 3000)
 }
 
 // registryImage serves an in-process registry (go-containerregistry's
@@ -95,12 +87,7 @@ func BenchmarkPodThroughputRegistry(b *testing.B) {
 		c, opts, _ := up(b, "bench-"+mode, podsConfig+"images: {resolve: "+mode+"}\n", true)
 		defer func() { _ = harness.Delete(context.Background(), opts) }()
 		cs := clientset(b, c.Kubeconfig)
-		for _, ns := range []string{"warm", "through"} {
-			if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-				b.Fatal(err)
-			}
-			waitSA(b, cs, ns)
-		}
+		namespaces(b, cs, "warm", "through")
 		onWindows := func(p *corev1.Pod) {
 			p.Spec.Containers[0].Image = image
 			p.Spec.NodeSelector = map[string]string{"kubernetes.io/os": "windows"}

@@ -89,17 +89,25 @@ func TestNodesJoin(t *testing.T) {
 	testenv.Test(t, f)
 }
 
-// upFails brings up a joining cluster of cfg that must fail, and returns
-// the error and how long Up took to say it.
-func upFails(ctx context.Context, t *testing.T, name string, cfg *v1alpha1.Cluster) (error, time.Duration) {
+// joining is the options of a joining cluster called name with these pools,
+// and its nodes' names; the test's end deletes the cluster and its nodes.
+func joining(t *testing.T, name string, pools []v1alpha1.NodePool) (harness.Options, []string) {
 	t.Helper()
 	opts := joined
 	opts.Name = name
-	nodes := harness.NodeNames(&v1alpha1.Cluster{Name: name, NodePools: cfg.NodePools})
+	nodes := harness.NodeNames(&v1alpha1.Cluster{Name: name, NodePools: pools})
 	t.Cleanup(func() {
 		_ = harness.Delete(context.Background(), opts)
 		_ = deleteNodes(context.Background(), joinConfig.Kubeconfig, nodes)
 	})
+	return opts, nodes
+}
+
+// upFails brings up a joining cluster of cfg that must fail, and returns
+// the error and how long Up took to say it.
+func upFails(ctx context.Context, t *testing.T, name string, cfg *v1alpha1.Cluster) (error, time.Duration) {
+	t.Helper()
+	opts, _ := joining(t, name, cfg.NodePools)
 	start := time.Now()
 	_, err := harness.Up(ctx, harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: time.Minute})
 	took := time.Since(start)

@@ -31,6 +31,24 @@ import (
 // shardsName is the wink cluster of TestShards.
 const shardsName = "wink-shards"
 
+// ownedBy splits nodes into those shard (of shards) owns, by the rule
+// every shard applies (simnode/config.Owner), and the others; the test
+// fails where the shard owns none.
+func ownedBy(t *testing.T, nodes []string, shard, shards int) (owned, others []string) {
+	t.Helper()
+	for _, n := range nodes {
+		if simconfig.Owner(n, shards) == shard {
+			owned = append(owned, n)
+		} else {
+			others = append(others, n)
+		}
+	}
+	if len(owned) == 0 {
+		t.Fatalf("shard %d of %d owns none of %v", shard, shards, nodes)
+	}
+	return owned, others
+}
+
 // TestShards: simnode.shards on one machine (issue 19). A wink cluster of
 // the existing backend joins the suite's (embedded) cluster with its nodes
 // served by 3 simnode processes: every node becomes Ready; stopping one
@@ -51,13 +69,7 @@ func TestShards(t *testing.T) {
 				Labels: map[string]string{joinedLabel: "shards"},
 				Taints: []corev1.Taint{{Key: "wink.dev/shards", Effect: corev1.TaintEffectNoSchedule}},
 			}}
-			opts := joined
-			opts.Name = shardsName
-			nodes := harness.NodeNames(&v1alpha1.Cluster{Name: shardsName, NodePools: c.NodePools})
-			t.Cleanup(func() {
-				_ = harness.Delete(context.Background(), opts)
-				_ = deleteNodes(context.Background(), joinConfig.Kubeconfig, nodes)
-			})
+			opts, nodes := joining(t, shardsName, c.NodePools)
 			start := time.Now()
 			if _, err := harness.Up(ctx, harness.UpOptions{Options: opts, Config: &c, Fresh: true, Wait: 2 * time.Minute}); err != nil {
 				t.Fatalf("wink up with simnode.shards 3: %v", err)
@@ -66,17 +78,7 @@ func TestShards(t *testing.T) {
 			pids := shardPIDs(t, opts, 3)
 
 			// The nodes shard 1 owns, by the rule every shard applies.
-			var owned, others []string
-			for _, n := range nodes {
-				if simconfig.Owner(n, 3) == 1 {
-					owned = append(owned, n)
-				} else {
-					others = append(others, n)
-				}
-			}
-			if len(owned) == 0 {
-				t.Fatalf("shard 1 owns none of %v", nodes)
-			}
+			owned, others := ownedBy(t, nodes, 1, 3)
 			if err := syscall.Kill(pids[1], syscall.SIGSTOP); err != nil {
 				t.Fatal(err)
 			}
@@ -288,17 +290,7 @@ func TestStatefulSetShards(t *testing.T) {
 			if _, err := cs.AppsV1().StatefulSets(ns).UpdateScale(ctx, stsName, scale, metav1.UpdateOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			var owned, others []string
-			for _, n := range nodes {
-				if simconfig.Owner(n, 4) == 3 {
-					owned = append(owned, n)
-				} else {
-					others = append(others, n)
-				}
-			}
-			if len(owned) == 0 {
-				t.Fatalf("shard 3 of 4 owns none of %v", nodes)
-			}
+			owned, others := ownedBy(t, nodes, 3, 4)
 			// Every replica reads the new count (simnode.StatefulSetPoll)
 			// and serves its new shard: all nodes Ready again.
 			if err := wait.PollUntilContextTimeout(ctx, time.Second, time.Minute, true, func(context.Context) (bool, error) {

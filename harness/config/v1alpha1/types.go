@@ -3,6 +3,8 @@ package v1alpha1
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	simconfig "wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/facts"
 )
 
@@ -174,32 +176,9 @@ type NodePool struct {
 	Kubelet *KubeletWritePath `json:"kubelet,omitempty"`
 }
 
-// KubeletWritePath is how often and how fast a pool's kubelets write to the
-// API (events, the node lease and the node status) and to their disks
-// (container log rotation).
-type KubeletWritePath struct {
-	// EventRecordQPS and EventBurst rate limit the events each node writes
-	// (the kubelet's event client). Default 50 and 100. As in the kubelet
-	// (its client's rest.Config), 0 is client-go's default 5 and 10.
-	EventRecordQPS *int32 `json:"eventRecordQPS,omitempty"`
-	EventBurst     *int32 `json:"eventBurst,omitempty"`
-	// NodeLeaseDurationSeconds is the node lease's duration; the lease is
-	// renewed every quarter of it. Default 40 (renewed every 10 s).
-	NodeLeaseDurationSeconds *int32 `json:"nodeLeaseDurationSeconds,omitempty"`
-	// NodeStatusReportFrequency is how often a node whose status did not
-	// change posts it anyway. Default 5m. A change is posted when it
-	// happens.
-	NodeStatusReportFrequency *metav1.Duration `json:"nodeStatusReportFrequency,omitempty"`
-	// ContainerLogMaxSize, ContainerLogMaxFiles, ContainerLogMaxWorkers
-	// and ContainerLogMonitorInterval are the container log manager's
-	// rotation (issue 22): every containerLogMonitorInterval each running
-	// container's log of containerLogMaxSize or more is rotated, keeping
-	// containerLogMaxFiles files. Default 10Mi, 5, 1 and 10s.
-	ContainerLogMaxSize         string           `json:"containerLogMaxSize,omitempty"`
-	ContainerLogMaxFiles        *int32           `json:"containerLogMaxFiles,omitempty"`
-	ContainerLogMaxWorkers      *int32           `json:"containerLogMaxWorkers,omitempty"`
-	ContainerLogMonitorInterval *metav1.Duration `json:"containerLogMonitorInterval,omitempty"`
-}
+// KubeletWritePath is simnode/config's: a pool's kubelet block is handed
+// to its nodes as wink.yaml says it.
+type KubeletWritePath = simconfig.KubeletWritePath
 
 // Simnode sets how the simulated nodes are served (issue 19).
 type Simnode struct {

@@ -181,7 +181,7 @@ func Pools(pools []v1alpha1.NodePool) []simconfig.Pool {
 			ContainerRuntimeVersion:         p.ContainerRuntimeVersion,
 			ShutdownGracePeriod:             p.ShutdownGracePeriod,
 			ShutdownGracePeriodCriticalPods: p.ShutdownGracePeriodCriticalPods,
-			Kubelet:                         kubeletWritePath(p.Kubelet),
+			Kubelet:                         p.Kubelet,
 		})
 	}
 	return out
@@ -399,22 +399,4 @@ func NodeReady(n *corev1.Node) bool {
 		}
 	}
 	return false
-}
-
-// kubeletWritePath converts a pool's kubelet write-path settings.
-func kubeletWritePath(k *v1alpha1.KubeletWritePath) *simconfig.KubeletWritePath {
-	if k == nil {
-		return nil
-	}
-	return &simconfig.KubeletWritePath{
-		EventRecordQPS:            k.EventRecordQPS,
-		EventBurst:                k.EventBurst,
-		NodeLeaseDurationSeconds:  k.NodeLeaseDurationSeconds,
-		NodeStatusReportFrequency: k.NodeStatusReportFrequency,
-		// Issue 22: the container log manager's rotation.
-		ContainerLogMaxSize:         k.ContainerLogMaxSize,
-		ContainerLogMaxFiles:        k.ContainerLogMaxFiles,
-		ContainerLogMaxWorkers:      k.ContainerLogMaxWorkers,
-		ContainerLogMonitorInterval: k.ContainerLogMonitorInterval,
-	}
 }

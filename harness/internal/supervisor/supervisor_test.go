@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +30,31 @@ func waitFor(t *testing.T, what string, f func() bool) {
 	}
 }
 
+// staysReady: the first child's status still says ready a while later.
+func staysReady(t *testing.T, runDir string) {
+	t.Helper()
+	time.Sleep(300 * time.Millisecond)
+	if list, err := ReadStatus(runDir); err != nil || list[0].State != StateReady {
+		t.Errorf("status %+v (%v), want ready", list, err)
+	}
+}
+
+// start runs s with comps in the background; stop (also at the test's
+// end) cancels it and returns what Run returned.
+func start(t *testing.T, s *Supervisor, comps []Component) (stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, comps) }()
+	var once sync.Once
+	var err error
+	stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { _ = stop() })
+	return stop
+}
+
 func pidOf(dir, name string) int {
 	data, err := os.ReadFile(filepath.Join(dir, name+".pid"))
 	if err != nil {
@@ -41,11 +67,7 @@ func pidOf(dir, name string) int {
 // TestRestartsAKilledChild is what `wink` relies on when a test kills simnode.
 func TestRestartsAKilledChild(t *testing.T) {
 	s := newSupervisor(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Run(ctx, []Component{{Name: "sleeper", Args: []string{"-c", "echo started; exec sleep 30"}}})
-	}()
+	stop := start(t, s, []Component{{Name: "sleeper", Args: []string{"-c", "echo started; exec sleep 30"}}})
 	var first int
 	waitFor(t, "the first child", func() bool { first = pidOf(s.RunDir, "sleeper"); return first > 0 })
 	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
@@ -66,8 +88,7 @@ func TestRestartsAKilledChild(t *testing.T) {
 		return strings.Count(string(log), "started")
 	}
 	waitFor(t, "the restarted child's output", func() bool { return starts() >= 2 })
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	log, _ := os.ReadFile(filepath.Join(s.LogDir, "sleeper.log"))
@@ -91,16 +112,11 @@ func TestRestartedChildIsReadyAgain(t *testing.T) {
 
 func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) error) {
 	s := newSupervisor(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Run(ctx, []Component{{
-			Name:  "sleeper",
-			Args:  []string{"-c", "exec sleep 30"},
-			Ready: ready,
-		}})
-	}()
+	stop := start(t, s, []Component{{
+		Name:  "sleeper",
+		Args:  []string{"-c", "exec sleep 30"},
+		Ready: ready,
+	}})
 	var first int
 	waitFor(t, "the first child", func() bool { first = pidOf(s.RunDir, "sleeper"); return first > 0 })
 	if err := syscall.Kill(first, syscall.SIGKILL); err != nil {
@@ -110,13 +126,8 @@ func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) er
 		list, err := ReadStatus(s.RunDir)
 		return err == nil && list[0].PID != 0 && list[0].PID != first && list[0].State == StateReady
 	})
-	// and it stays so
-	time.Sleep(300 * time.Millisecond)
-	if list, err := ReadStatus(s.RunDir); err != nil || list[0].State != StateReady {
-		t.Errorf("status %+v (%v), want ready", list, err)
-	}
-	cancel()
-	if err := <-done; err != nil {
+	staysReady(t, s.RunDir)
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -126,23 +137,14 @@ func testRestartedChildIsReadyAgain(t *testing.T, ready func(context.Context) er
 // "starting" by its start racing Run's readiness.
 func TestFirstStartIsReady(t *testing.T) {
 	s := newSupervisor(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Run(ctx, []Component{{Name: "sleeper", Args: []string{"-c", "exec sleep 30"}}})
-	}()
+	stop := start(t, s, []Component{{Name: "sleeper", Args: []string{"-c", "exec sleep 30"}}})
 	waitFor(t, "the child", func() bool { return pidOf(s.RunDir, "sleeper") > 0 })
 	waitFor(t, "its pid in the status", func() bool {
 		list, err := ReadStatus(s.RunDir)
 		return err == nil && list[0].PID != 0
 	})
-	time.Sleep(300 * time.Millisecond)
-	if list, err := ReadStatus(s.RunDir); err != nil || list[0].State != StateReady {
-		t.Errorf("status %+v (%v), want ready", list, err)
-	}
-	cancel()
-	if err := <-done; err != nil {
+	staysReady(t, s.RunDir)
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -190,13 +192,10 @@ func TestStopsInReverseOrder(t *testing.T) {
 		script := `trap 'echo ` + name + ` >> "$RECORD"; exit 0' TERM; while :; do sleep 0.05; done`
 		return Component{Name: name, Args: []string{"-c", script}, Env: []string{"RECORD=" + record}}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, []Component{child("etcd"), child("apiserver"), child("simnode")}) }()
+	stop := start(t, s, []Component{child("etcd"), child("apiserver"), child("simnode")})
 	waitFor(t, "all children", func() bool { return pidOf(s.RunDir, "simnode") > 0 })
 	time.Sleep(200 * time.Millisecond) // let the shells install their traps
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(record)
@@ -221,10 +220,7 @@ func TestKilledOrExited(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSupervisor(t)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- s.Run(ctx, []Component{{Name: "c", Args: []string{"-c", tt.script}}}) }()
-			defer func() { cancel(); <-done }()
+			start(t, s, []Component{{Name: "c", Args: []string{"-c", tt.script}}})
 			if tt.kill {
 				var pid int
 				waitFor(t, "the child", func() bool { pid = pidOf(s.RunDir, "c"); return pid > 0 })
@@ -253,19 +249,14 @@ func TestKilledOrExited(t *testing.T) {
 // "context canceled" failure to report.
 func TestStoppedDuringATask(t *testing.T) {
 	s := newSupervisor(t)
-	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Run(ctx, []Component{{Name: "bootstrap", Task: func(ctx context.Context) error {
-			close(started)
-			<-ctx.Done()
-			return ctx.Err()
-		}}})
-	}()
+	stop := start(t, s, []Component{{Name: "bootstrap", Task: func(ctx context.Context) error {
+		close(started)
+		<-ctx.Done()
+		return ctx.Err()
+	}}})
 	<-started
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("Run = %v, want nil for a stop", err)
 	}
 	list, err := ReadStatus(s.RunDir)

@@ -54,6 +54,53 @@ func (tickerImages) Pull(string, ImageHost, *corev1.Pod, string) (Image, error) 
 }
 func (tickerImages) Sandbox(ImageHost) error { return nil }
 
+// newTickerFixture is a Windows node whose images run "ticker" (tickShell),
+// with its logs and runtime records on disk under dir.
+func newTickerFixture(t *testing.T) (f *fixture, sh *tickShell, dir string) {
+	dir = t.TempDir()
+	sh = &tickShell{}
+	f = newFixtureWith(t, "windows", func(c *Config) {
+		c.Shell = sh
+		c.Images = tickerImages{}
+		c.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
+		c.StateDir = filepath.Join(dir, "runtime")
+	})
+	return f, sh, dir
+}
+
+// restart kills simnode: its processes stop where they are, the API keeps
+// pod; three seconds later a new simnode (its Config changed by edit, if
+// any) serves the node from the records under dir, adopts pod and runs for
+// two seconds.
+func (f *fixture) restart(t *testing.T, dir string, pod *corev1.Pod, edit func(*Config)) {
+	t.Helper()
+	f.p.mu.Lock()
+	for _, rec := range f.p.pods {
+		for _, c := range rec.withEphemeral() {
+			c.stopped = true
+			if c.cancel != nil {
+				c.cancel()
+			}
+		}
+	}
+	f.p.mu.Unlock()
+	cfg := f.p.cfg
+	cfg.Clock = newManualClock(f.clk.Now().Add(3 * time.Second))
+	cfg.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
+	if edit != nil {
+		edit(&cfg)
+	}
+	f.clk = cfg.Clock.(*manualClock)
+	f.p = NewProvider(cfg)
+	if err := f.indexer.Update(pod); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.p.CreatePod(context.Background(), pod); err != nil {
+		t.Fatal(err)
+	}
+	f.run(2 * time.Second)
+}
+
 // A simnode restart is a kubelet restart for the containers: the process
 // resumes where it was, on its own clock from its recorded start, with no
 // line printed twice and no file write made twice; what it would have
@@ -62,14 +109,7 @@ func (tickerImages) Sandbox(ImageHost) error { return nil }
 // A new pod of an image the node has runs with the image's entrypoint,
 // from the node's record, with no catalog to ask.
 func TestResumeAfterRestart(t *testing.T) {
-	dir := t.TempDir()
-	sh := &tickShell{}
-	f := newFixtureWith(t, "windows", func(c *Config) {
-		c.Shell = sh
-		c.Images = tickerImages{}
-		c.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
-		c.StateDir = filepath.Join(dir, "runtime")
-	})
+	f, sh, dir := newTickerFixture(t)
 	pod := simplePod("tick")
 	pod.Spec.Containers[0].Image = "example.com/ticker:1"
 	f.start(pod)
@@ -77,29 +117,9 @@ func TestResumeAfterRestart(t *testing.T) {
 	before := f.get("tick")
 	start := before.Status.ContainerStatuses[0].State.Running
 
-	// simnode is killed: its processes stop where they are, the API keeps
-	// the pod; three seconds later a new simnode serves the node.
-	f.p.mu.Lock()
-	for _, rec := range f.p.pods {
-		for _, c := range rec.containers {
-			c.stopped = true
-			c.cancel()
-		}
-	}
-	f.p.mu.Unlock()
-	cfg := f.p.cfg
-	cfg.Clock = newManualClock(f.clk.Now().Add(3 * time.Second))
-	cfg.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
-	cfg.Images = nil // the image's metadata comes from the node's record
-	f.clk = cfg.Clock.(*manualClock)
-	f.p = NewProvider(cfg)
-	if err := f.indexer.Update(before); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.p.CreatePod(context.Background(), before); err != nil {
-		t.Fatal(err)
-	}
-	f.run(2 * time.Second)
+	// simnode is killed; a new one starts without the image catalog: the
+	// image's metadata comes from the node's record.
+	f.restart(t, dir, before, func(c *Config) { c.Images = nil })
 
 	after := f.get("tick")
 	if !reflect.DeepEqual(before.Status.ContainerStatuses, after.Status.ContainerStatuses) {
@@ -174,14 +194,7 @@ func TestCollectGarbage(t *testing.T) {
 // containerID, startedAt), its process resumes where it was, exec reaches
 // it, and one that had exited stays exited.
 func TestEphemeralResumeAfterRestart(t *testing.T) {
-	dir := t.TempDir()
-	sh := &tickShell{}
-	f := newFixtureWith(t, "windows", func(c *Config) {
-		c.Shell = sh
-		c.Images = tickerImages{}
-		c.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
-		c.StateDir = filepath.Join(dir, "runtime")
-	})
+	f, _, dir := newTickerFixture(t)
 	pod := simplePod("tick")
 	pod.Spec.Containers[0].Image = "example.com/ticker:1"
 	pod = f.start(pod)
@@ -199,28 +212,7 @@ func TestEphemeralResumeAfterRestart(t *testing.T) {
 		t.Fatalf("ephemeral statuses before: %+v", before.Status.EphemeralContainerStatuses)
 	}
 
-	f.p.mu.Lock()
-	for _, rec := range f.p.pods {
-		for _, c := range rec.withEphemeral() {
-			c.stopped = true
-			if c.cancel != nil {
-				c.cancel()
-			}
-		}
-	}
-	f.p.mu.Unlock()
-	cfg := f.p.cfg
-	cfg.Clock = newManualClock(f.clk.Now().Add(3 * time.Second))
-	cfg.Logs = logs.NewFileStore(filepath.Join(dir, "root"), logs.Rotation{})
-	f.clk = cfg.Clock.(*manualClock)
-	f.p = NewProvider(cfg)
-	if err := f.indexer.Update(before); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.p.CreatePod(context.Background(), before); err != nil {
-		t.Fatal(err)
-	}
-	f.run(2 * time.Second)
+	f.restart(t, dir, before, nil)
 
 	after := f.get("tick")
 	if !reflect.DeepEqual(before.Status.EphemeralContainerStatuses, after.Status.EphemeralContainerStatuses) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Issue 21 (B13): a preStop sleep hook (lifecycle.preStop.sleep) holds the
@@ -27,20 +26,8 @@ func TestPreStopSleep(t *testing.T) {
 			pod := simplePod("victim")
 			pod.Spec.Containers[0].Image = "registry.k8s.io/pause:3.10.1" // the preemption spec's victims
 			pod.Spec.Containers[0].Lifecycle = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: tc.sleep}}}
-			pod = f.addPod(pod)
-			_ = f.p.CreatePod(context.Background(), pod)
-			f.clk.Step(startDelay)
-			f.waitFor("victim", phase(corev1.PodRunning))
-			del := pod.DeepCopy()
-			now := metav1.NewTime(f.clk.Now())
-			del.DeletionTimestamp = &now
-			del.DeletionGracePeriodSeconds = &tc.grace
-			if err := f.indexer.Update(del); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.p.DeletePod(context.Background(), del); err != nil {
-				t.Fatal(err)
-			}
+			f.startRunning(pod)
+			f.deleteWithGrace(pod, tc.grace)
 			f.run(tc.stopsAfter - time.Second)
 			if got, _ := f.p.GetPod(context.Background(), "default", "victim"); got.Status.ContainerStatuses[0].State.Running == nil {
 				t.Fatal("stopped before its preStop sleep ended")

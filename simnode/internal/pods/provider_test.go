@@ -102,6 +102,33 @@ func (f *fixture) addPod(pod *corev1.Pod) *corev1.Pod {
 	return pod
 }
 
+// startRunning puts pod into the API, creates it on the node and waits
+// until its status is Running, which it returns.
+func (f *fixture) startRunning(pod *corev1.Pod) *corev1.Pod {
+	f.t.Helper()
+	f.addPod(pod)
+	_ = f.p.CreatePod(context.Background(), pod)
+	f.clk.Step(startDelay)
+	return f.waitFor(pod.Name, phase(corev1.PodRunning))
+}
+
+// deleteWithGrace is the apiserver's graceful delete of pod: it sets the
+// deletionTimestamp and the grace period, and the node is told.
+func (f *fixture) deleteWithGrace(pod *corev1.Pod, grace int64) *corev1.Pod {
+	f.t.Helper()
+	del := pod.DeepCopy()
+	now := metav1.NewTime(f.clk.Now())
+	del.DeletionTimestamp = &now
+	del.DeletionGracePeriodSeconds = &grace
+	if err := f.indexer.Update(del); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.p.DeletePod(context.Background(), del); err != nil {
+		f.t.Fatal(err)
+	}
+	return del
+}
+
 // waitFor waits for a notification of pod name that satisfies ok.
 func (f *fixture) waitFor(name string, ok func(*corev1.Pod) bool) *corev1.Pod {
 	f.t.Helper()
@@ -236,10 +263,7 @@ func TestRejection(t *testing.T) {
 // pod Running in the API and keeps everything as it is (requirement 4).
 func TestAdoptionAfterRestart(t *testing.T) {
 	f := newFixture(t, "windows", "10.244.1.0/24")
-	pod := f.addPod(simplePod("keep"))
-	_ = f.p.CreatePod(context.Background(), pod)
-	f.clk.Step(startDelay)
-	before := f.waitFor("keep", phase(corev1.PodRunning))
+	before := f.startRunning(simplePod("keep"))
 	// The API now has the running status.
 	if err := f.indexer.Update(before); err != nil {
 		t.Fatal(err)
@@ -325,22 +349,8 @@ func TestGracefulDeletion(t *testing.T) {
 			if tc.ignore {
 				pod.Annotations = map[string]string{IgnoreSigtermAnnotation: "true"}
 			}
-			pod = f.addPod(pod)
-			_ = f.p.CreatePod(context.Background(), pod)
-			f.clk.Step(startDelay)
-			f.waitFor("d", phase(corev1.PodRunning))
-
-			// The apiserver sets deletionTimestamp and the grace period.
-			del := pod.DeepCopy()
-			now := metav1.NewTime(f.clk.Now())
-			del.DeletionTimestamp = &now
-			del.DeletionGracePeriodSeconds = &tc.grace
-			if err := f.indexer.Update(del); err != nil {
-				t.Fatal(err)
-			}
-			if err := f.p.DeletePod(context.Background(), del); err != nil {
-				t.Fatal(err)
-			}
+			f.startRunning(pod)
+			del := f.deleteWithGrace(pod, tc.grace)
 			if err := f.p.DeletePod(context.Background(), del); err != nil { // may be called again
 				t.Fatal(err)
 			}
@@ -412,10 +422,7 @@ func TestReadinessGates(t *testing.T) {
 	f := newFixture(t, "windows", "10.244.1.0/24")
 	pod := simplePod("g")
 	pod.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}}
-	pod = f.addPod(pod)
-	_ = f.p.CreatePod(context.Background(), pod)
-	f.clk.Step(startDelay)
-	running := f.waitFor("g", phase(corev1.PodRunning))
+	running := f.startRunning(pod)
 	ready := func(p *corev1.Pod) *corev1.PodCondition {
 		for i, c := range p.Status.Conditions {
 			if c.Type == corev1.PodReady {

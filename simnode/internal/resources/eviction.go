@@ -145,7 +145,8 @@ func (m *Manager) Run(ctx context.Context) {
 	}
 }
 
-// Observation is memory.available against its threshold.
+// Observation is an eviction signal (memory.available, nodefs.available)
+// against its threshold.
 type Observation struct {
 	Available, Capacity, Threshold resource.Quantity
 	// Met: available is below the threshold.
@@ -160,6 +161,12 @@ func (m *Manager) Observe(snap *Snapshot) (Observation, bool, error) {
 		return Observation{}, false, nil
 	}
 	available, capacity := snap.MemoryAvailable()
+	return observe(v, available, capacity)
+}
+
+// observe is a signal's Observation: available and capacity in bytes
+// against the threshold v (a quantity or a percentage of capacity).
+func observe(v string, available, capacity int64) (Observation, bool, error) {
 	o := Observation{
 		Available: *resource.NewQuantity(available, resource.BinarySI),
 		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),
@@ -271,14 +278,6 @@ func isCritical(pod *corev1.Pod) bool {
 	return pod.Spec.Priority != nil && *pod.Spec.Priority >= systemCriticalPriority
 }
 
-func memoryRequest(pod *corev1.Pod) resource.Quantity {
-	reqs := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	if q, ok := reqs[corev1.ResourceMemory]; ok {
-		return q
-	}
-	return resource.Quantity{Format: resource.BinarySI}
-}
-
 func podPriority(pod *corev1.Pod) int32 {
 	if pod.Spec.Priority != nil {
 		return *pod.Spec.Priority
@@ -303,19 +302,26 @@ func cmpBool(a, b bool) int {
 // requests), then lower priority first, then larger working set above the
 // request first. The sort is stable.
 func RankMemoryPressure(pods []*corev1.Pod, snap *Snapshot) {
+	rankByUsage(pods, corev1.ResourceMemory, snap.PodWorkingSet)
+}
+
+// rankByUsage is the order the kubelet's rankMemoryPressure and
+// rankDiskPressureFunc share (orderedBy(exceedRequests, priority, usage)
+// in pkg/kubelet/eviction/helpers.go): pods without stats first, then
+// pods whose usage of res exceeds their request, then lower priority,
+// then larger usage above the request. The sort is stable.
+func rankByUsage(pods []*corev1.Pod, res corev1.ResourceName, usageOf func(*corev1.Pod) (int64, bool)) {
 	type key struct {
-		found   bool
-		exceeds bool
-		prio    int32
-		above   resource.Quantity
+		found, exceeds bool
+		prio           int32
+		above          resource.Quantity
 	}
 	keys := map[*corev1.Pod]key{}
 	for _, p := range pods {
-		ws, found := snap.PodWorkingSet(p)
-		req := memoryRequest(p)
-		usage := resource.NewQuantity(ws, resource.BinarySI)
-		k := key{found: found, prio: podPriority(p)}
-		k.exceeds = usage.Cmp(req) == 1
+		used, found := usageOf(p)
+		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})[res]
+		usage := resource.NewQuantity(used, resource.BinarySI)
+		k := key{found: found, prio: podPriority(p), exceeds: usage.Cmp(req) == 1}
 		usage.Sub(req)
 		k.above = *usage
 		keys[p] = k
@@ -341,29 +347,41 @@ func RankMemoryPressure(pods []*corev1.Pod, snap *Snapshot) {
 // consumption of memory. " for every container above its request (in spec
 // order: containers, then init containers), and the event annotations.
 func EvictionMessage(pod *corev1.Pod, snap *Snapshot, obs Observation) (string, map[string]string) {
-	const res = corev1.ResourceMemory
+	return evictionMessage(pod, corev1.ResourceMemory, obs, func(name string) (int64, bool) {
+		for _, u := range snap.Containers {
+			if u.Pod.UID == pod.UID && u.Name == name {
+				return u.WorkingSet, true
+			}
+		}
+		return 0, false
+	})
+}
+
+// evictionMessage is the kubelet's evictionMessage for res, with
+// usageOf giving a container's usage by name (false: no stats): the node
+// line, the threshold line, a line for each container above its request
+// (containers, then init containers), and the event annotations.
+func evictionMessage(pod *corev1.Pod, res corev1.ResourceName, obs Observation, usageOf func(container string) (int64, bool)) (string, map[string]string) {
 	msg := fmt.Sprintf(nodeLowMessageFmt, res)
 	msg += fmt.Sprintf(thresholdMetMessageFmt, &obs.Threshold, &obs.Available)
-	annotations := map[string]string{}
 	var names, usages []string
 	specs := append(append([]corev1.Container(nil), pod.Spec.Containers...), pod.Spec.InitContainers...)
 	for _, c := range specs {
-		for _, u := range snap.Containers {
-			if u.Pod.UID != pod.UID || u.Name != c.Name {
-				continue
-			}
-			req := c.Resources.Requests[res]
-			usage := resource.NewQuantity(u.WorkingSet, resource.BinarySI)
-			if usage.Cmp(req) > 0 {
-				msg += fmt.Sprintf(containerMessageFmt, c.Name, usage.String(), req.String(), res)
-				names = append(names, c.Name)
-				usages = append(usages, usage.String())
-			}
-			break
+		used, ok := usageOf(c.Name)
+		if !ok {
+			continue
+		}
+		req := c.Resources.Requests[res]
+		usage := resource.NewQuantity(used, resource.BinarySI)
+		if usage.Cmp(req) > 0 {
+			msg += fmt.Sprintf(containerMessageFmt, c.Name, usage.String(), req.String(), res)
+			names = append(names, c.Name)
+			usages = append(usages, usage.String())
 		}
 	}
-	annotations[OffendingContainersKey] = strings.Join(names, ",")
-	annotations[OffendingContainersUsageKey] = strings.Join(usages, ",")
-	annotations[StarvedResourceKey] = string(res)
-	return msg, annotations
+	return msg, map[string]string{
+		OffendingContainersKey:      strings.Join(names, ","),
+		OffendingContainersUsageKey: strings.Join(usages, ","),
+		StarvedResourceKey:          string(res),
+	}
 }

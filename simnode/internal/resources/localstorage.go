@@ -2,15 +2,11 @@ package resources
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
-
-	"wink.dev/wink/simnode/rules"
 )
 
 // defaultEphemeralCapacity is a node's ephemeral-storage capacity when
@@ -117,18 +113,7 @@ func (m *Manager) observeDisk(snap *Snapshot, storage map[*corev1.Pod]PodStorage
 	for p, u := range storage {
 		snap.Disk[p.UID] = u
 	}
-	used := snap.nodeFsUsed()
-	o := Observation{
-		Available: *resource.NewQuantity(max(capacity-used, 0), resource.BinarySI),
-		Capacity:  *resource.NewQuantity(capacity, resource.BinarySI),
-	}
-	q, err := rules.ParseThreshold(v, o.Capacity)
-	if err != nil {
-		return Observation{}, false, err
-	}
-	o.Threshold = q
-	o.Met = q.Cmp(o.Available) > 0
-	return o, true, nil
+	return observe(v, max(capacity-snap.nodeFsUsed(), 0), capacity)
 }
 
 // RankDiskPressure orders pods for eviction under nodefs pressure as the
@@ -137,33 +122,9 @@ func (m *Manager) observeDisk(snap *Snapshot, storage map[*corev1.Pod]PodStorage
 // whose usage (layers, logs, emptyDirs) exceeds their ephemeral-storage
 // request, then lower priority, then larger usage above the request.
 func RankDiskPressure(pods []*corev1.Pod, storage map[*corev1.Pod]PodStorage) {
-	type key struct {
-		found, exceeds bool
-		prio           int32
-		above          resource.Quantity
-	}
-	keys := map[*corev1.Pod]key{}
-	for _, p := range pods {
+	rankByUsage(pods, corev1.ResourceEphemeralStorage, func(p *corev1.Pod) (int64, bool) {
 		u, found := storage[p]
-		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})[corev1.ResourceEphemeralStorage]
-		usage := resource.NewQuantity(u.Total, resource.BinarySI)
-		k := key{found: found, prio: podPriority(p), exceeds: usage.Cmp(req) == 1}
-		usage.Sub(req)
-		k.above = *usage
-		keys[p] = k
-	}
-	sort.SliceStable(pods, func(i, j int) bool {
-		a, b := keys[pods[i]], keys[pods[j]]
-		if !a.found || !b.found {
-			return cmpBool(!a.found, !b.found) < 0
-		}
-		if c := cmpBool(a.exceeds, b.exceeds); c != 0 {
-			return c < 0
-		}
-		if a.prio != b.prio {
-			return a.prio < b.prio
-		}
-		return b.above.Cmp(a.above) < 0
+		return u.Total, found
 	})
 }
 
@@ -173,29 +134,10 @@ func RankDiskPressure(pods []*corev1.Pod, storage map[*corev1.Pod]PodStorage) {
 // using <rootfs+logs>, request is <req>, has larger consumption of
 // ephemeral-storage. " for each container above its request.
 func DiskEvictionMessage(pod *corev1.Pod, u PodStorage, obs Observation) (string, map[string]string) {
-	const res = corev1.ResourceEphemeralStorage
-	msg := fmt.Sprintf(nodeLowMessageFmt, res)
-	msg += fmt.Sprintf(thresholdMetMessageFmt, &obs.Threshold, &obs.Available)
-	var names, usages []string
-	specs := append(append([]corev1.Container(nil), pod.Spec.Containers...), pod.Spec.InitContainers...)
-	for _, c := range specs {
-		used, ok := u.Containers[c.Name]
-		if !ok {
-			continue
-		}
-		req := c.Resources.Requests[res]
-		usage := resource.NewQuantity(used, resource.BinarySI)
-		if usage.Cmp(req) > 0 {
-			msg += fmt.Sprintf(containerMessageFmt, c.Name, usage.String(), req.String(), res)
-			names = append(names, c.Name)
-			usages = append(usages, usage.String())
-		}
-	}
-	return msg, map[string]string{
-		OffendingContainersKey:      strings.Join(names, ","),
-		OffendingContainersUsageKey: strings.Join(usages, ","),
-		StarvedResourceKey:          string(res),
-	}
+	return evictionMessage(pod, corev1.ResourceEphemeralStorage, obs, func(name string) (int64, bool) {
+		used, ok := u.Containers[name]
+		return used, ok
+	})
 }
 
 // localStorageEviction evicts every active pod past one of its local

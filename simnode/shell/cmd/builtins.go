@@ -181,8 +181,7 @@ func (s *shell) set(c *process.Proc, rest string) int {
 	i := strings.IndexByte(t, '=')
 	switch {
 	case i == 0:
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	case i > 0:
 		return s.setVar(c, t[:i], t[i+1:])
 	}
@@ -211,8 +210,7 @@ func (s *shell) setP(c *process.Proc, t string) int {
 	}
 	name, prompt, ok := strings.Cut(t, "=")
 	if !ok {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	if len(prompt) >= 2 && prompt[0] == '"' && prompt[len(prompt)-1] == '"' {
 		prompt = prompt[1 : len(prompt)-1]
@@ -225,6 +223,13 @@ func (s *shell) setP(c *process.Proc, t string) int {
 		return 1
 	}
 	return s.setVar(c, name, line)
+}
+
+// syntaxIncorrect is an internal command's answer to arguments it cannot
+// use: errSyntax's message and ERRORLEVEL.
+func syntaxIncorrect(c *process.Proc) int {
+	c.Eprintln(errSyntax.msg)
+	return errSyntax.code
 }
 
 // readLine reads one line byte by byte (what follows stays for the next
@@ -408,8 +413,7 @@ func (s *shell) exit(c *process.Proc, rest string) int {
 func (s *shell) typeCmd(c *process.Proc, rest string) int {
 	files := splitWinArgs(rest)
 	if len(files) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, f := range files {

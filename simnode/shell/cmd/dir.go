@@ -153,7 +153,7 @@ func dirBare(p *process.Proc, full string, deep bool, sel dirSelect) int {
 			}
 			n++
 			if deep {
-				p.Println(strings.TrimRight(d, `\`) + `\` + e.Name())
+				p.Println(process.WinJoin(d, e.Name()))
 			} else {
 				p.Println(e.Name())
 			}

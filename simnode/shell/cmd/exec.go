@@ -282,7 +282,7 @@ func onDisk(c *process.Proc, name string) bool {
 		for _, ext := range exts {
 			cand := name + ext
 			if d != "" {
-				cand = strings.TrimRight(d, `\`) + `\` + cand
+				cand = process.WinJoin(d, cand)
 			}
 			if _, err := c.ReadFile(cand); err == nil {
 				return true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // This file is cmd's expansions: %VAR% when a line is read (phase 1),
@@ -90,6 +92,16 @@ func (s *shell) percent(line string) string {
 // argModifiers reads the ~ modifiers of a batch parameter: "dp0" is
 // ("dp", 0).
 func argModifiers(s string) (mods string, n int, ok bool) {
+	j := modifierRun(s)
+	if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		return s[:j], int(s[j] - '0'), true
+	}
+	return "", 0, false
+}
+
+// modifierRun is how many bytes of s are ~ modifiers (fdpnxsatz, then
+// at most one $VAR:), as batch parameters and FOR variables share them.
+func modifierRun(s string) int {
 	j := 0
 	for j < len(s) && strings.IndexByte("fdpnxsatz", lower(s[j])) >= 0 {
 		j++
@@ -99,10 +111,7 @@ func argModifiers(s string) (mods string, n int, ok bool) {
 			j += k + 1
 		}
 	}
-	if j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		return s[:j], int(s[j] - '0'), true
-	}
-	return "", 0, false
+	return j
 }
 
 func lower(c byte) byte {
@@ -301,15 +310,7 @@ func (s *shell) forVars(text string) string {
 // letter that is also a modifier ends the run when a variable of that
 // name is in scope). n is how many bytes it took.
 func (s *shell) forModifiers(t string) (mods string, name byte, n int, ok bool) {
-	j := 0
-	for j < len(t) && strings.IndexByte("fdpnxsatz", lower(t[j])) >= 0 {
-		j++
-	}
-	if strings.HasPrefix(t[j:], "$") {
-		if k := strings.IndexByte(t[j:], ':'); k > 0 {
-			j += k + 1
-		}
-	}
+	j := modifierRun(t)
 	for k := j; k >= 0; k-- {
 		if k < len(t) {
 			if _, in := s.fors[t[k]]; in {
@@ -342,7 +343,7 @@ func (s *shell) modify(v, mods string) string {
 			if d == "" {
 				continue
 			}
-			cand := strings.TrimRight(d, `\`) + `\` + v
+			cand := process.WinJoin(d, v)
 			if _, err := s.p.ReadFile(cand); err == nil {
 				found = s.p.Path(cand)
 				break

@@ -42,7 +42,7 @@ func glob(c *process.Proc, pattern string, dirs bool) []string {
 	var out []string
 	for _, e := range ents {
 		if e.IsDir() == dirs && matchWild(base, e.Name()) {
-			out = append(out, strings.TrimRight(dir, `\`)+`\`+e.Name())
+			out = append(out, process.WinJoin(dir, e.Name()))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i]) < strings.ToLower(out[j]) })
@@ -66,6 +66,14 @@ func isDir(c *process.Proc, name string) bool {
 	return err == nil
 }
 
+// confirm asks "<what>, Are you sure (Y/N)? " (rd /s, del of a
+// directory) and is true for an answer that starts with y.
+func confirm(c *process.Proc, what string) bool {
+	c.Printf("%s, Are you sure (Y/N)? ", what)
+	answer, _ := readLine(c.Stdin, 16)
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y")
+}
+
 // fileArgs splits arguments into switches (lower case) and names.
 func fileArgs(rest string) (switches map[string]bool, names []string) {
 	switches = map[string]bool{}
@@ -86,8 +94,7 @@ func fileArgs(rest string) (switches map[string]bool, names []string) {
 func (s *shell) md(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, n := range names {
@@ -113,8 +120,7 @@ func (s *shell) md(c *process.Proc, rest string) int {
 func (s *shell) rd(c *process.Proc, rest string) int {
 	sw, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, n := range names {
@@ -135,9 +141,7 @@ func (s *shell) rd(c *process.Proc, rest string) int {
 			continue
 		}
 		if sw["s"] && !sw["q"] {
-			c.Printf("%s, Are you sure (Y/N)? ", n)
-			answer, _ := readLine(c.Stdin, 16)
-			if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y") {
+			if !confirm(c, n) {
 				continue
 			}
 		}
@@ -160,8 +164,7 @@ func (s *shell) rd(c *process.Proc, rest string) int {
 func (s *shell) del(c *process.Proc, rest string) int {
 	sw, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	code := 0
 	for _, n := range names {
@@ -174,9 +177,7 @@ func (s *shell) del(c *process.Proc, rest string) int {
 			}
 		case isDir(c, n):
 			if !sw["q"] {
-				c.Printf("%s\\*, Are you sure (Y/N)? ", c.Path(n))
-				answer, _ := readLine(c.Stdin, 16)
-				if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(answer)), "y") {
+				if !confirm(c, c.Path(n)+`\*`) {
 					continue
 				}
 			}
@@ -230,7 +231,7 @@ func walkDirs(c *process.Proc, dir string) []string {
 		var sub []string
 		for _, e := range ents {
 			if e.IsDir() {
-				sub = append(sub, strings.TrimRight(out[i], `\`)+`\`+e.Name())
+				sub = append(sub, process.WinJoin(out[i], e.Name()))
 			}
 		}
 		sort.Strings(sub)
@@ -258,7 +259,7 @@ func copyTree(c *process.Proc, from, to string) error {
 		if c.Step() != nil {
 			return errors.New("stopped")
 		}
-		if err := copyTree(c, strings.TrimRight(from, `\`)+`\`+e.Name(), strings.TrimRight(to, `\`)+`\`+e.Name()); err != nil {
+		if err := copyTree(c, process.WinJoin(from, e.Name()), process.WinJoin(to, e.Name())); err != nil {
 			return err
 		}
 	}
@@ -270,8 +271,7 @@ func copyTree(c *process.Proc, from, to string) error {
 func (s *shell) copy(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) == 0 {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	dst := "."
 	if len(names) > 1 {
@@ -327,7 +327,7 @@ func (s *shell) copy(c *process.Proc, rest string) int {
 		}
 		to := target
 		if toDir {
-			to = strings.TrimRight(target, `\`) + `\` + process.BaseName(c.Path(src))
+			to = process.WinJoin(target, process.BaseName(c.Path(src)))
 		}
 		if err := c.WriteFile(to, data, false); err != nil {
 			c.Eprintln(process.CmdFileError(err, true))
@@ -339,7 +339,7 @@ func (s *shell) copy(c *process.Proc, rest string) int {
 	if concat {
 		to := target
 		if toDir {
-			to = strings.TrimRight(target, `\`) + `\` + process.BaseName(c.Path(srcs[0]))
+			to = process.WinJoin(target, process.BaseName(c.Path(srcs[0])))
 		}
 		if err := c.WriteFile(to, joined, false); err != nil {
 			c.Eprintln(process.CmdFileError(err, true))
@@ -358,8 +358,7 @@ func (s *shell) move(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) < 2 {
 		if len(names) == 0 {
-			c.Eprintln("The syntax of the command is incorrect.")
-			return 1
+			return syntaxIncorrect(c)
 		}
 		names = append(names, ".")
 	}
@@ -379,7 +378,7 @@ func (s *shell) move(c *process.Proc, rest string) int {
 	for _, src := range srcs {
 		to := target
 		if toDir {
-			to = strings.TrimRight(target, `\`) + `\` + process.BaseName(src)
+			to = process.WinJoin(target, process.BaseName(src))
 		}
 		if isDir(c, src) {
 			if exists(c, to) {
@@ -410,11 +409,10 @@ func (s *shell) move(c *process.Proc, rest string) int {
 func (s *shell) ren(c *process.Proc, rest string) int {
 	_, names := fileArgs(rest)
 	if len(names) != 2 || strings.ContainsAny(names[1], `\/:`) {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	src := c.Path(names[0])
-	to := strings.TrimRight(process.ParentDir(src), `\`) + `\` + names[1]
+	to := process.WinJoin(process.ParentDir(src), names[1])
 	if !exists(c, src) || (exists(c, to) && !strings.EqualFold(to, src)) {
 		c.Eprintln("A duplicate file name exists, or the file")
 		c.Eprintln("cannot be found.")

@@ -77,9 +77,9 @@ func (s *shell) forRun(n *forNode, st streams) int {
 func (s *shell) forItem(c *process.Proc, item, dir string, dirs bool, one func(string) bool) bool {
 	if dir != "" {
 		if !hasWild(item) && !dirs {
-			return one(strings.TrimRight(dir, `\`) + `\` + strings.Trim(item, `"`))
+			return one(process.WinJoin(dir, strings.Trim(item, `"`)))
 		}
-		item = strings.TrimRight(dir, `\`) + `\` + item
+		item = process.WinJoin(dir, item)
 	}
 	if !hasWild(item) {
 		return one(item)

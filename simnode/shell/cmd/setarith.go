@@ -49,8 +49,7 @@ func (s *shell) setA(c *process.Proc, expr string) int {
 	a := &arith{s: s, c: c, src: expr}
 	a.blank()
 	if a.i >= len(a.src) {
-		c.Eprintln("The syntax of the command is incorrect.")
-		return 1
+		return syntaxIncorrect(c)
 	}
 	v := a.comma()
 	if a.err == 0 && a.i < len(a.src) {

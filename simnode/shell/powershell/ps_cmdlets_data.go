@@ -94,7 +94,7 @@ func cmdletMeasure(c *psCall) {
 			props = append(props, psProp{"Characters", chars})
 		}
 		props = append(props, psProp{"Property", nil})
-		c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.TextMeasureInfo", view: "table", props: props, cols: measureCols(props)})
+		c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.TextMeasureInfo", view: "table", props: props, cols: autoCols(props)})
 		return
 	}
 	var count int64
@@ -143,21 +143,6 @@ func cmdletMeasure(c *psCall) {
 		{"Count", count}, {"Average", avg}, {"Sum", sumV}, {"Maximum", maxV}, {"Minimum", minV}, {"Property", property}}})
 }
 
-func measureCols(props []psProp) []psCol {
-	var cols []psCol
-	for i, p := range props {
-		w := len(p.name) + 1
-		if l := len(cellText(p.val)) + 1; l > w {
-			w = l
-		}
-		if i == len(props)-1 {
-			w = 0
-		}
-		cols = append(cols, psCol{name: p.name, width: w, right: i < len(props)-1})
-	}
-	return cols
-}
-
 // compareValues orders two values as Sort-Object and Measure-Object do:
 // numbers as numbers, anything else as case-insensitive text.
 func compareValues(a, b any) int {
@@ -165,17 +150,8 @@ func compareValues(a, b any) int {
 	_, af := a.(float64)
 	_, bn := b.(int64)
 	_, bf := b.(float64)
-	if (an || af) && (bn || bf) {
-		x, y := toFloat(a), toFloat(b)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	if _, ok := a.(*psDate); ok {
+	_, ad := a.(*psDate)
+	if (an || af) && (bn || bf) || ad {
 		x, y := toFloat(a), toFloat(b)
 		switch {
 		case x < y:
@@ -378,57 +354,50 @@ func (j *jsonWriter) value(v any, indent, depth int) {
 }
 
 func (j *jsonWriter) list(x []any, indent, depth int) {
-	if j.compress {
-		j.b.WriteString("[")
-		for i, e := range x {
-			if i > 0 {
-				j.b.WriteString(",")
-			}
-			j.value(e, 0, depth-1)
-		}
-		j.b.WriteString("]")
-		return
-	}
-	if len(x) == 0 {
-		j.b.WriteString("[\r\n\r\n" + strings.Repeat(" ", indent) + "]")
-		return
-	}
-	j.b.WriteString("[\r\n")
-	for i, e := range x {
-		j.b.WriteString(strings.Repeat(" ", indent+4))
-		j.value(e, indent+4, depth-1)
-		if i < len(x)-1 {
-			j.b.WriteString(",")
-		}
-		j.b.WriteString("\r\n")
-	}
-	j.b.WriteString(strings.Repeat(" ", indent) + "]")
+	j.members("[", "]", len(x), nil, func(i int) any { return x[i] }, indent, depth)
 }
 
 func (j *jsonWriter) object(props []psProp, indent, depth int) {
+	j.members("{", "}", len(props), func(i int) string { return props[i].name }, func(i int) any { return props[i].val }, indent, depth)
+}
+
+// members writes the n members of a list or (with name) an object as
+// ConvertTo-Json lays them out: on one line with -Compress, else one a
+// line, 4 columns in from the opening bracket's line, a nested value
+// indented to its key's end.
+func (j *jsonWriter) members(open, close string, n int, name func(int) string, val func(int) any, indent, depth int) {
 	if j.compress {
-		j.b.WriteString("{")
-		for i, p := range props {
+		j.b.WriteString(open)
+		for i := range n {
 			if i > 0 {
 				j.b.WriteString(",")
 			}
-			j.b.WriteString(jsonString(p.name) + ":")
-			j.value(p.val, 0, depth-1)
+			if name != nil {
+				j.b.WriteString(jsonString(name(i)) + ":")
+			}
+			j.value(val(i), 0, depth-1)
 		}
-		j.b.WriteString("}")
+		j.b.WriteString(close)
 		return
 	}
-	j.b.WriteString("{\r\n")
-	for i, p := range props {
-		key := jsonString(p.name) + ":  "
+	if n == 0 {
+		j.b.WriteString(open + "\r\n\r\n" + strings.Repeat(" ", indent) + close)
+		return
+	}
+	j.b.WriteString(open + "\r\n")
+	for i := range n {
+		key := ""
+		if name != nil {
+			key = jsonString(name(i)) + ":  "
+		}
 		j.b.WriteString(strings.Repeat(" ", indent+4) + key)
-		j.value(p.val, indent+4+len(key), depth-1)
-		if i < len(props)-1 {
+		j.value(val(i), indent+4+len(key), depth-1)
+		if i < n-1 {
 			j.b.WriteString(",")
 		}
 		j.b.WriteString("\r\n")
 	}
-	j.b.WriteString(strings.Repeat(" ", indent) + "}")
+	j.b.WriteString(strings.Repeat(" ", indent) + close)
 }
 
 // cmdletFromJSON is ConvertFrom-Json: objects become PSCustomObjects with

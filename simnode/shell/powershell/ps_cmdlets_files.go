@@ -184,7 +184,7 @@ func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Ti
 		typeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
 		view:     "table", cols: childItemCols, group: "    Directory: " + dir, str: name,
 		props: []psProp{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
-			{"FullName", strings.TrimRight(dir, `\`) + `\` + name}},
+			{"FullName", process.WinJoin(dir, name)}},
 	}
 }
 

@@ -107,23 +107,12 @@ func (s *psShell) psVersionTable() *psHash {
 	return h
 }
 
-// fullTypeName is GetType().FullName.
+// fullTypeName is GetType().FullName: System. and typeName but for the
+// types of other namespaces.
 func fullTypeName(v any) string {
 	switch o := v.(type) {
-	case string:
-		return "System.String"
-	case int64:
-		return "System.Int32"
-	case float64:
-		return "System.Double"
-	case bool:
-		return "System.Boolean"
-	case []any:
-		return "System.Object[]"
 	case *psHash:
 		return "System.Collections.Hashtable"
-	case *psDate:
-		return "System.DateTime"
 	case *psObject:
 		if strings.Contains(o.typeName, ".") {
 			return o.typeName

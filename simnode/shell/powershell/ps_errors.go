@@ -229,22 +229,7 @@ func (s *psShell) runTrap(t *psNode, r *psErrorRecord, out emitter) {
 	save := s.vars["_"]
 	s.vars["_"] = s.errorObject(r)
 	defer func() { s.vars["_"] = save }()
-	brk, cont := false, false
-	func() {
-		defer func() {
-			if x := recover(); x != nil {
-				switch x.(type) {
-				case psBreakSignal:
-					brk = true
-				case psContinueSignal:
-					cont = true
-				default:
-					panic(x)
-				}
-			}
-		}()
-		s.execBlock(t.kids[0].block, out)
-	}()
+	brk, cont := s.breakable(t.kids[0].block, out)
 	switch {
 	case brk:
 		r.stmt = false
@@ -472,21 +457,7 @@ func (s *psShell) execSwitch(n *psNode, out emitter) {
 		s.vars["_"] = item
 		matched := false
 		brk, cont := false, false
-		run := func(body *psNode) {
-			defer func() {
-				if r := recover(); r != nil {
-					switch r.(type) {
-					case psBreakSignal:
-						brk = true
-					case psContinueSignal:
-						cont = true
-					default:
-						panic(r)
-					}
-				}
-			}()
-			s.execBlock(body.block, out)
-		}
+		run := func(body *psNode) { brk, cont = s.breakable(body.block, out) }
 		var def *psNode
 		for i := 1; i+1 < len(n.kids) && !brk && !cont; i += 2 {
 			pat, body := n.kids[i], n.kids[i+1]

@@ -462,7 +462,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 				}
 			}
 			first = false
-			if s.loopBody(n.kids[1].block, out) {
+			if brk, _ := s.breakable(n.kids[1].block, out); brk {
 				return
 			}
 			if n.kind != "while" {
@@ -482,7 +482,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			if n.kids[1] != nil && !toBool(s.evalCond(n.kids[1])) {
 				return
 			}
-			if s.loopBody(n.kids[3].block, out) {
+			if brk, _ := s.breakable(n.kids[3].block, out); brk {
 				return
 			}
 			if n.kids[2] != nil {
@@ -494,7 +494,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 			for i := int64(0); i < rg.count(); i++ {
 				s.checkCtx()
 				s.setVar(n.name, rg.at(i))
-				if s.loopBody(n.kids[1].block, out) {
+				if brk, _ := s.breakable(n.kids[1].block, out); brk {
 					return
 				}
 			}
@@ -503,7 +503,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 		for _, v := range enumerate(s.evalCond(n.kids[0])) {
 			s.checkCtx()
 			s.setVar(n.name, v)
-			if s.loopBody(n.kids[1].block, out) {
+			if brk, _ := s.breakable(n.kids[1].block, out); brk {
 				return
 			}
 		}
@@ -545,22 +545,23 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 	}
 }
 
-// loopBody runs a loop body; true when it ended with break.
-func (s *psShell) loopBody(block []*psNode, out emitter) (brk bool) {
+// breakable runs a block that break and continue end (a loop body, a
+// switch clause, a trap): brk or cont says which one ended it.
+func (s *psShell) breakable(block []*psNode, out emitter) (brk, cont bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch r.(type) {
 			case psBreakSignal:
 				brk = true
 			case psContinueSignal:
-				brk = false
+				cont = true
 			default:
 				panic(r)
 			}
 		}
 	}()
 	s.execBlock(block, out)
-	return false
+	return false, false
 }
 
 func (s *psShell) evalCond(n *psNode) any {

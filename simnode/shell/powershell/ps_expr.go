@@ -252,10 +252,7 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 			ps.skipAll()
 			idx := ps.expr()
 			ps.skipAll()
-			if ps.peek() != ']' {
-				ps.fail(ps.i, "Array index expression is missing or not valid.", "MissingArrayIndexExpression")
-			}
-			ps.i++
+			ps.expect(']', "Array index expression is missing or not valid.", "MissingArrayIndexExpression")
 			n = &psNode{kind: "index", pos: n.pos, end: ps.i, kids: []*psNode{n, idx}}
 		default:
 			return n
@@ -320,17 +317,8 @@ func (ps *psParser) primary() *psNode {
 		ps.i += 2
 		n := &psNode{kind: "hash", pos: start}
 		for {
-			ps.skipAll()
-			for ps.peek() == ';' {
-				ps.i++
-				ps.skipAll()
-			}
-			if ps.peek() == '}' {
-				ps.i++
+			if !ps.nextEntry("Missing closing '}' in statement block or type definition.") {
 				break
-			}
-			if ps.peek() == 0 {
-				ps.fail(ps.i, "Missing closing '}' in statement block or type definition.", "MissingEndCurlyBrace")
 			}
 			var key *psNode
 			if ps.peek() == '\'' || ps.peek() == '"' {
@@ -343,10 +331,7 @@ func (ps *psParser) primary() *psNode {
 				key = &psNode{kind: "lit", val: ps.src[j:ps.i]}
 			}
 			ps.skip()
-			if ps.peek() != '=' {
-				ps.fail(ps.i, "Missing '=' operator after key in hash literal.", "MissingEqualsInHashLiteral")
-			}
-			ps.i++
+			ps.expect('=', "Missing '=' operator after key in hash literal.", "MissingEqualsInHashLiteral")
 			ps.skipAll()
 			val := ps.statement()
 			n.kids = append(n.kids, key, val)
@@ -379,10 +364,7 @@ func (ps *psParser) primary() *psNode {
 			inner = ps.statement()
 		}
 		ps.skipAll()
-		if ps.peek() != ')' {
-			ps.fail(ps.i, "Missing closing ')' in expression.", "MissingEndParenthesisInExpression")
-		}
-		ps.i++
+		ps.expect(')', "Missing closing ')' in expression.", "MissingEndParenthesisInExpression")
 		return &psNode{kind: "paren", pos: start, end: ps.i, kids: []*psNode{inner}}
 	case c == '{':
 		return ps.scriptBlock()

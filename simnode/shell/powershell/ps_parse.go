@@ -82,6 +82,33 @@ func (ps *psParser) fail(pos int, msg, id string) {
 	panic(&psParseError{pos: pos, msg: msg, id: id})
 }
 
+// expect consumes c, or fails with the parser's msg and error id.
+func (ps *psParser) expect(c byte, msg, id string) {
+	if ps.peek() != c {
+		ps.fail(ps.i, msg, id)
+	}
+	ps.i++
+}
+
+// nextEntry moves to the next entry of a {...} list (switch clauses,
+// hash literal keys), passing blanks and ';'. It is false once it has
+// consumed the closing '}', and fails with msg at the end of the script.
+func (ps *psParser) nextEntry(msg string) bool {
+	ps.skipAll()
+	for ps.peek() == ';' {
+		ps.i++
+		ps.skipAll()
+	}
+	if ps.peek() == '}' {
+		ps.i++
+		return false
+	}
+	if ps.peek() == 0 {
+		ps.fail(ps.i, msg, "MissingEndCurlyBrace")
+	}
+	return true
+}
+
 func (ps *psParser) tokenText() string {
 	j := ps.i
 	for j < len(ps.src) && !strings.ContainsRune(" \t\r\n;", rune(ps.src[j])) {
@@ -198,10 +225,7 @@ func (ps *psParser) statements(close string) []*psNode {
 func (ps *psParser) scriptBlock() *psNode {
 	ps.skipAll()
 	start := ps.i
-	if ps.peek() != '{' {
-		ps.fail(ps.i, "Missing statement block.", "MissingStatementBlock")
-	}
-	ps.i++
+	ps.expect('{', "Missing statement block.", "MissingStatementBlock")
 	body := ps.statements("}")
 	ps.i++
 	return &psNode{kind: "scriptblock", pos: start, end: ps.i, block: body, text: ps.src[start+1 : ps.i-1]}
@@ -209,20 +233,14 @@ func (ps *psParser) scriptBlock() *psNode {
 
 func (ps *psParser) condition(kw string) *psNode {
 	ps.skip()
-	if ps.peek() != '(' {
-		ps.fail(ps.i, fmt.Sprintf("Missing '(' after '%s' in %s statement.", kw, kw), "MissingOpenParenthesisInIfStatement")
-	}
-	ps.i++
+	ps.expect('(', fmt.Sprintf("Missing '(' after '%s' in %s statement.", kw, kw), "MissingOpenParenthesisInIfStatement")
 	ps.skipAll()
 	if ps.peek() == ')' {
 		ps.fail(ps.i, fmt.Sprintf("Missing condition in %s statement after '%s ('.", kw, kw), "IfStatementMissingCondition")
 	}
 	n := ps.pipelineChain()
 	ps.skipAll()
-	if ps.peek() != ')' {
-		ps.fail(ps.i, "Missing closing ')' after expression in '"+kw+"' statement.", "MissingEndParenthesisAfterStatement")
-	}
-	ps.i++
+	ps.expect(')', "Missing closing ')' after expression in '"+kw+"' statement.", "MissingEndParenthesisAfterStatement")
 	return n
 }
 
@@ -276,10 +294,7 @@ func (ps *psParser) statement() *psNode {
 	case ps.keyword("for"):
 		ps.i += 3
 		ps.skip()
-		if ps.peek() != '(' {
-			ps.fail(ps.i, "Missing opening '(' after keyword 'for'.", "MissingOpenParenthesisAfterKeyword")
-		}
-		ps.i++
+		ps.expect('(', "Missing opening '(' after keyword 'for'.", "MissingOpenParenthesisAfterKeyword")
 		n := &psNode{kind: "for", pos: start}
 		for k := 0; k < 3; k++ {
 			ps.skipAll()
@@ -290,16 +305,10 @@ func (ps *psParser) statement() *psNode {
 				ps.skipAll()
 			}
 			if k < 2 {
-				if ps.peek() != ';' {
-					ps.fail(ps.i, "Missing ';' in for statement.", "MissingSemicolonInFor")
-				}
-				ps.i++
+				ps.expect(';', "Missing ';' in for statement.", "MissingSemicolonInFor")
 			}
 		}
-		if ps.peek() != ')' {
-			ps.fail(ps.i, "Missing closing ')' after expression in 'for' statement.", "MissingEndParenthesisAfterStatement")
-		}
-		ps.i++
+		ps.expect(')', "Missing closing ')' after expression in 'for' statement.", "MissingEndParenthesisAfterStatement")
 		n.kids = append(n.kids, ps.scriptBlock())
 		n.end = ps.i
 		return n
@@ -319,10 +328,7 @@ func (ps *psParser) statement() *psNode {
 		ps.i += 2
 		coll := ps.pipelineChain()
 		ps.skipAll()
-		if ps.peek() != ')' {
-			ps.fail(ps.i, "Missing closing ')' after expression in 'foreach' statement.", "MissingEndParenthesisAfterForeach")
-		}
-		ps.i++
+		ps.expect(')', "Missing closing ')' after expression in 'foreach' statement.", "MissingEndParenthesisAfterForeach")
 		n := &psNode{kind: "foreach", pos: start, name: v.name, kids: []*psNode{coll, ps.scriptBlock()}}
 		n.end = ps.i
 		return n
@@ -547,34 +553,16 @@ func (ps *psParser) switchStatement(start int) *psNode {
 		opts = append(opts, opt)
 	}
 	n.val = opts
-	if ps.peek() != '(' {
-		ps.fail(ps.i, "Missing '(' after 'switch' in switch statement.", "MissingOpenParenthesisInSwitchStatement")
-	}
-	ps.i++
+	ps.expect('(', "Missing '(' after 'switch' in switch statement.", "MissingOpenParenthesisInSwitchStatement")
 	ps.skipAll()
 	n.kids = append(n.kids, ps.pipelineChain())
 	ps.skipAll()
-	if ps.peek() != ')' {
-		ps.fail(ps.i, "Missing closing ')' after expression in 'switch' statement.", "MissingEndParenthesisInSwitchStatement")
-	}
-	ps.i++
+	ps.expect(')', "Missing closing ')' after expression in 'switch' statement.", "MissingEndParenthesisInSwitchStatement")
 	ps.skipAll()
-	if ps.peek() != '{' {
-		ps.fail(ps.i, "Missing opening '{' in switch statement.", "MissingCurlyBraceInSwitchStatement")
-	}
-	ps.i++
+	ps.expect('{', "Missing opening '{' in switch statement.", "MissingCurlyBraceInSwitchStatement")
 	for {
-		ps.skipAll()
-		for ps.peek() == ';' {
-			ps.i++
-			ps.skipAll()
-		}
-		if ps.peek() == '}' {
-			ps.i++
+		if !ps.nextEntry("Missing closing '}' in switch statement.") {
 			break
-		}
-		if ps.peek() == 0 {
-			ps.fail(ps.i, "Missing closing '}' in switch statement.", "MissingEndCurlyBrace")
 		}
 		var pat *psNode
 		if ps.keyword("default") {

@@ -52,6 +52,11 @@ func BaseName(full string) string {
 	return full
 }
 
+// WinJoin is name in the Windows directory dir (one backslash between).
+func WinJoin(dir, name string) string {
+	return strings.TrimRight(dir, `\`) + `\` + name
+}
+
 // winPath resolves p against dir the way Windows does: forward slashes are
 // backslashes, `\x` is on drive C:, drive letters are upper case, `.` and
 // `..` are folded. UNC paths (`\\server\share\...`) stay as they are.
@@ -68,7 +73,7 @@ func winPath(dir, p string) string {
 	case strings.HasPrefix(p, `\`):
 		p = "C:" + p
 	default:
-		p = strings.TrimRight(dir, `\`) + `\` + p
+		p = WinJoin(dir, p)
 	}
 	if len(p) < 2 || p[1] != ':' {
 		p = `C:\` + p

@@ -450,10 +450,10 @@ func Xcopy(p *process.Proc, argv []string) int {
 	}
 	copied := 0
 	for _, r := range rel {
-		from := strings.TrimRight(base, `\`) + `\` + r
+		from := process.WinJoin(base, r)
 		to := dstFull
 		if toDir {
-			to = strings.TrimRight(dstFull, `\`) + `\` + r
+			to = process.WinJoin(dstFull, r)
 		}
 		data, err := p.ReadFile(from)
 		if err != nil {
@@ -594,8 +594,8 @@ func Robocopy(p *process.Proc, argv []string) int {
 			continue
 		}
 		want[strings.ToLower(rel)] = true
-		from := strings.TrimRight(src, `\`) + `\` + rel
-		to := strings.TrimRight(dst, `\`) + `\` + rel
+		from := process.WinJoin(src, rel)
+		to := process.WinJoin(dst, rel)
 		data, err := p.ReadFile(from)
 		if err != nil {
 			failed++
@@ -629,7 +629,7 @@ func Robocopy(p *process.Proc, argv []string) int {
 				continue
 			}
 			if opt["mir"] || opt["purge"] {
-				_ = p.Remove(strings.TrimRight(dst, `\`) + `\` + rel)
+				_ = p.Remove(process.WinJoin(dst, rel))
 				continue
 			}
 			extra++
@@ -762,7 +762,7 @@ func Where(p *process.Proc, argv []string) int {
 					continue
 				}
 				for _, ext := range exts {
-					cand := strings.TrimRight(dir, `\`) + `\` + a + ext
+					cand := process.WinJoin(dir, a+ext)
 					if _, err := p.ReadFile(cand); err == nil {
 						found = p.Path(cand)
 						break search

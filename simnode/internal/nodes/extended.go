@@ -1,0 +1,45 @@
+package nodes
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
+)
+
+// SyncClientAllocatable brings node's allocatable in line with the
+// extended resources a client advertised in the API's node status
+// (server), as the kubelet's MachineInfo status setter does on every
+// status update (k8s.io/kubernetes@v1.35.4 pkg/kubelet/nodestatus/
+// setters.go): the kubelet keeps the capacity others set, sets
+// allocatable to it (no reservation applies to an extended resource) and
+// drops from allocatable an extended resource that is gone from capacity.
+// Resources the node reports itself (its own capacity) are left alone.
+// It reports whether node changed (issue 21; row N5).
+func SyncClientAllocatable(node, server *corev1.Node) bool {
+	own := node.Status.Capacity
+	want := corev1.ResourceList{}
+	for k, v := range server.Status.Capacity {
+		if _, mine := own[k]; !mine && v1helper.IsExtendedResourceName(k) {
+			want[k] = v.DeepCopy()
+		}
+	}
+	have := corev1.ResourceList{}
+	for k, v := range node.Status.Allocatable {
+		if _, mine := own[k]; !mine && v1helper.IsExtendedResourceName(k) {
+			have[k] = v
+		}
+	}
+	if equality.Semantic.DeepEqual(want, have) {
+		return false
+	}
+	if node.Status.Allocatable == nil {
+		node.Status.Allocatable = corev1.ResourceList{}
+	}
+	for k := range have {
+		delete(node.Status.Allocatable, k)
+	}
+	for k, v := range want {
+		node.Status.Allocatable[k] = v
+	}
+	return true
+}
