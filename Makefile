@@ -61,7 +61,7 @@ test: build
 ## testdata/fuzz, where `go test` then runs it too.
 FUZZTIME ?= 12s
 fuzz:
-	@set -e; grep -r --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]*' cmd harness internal reports simnode suites | sort -u | \
+	@set -e; grep -r --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]*' cmd harness reports simnode suites | sort -u | \
 	while IFS=: read -r file fn; do \
 		name=$${fn#func }; dir=./$$(dirname $$file); \
 		echo "$(GO) test -run '^$$' -fuzz '^$$name$$' -fuzztime $(FUZZTIME) $$dir"; \

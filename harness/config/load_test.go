@@ -19,7 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"wink.dev/wink/harness/config/v1alpha1"
-	"wink.dev/wink/internal/fuzzbound"
+	"wink.dev/wink/simnode/fuzzbound"
 )
 
 const fixture = "../../fixtures/wink.yaml"

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"wink.dev/wink/internal/fuzzbound"
+	"wink.dev/wink/simnode/fuzzbound"
 	"wink.dev/wink/simnode/shell/process"
 )
 

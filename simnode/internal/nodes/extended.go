@@ -1,9 +1,11 @@
 package nodes
 
 import (
+	"strings"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	v1helper "k8s.io/kubernetes/pkg/apis/core/v1/helper"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // SyncClientAllocatable brings node's allocatable in line with the
@@ -19,13 +21,13 @@ func SyncClientAllocatable(node, server *corev1.Node) bool {
 	own := node.Status.Capacity
 	want := corev1.ResourceList{}
 	for k, v := range server.Status.Capacity {
-		if _, mine := own[k]; !mine && v1helper.IsExtendedResourceName(k) {
+		if _, mine := own[k]; !mine && isExtendedResourceName(k) {
 			want[k] = v.DeepCopy()
 		}
 	}
 	have := corev1.ResourceList{}
 	for k, v := range node.Status.Allocatable {
-		if _, mine := own[k]; !mine && v1helper.IsExtendedResourceName(k) {
+		if _, mine := own[k]; !mine && isExtendedResourceName(k) {
 			have[k] = v
 		}
 	}
@@ -42,4 +44,19 @@ func SyncClientAllocatable(node, server *corev1.Node) bool {
 		node.Status.Allocatable[k] = v
 	}
 	return true
+}
+
+// isExtendedResourceName is the kubelet's test of an extended resource
+// (k8s.io/kubernetes@v1.35.4 pkg/apis/core/v1/helper IsExtendedResourceName,
+// which simnode may not link: only harness/controlplane links
+// k8s.io/kubernetes): a name with a domain outside kubernetes.io, not a
+// requests. quota name, that is a qualified name once prefixed with
+// "requests.".
+func isExtendedResourceName(name corev1.ResourceName) bool {
+	n := string(name)
+	native := !strings.Contains(n, "/") || strings.Contains(n, corev1.ResourceDefaultNamespacePrefix)
+	if native || strings.HasPrefix(n, corev1.DefaultResourceRequestsPrefix) {
+		return false
+	}
+	return len(validation.IsQualifiedName(corev1.DefaultResourceRequestsPrefix+n)) == 0
 }

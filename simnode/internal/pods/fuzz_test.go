@@ -35,7 +35,7 @@ import (
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
 
-	"wink.dev/wink/internal/fuzzbound"
+	"wink.dev/wink/simnode/fuzzbound"
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/images"

@@ -9,7 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/internal/fuzzbound"
+	"wink.dev/wink/simnode/fuzzbound"
 	"wink.dev/wink/simnode/facts"
 )
 
