@@ -119,8 +119,11 @@ func TestPowerShellSteps(t *testing.T) {
 func TestPowerShellRanges(t *testing.T) {
 	oom := "Exception of type 'System.OutOfMemoryException' was thrown.\r\n"
 	runCases(t, []tcase{
-		{name: "foreach streams a range past the old 100,000 cap", argv: ps(`$n = 0; foreach ($i in 1..1000000) { $n++ }; $n`), out: "1000000\r\n"},
-		{name: "ForEach-Object takes a range one number at a time", argv: ps(`$s = 0; 1..3000000 | ForEach-Object { $s++ }; $s`), out: "3000000\r\n"},
+		// Streamed, not held: the ranges below would need 6.4 and 9.6 MB
+		// at 32 bytes a number, past a 4 MiB limit (sizes kept small so
+		// that a loaded machine runs them in the fixture's real 5 s).
+		{name: "foreach streams a range past the old 100,000 cap", argv: ps(`$n = 0; foreach ($i in 1..200000) { $n++ }; $n`), out: "200000\r\n", setup: memoryLimit(4 << 20)},
+		{name: "ForEach-Object takes a range one number at a time", argv: ps(`$s = 0; 1..300000 | ForEach-Object { $s++ }; $s`), out: "300000\r\n", setup: memoryLimit(4 << 20)},
 		{name: "a descending range", argv: ps(`5..1 -join ","`), out: "5,4,3,2,1\r\n"},
 		{name: "an array range past the memory limit", argv: ps(`$a = 1..100000000; "after"`), code: 1, errHas: []string{oom, "FullyQualifiedErrorId : System.OutOfMemoryException"}, out: "-"},
 		{name: "pipeline output past the memory limit", argv: ps(`1..1000 | ForEach-Object { 1..100000 } | Measure-Object`), code: 1, errHas: []string{oom}, out: "-"},
@@ -137,4 +140,9 @@ func TestPowerShellScopeMemory(t *testing.T) {
 		{name: "a script block's locals are released", argv: ps(`foreach ($i in 1..4) { & { $big = 1..1000000 } }; "done"`), out: "done\r\n"},
 		{name: "a dot-sourced block's variables stay held", argv: ps(`foreach ($i in 1..4) { . { Set-Variable -Name "big$i" -Value (1..1000000) } }; "done"`), code: 1, errHas: []string{"System.OutOfMemoryException"}, out: "-"},
 	})
+}
+
+// memoryLimit sets the container's memory limit (process.Limits).
+func memoryLimit(n int64) func(*fixture) {
+	return func(f *fixture) { f.env.Limits.Memory = n }
 }
