@@ -35,9 +35,9 @@ import (
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
 
-	"wink.dev/wink/simnode/fuzzbound"
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/facts"
+	"wink.dev/wink/simnode/fuzzbound"
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"

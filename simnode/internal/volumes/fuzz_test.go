@@ -9,8 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"wink.dev/wink/simnode/fuzzbound"
 	"wink.dev/wink/simnode/facts"
+	"wink.dev/wink/simnode/fuzzbound"
 )
 
 // FuzzResolve: no path panics the resolver or the FS, and whatever a path
