@@ -243,29 +243,6 @@ func walkDirs(c *process.Proc, dir string) []string {
 
 const maxWalk = 100000
 
-// copyTree copies a file or a directory with all it holds.
-func copyTree(c *process.Proc, from, to string) error {
-	if data, err := c.ReadFile(from); err == nil {
-		return c.WriteFile(to, data, false)
-	}
-	ents, err := c.ReadDir(from)
-	if err != nil {
-		return err
-	}
-	if err := c.MkdirAll(to); err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if c.Step() != nil {
-			return errors.New("stopped")
-		}
-		if err := copyTree(c, process.WinJoin(from, e.Name()), process.WinJoin(to, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // copy is `copy [/y] [/b] source [destination]`, with wildcards and
 // a+b concatenation (windows-commands/copy).
 func (s *shell) copy(c *process.Proc, rest string) int {
@@ -388,7 +365,7 @@ func (s *shell) move(c *process.Proc, rest string) int {
 			}
 			dirs++
 		}
-		if err := copyTree(c, src, to); err != nil {
+		if err := c.CopyTree(src, to); err != nil {
 			c.Eprintln(process.CmdFileError(err, true))
 			return 1
 		}
@@ -418,7 +395,7 @@ func (s *shell) ren(c *process.Proc, rest string) int {
 		c.Eprintln("cannot be found.")
 		return 1
 	}
-	if err := copyTree(c, src, to); err != nil {
+	if err := c.CopyTree(src, to); err != nil {
 		c.Eprintln(process.CmdFileError(err, true))
 		return 1
 	}
@@ -477,7 +454,7 @@ func (s *shell) mklink(c *process.Proc, rest string) int {
 		}
 	}
 	if exists(c, from) {
-		if err := copyTree(c, from, link); err != nil {
+		if err := c.CopyTree(from, link); err != nil {
 			c.Eprintln(process.CmdFileError(err, true))
 			return 1
 		}

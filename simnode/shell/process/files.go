@@ -181,6 +181,36 @@ func (p *Proc) MkdirAll(name string) error {
 	return m.MkdirAll(p.Path(name))
 }
 
+// CopyTree copies a file, or a directory with all it holds, from one path
+// of the container to another (cp -r, mv, copy, move, xcopy, mklink's
+// copy): a Step per entry, so that a large tree is paced and ends with
+// the process (ErrStopped).
+func (p *Proc) CopyTree(from, to string) error {
+	if data, err := p.ReadFile(from); err == nil {
+		return p.WriteFile(to, data, false)
+	}
+	ents, err := p.ReadDir(from)
+	if err != nil {
+		return err
+	}
+	if err := p.MkdirAll(to); err != nil {
+		return err
+	}
+	join := func(dir, name string) string { return dir + "/" + name }
+	if p.Win {
+		join = WinJoin
+	}
+	for _, e := range ents {
+		if p.Step() != nil {
+			return ErrStopped
+		}
+		if err := p.CopyTree(join(from, e.Name()), join(to, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // IsNullDevice is NUL on Windows, /dev/null on Linux.
 func (p *Proc) IsNullDevice(name string) bool {
 	if p.Win {

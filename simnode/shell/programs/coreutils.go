@@ -502,29 +502,13 @@ func Mkdir(p *process.Proc, argv []string) int {
 }
 
 // cpTree copies src (a file, or with recursive a directory) to dst.
-func cpTree(p *process.Proc, tool, src, dst string, recursive bool) error {
-	if data, err := p.ReadFile(src); err == nil {
-		return p.WriteFile(dst, data, false)
-	}
-	ents, err := p.ReadDir(src)
-	if err != nil {
-		return err
-	}
+func cpTree(p *process.Proc, src, dst string, recursive bool) error {
 	if !recursive {
-		return fmt.Errorf("omitting directory '%s'", src)
-	}
-	if err := p.MkdirAll(dst); err != nil {
-		return err
-	}
-	for _, e := range ents {
-		if p.Step() != nil {
-			return process.ErrStopped
-		}
-		if err := cpTree(p, tool, src+"/"+e.Name(), dst+"/"+e.Name(), true); err != nil {
-			return err
+		if _, err := p.ReadDir(src); err == nil {
+			return fmt.Errorf("omitting directory '%s'", src)
 		}
 	}
-	return nil
+	return p.CopyTree(src, dst)
 }
 
 // Cp is busybox cp [-rRafp] SOURCE... DEST.
@@ -543,7 +527,7 @@ func Cp(p *process.Proc, argv []string) int {
 		if dstDir {
 			to = dst + "/" + process.BaseName(strings.TrimRight(src, "/"))
 		}
-		if err := cpTree(p, "cp", src, to, recursive); err != nil {
+		if err := cpTree(p, src, to, recursive); err != nil {
 			if _, ok := statPath(p, src); !ok && p.ScriptMayExist(src, err) {
 				p.NotSimulated("cp: a file of the image") // open world: the image may have it
 				continue

@@ -65,25 +65,8 @@ func move(p *process.Proc, src, dst string) error {
 	if !ok {
 		return fs.ErrPermission
 	}
-	if err := copyTree(p, src, dst); err != nil {
+	if err := p.CopyTree(src, dst); err != nil {
 		return err
 	}
 	return r.Remove(p.Path(src))
-}
-
-func copyTree(p *process.Proc, src, dst string) error {
-	data, err := p.ReadFile(src)
-	if err == nil {
-		return p.WriteFile(dst, data, false)
-	}
-	entries, derr := p.ReadDir(src)
-	if derr != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := copyTree(p, src+"/"+e.Name(), dst+"/"+e.Name()); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -37,6 +37,10 @@ func (f memFS) ReadDir(path string) ([]fs.DirEntry, error) {
 	return fs.ReadDir(f.m, k)
 }
 
+// MkdirAll implements process.Mkdirer: a MapFS's directories are those
+// its files' paths imply.
+func (f memFS) MkdirAll(path string) error { return nil }
+
 func (f memFS) Remove(path string) error {
 	k := key(path)
 	found := false
