@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +30,28 @@ func TestOOMKilledOnLinux(t *testing.T) {
 	var out bytes.Buffer
 	if code := Run(context.Background(), fx.env, []string{"hexdump", "-C"}, endlessInput{}, &out, &out); code != process.ExitOOMKilled {
 		t.Errorf("hexdump of an endless input: exit %d, want %d", code, process.ExitOOMKilled)
+	}
+}
+
+// Issue 18, row B5: the Windows programs that read their whole input
+// (PowerShell's script from stdin and $input, findstr) read it within the
+// container's memory: an endless input ends, and simnode does not hold it.
+func TestWholeInputBoundedOnWindows(t *testing.T) {
+	for _, argv := range [][]string{
+		{"powershell", "-Command", "-"},
+		{"powershell", "-Command", "$input | Measure-Object | Out-Null"},
+		{"cmd", "/c", "findstr y"},
+	} {
+		t.Run(strings.Join(argv, " "), func(t *testing.T) {
+			fx := newFixture(Windows)
+			fx.env.Image = Image{InBox: true, Base: "servercore"}
+			fx.env.Limits.Memory = 1 << 20
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			fuzzbound.Run(t, "an endless input", 10*time.Second, 64<<20, func() {
+				Run(ctx, fx.env, argv, endlessInput{}, io.Discard, io.Discard)
+			})
+		})
 	}
 }
 

@@ -201,8 +201,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 		case opt == "c" || (len(opt) >= 2 && strings.HasPrefix("command", opt)):
 			script = strings.Join(args[i+1:], " ")
 			if script == "-" {
-				b, _ := io.ReadAll(p.Stdin)
-				script = string(b)
+				script = string(p.ReadStdin())
 			}
 			haveScript = true
 		case opt == "f" || (len(opt) >= 2 && strings.HasPrefix("file", opt)):
@@ -235,8 +234,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 	s := &psShell{p: p, pwsh: pwsh, lastOK: true, errw: p.Stderr}
 	s.initScopes()
 	if !haveScript {
-		b, _ := io.ReadAll(p.Stdin)
-		script = string(b)
+		script = string(p.ReadStdin())
 	}
 	if file != "" {
 		data, err := p.ReadFile(file)
@@ -734,7 +732,7 @@ func (s *psShell) getVar(name string) any {
 			return []any{} // a function or script block not in a pipeline
 		}
 		// top-level $input is the process's stdin, read when first used
-		b, _ := io.ReadAll(s.p.Stdin)
+		b := s.p.ReadStdin()
 		var lines []any
 		text := strings.TrimRight(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 		if text != "" {

@@ -289,6 +289,18 @@ func (p *Proc) ReadAll(r io.Reader) ([]byte, error) {
 	}
 }
 
+// ReadStdin is the process's standard input, to its end: counted against
+// the process's memory while it is read (ReadAll: an endless one is
+// OOM-killed on Linux, cut where the allocation fails on Windows, row B5)
+// and given back once read, since the program keeps it only while it
+// runs. Every program and interpreter that reads its whole input reads it
+// here (issue 18).
+func (p *Proc) ReadStdin() []byte {
+	data, _ := p.ReadAll(p.Stdin)
+	p.Grow(-int64(len(data)))
+	return data
+}
+
 // Tracer hears of what a process ran that wink does not simulate: a program
 // it knows is there but does not imitate, or a language construct its
 // interpreter does not implement. The kubelet side turns each into one

@@ -152,7 +152,7 @@ type converser interface {
 // hostName | nc -v -t -w 2 svc 80` wants a non-empty answer; an agnhost
 // HTTP server answers 400 Bad Request, netexec's UDP server the hostname).
 func ncConverse(p *process.Proc, proto string, addr netip.Addr, port int) {
-	data := readStdin(p)
+	data := p.ReadStdin()
 	c, ok := p.Net().(converser)
 	if !ok || len(data) == 0 {
 		return

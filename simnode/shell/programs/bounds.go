@@ -8,17 +8,8 @@ import (
 
 // The programs' part of issue 18 (bounded by construction): a program that
 // loops on its own calls Step each round, and one that reads its whole
-// input reads it through readStdin, so that no input makes it grow simnode.
-
-// readStdin is the process's standard input, to its end: counted against
-// the process's memory while it is read (an endless one is OOM-killed on
-// Linux, fails on Windows, row B5) and given back once read, since the
-// program only keeps it while it runs.
-func readStdin(p *process.Proc) []byte {
-	data, _ := p.ReadAll(p.Stdin)
-	p.Grow(-int64(len(data)))
-	return data
-}
+// input reads it through Proc.ReadStdin, so that no input makes it grow
+// simnode.
 
 // Yes is busybox yes [STRING]...: its arguments (or "y") on a line, until
 // it is stopped or its output fails, a Step a line (issue 18: it prints at

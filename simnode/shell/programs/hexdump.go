@@ -40,7 +40,7 @@ func Hexdump(p *process.Proc, argv []string) int {
 	var data []byte
 	code := 0
 	if len(files) == 0 {
-		data = readStdin(p)
+		data = p.ReadStdin()
 	}
 	for _, f := range files {
 		b, err := p.ReadFile(f)

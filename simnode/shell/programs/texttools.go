@@ -222,7 +222,7 @@ func Grep(p *process.Proc, argv []string) int {
 	var inputs []input
 	code := 1
 	if len(files) == 0 {
-		inputs = append(inputs, input{"(standard input)", readStdin(p)})
+		inputs = append(inputs, input{"(standard input)", p.ReadStdin()})
 	}
 	for _, f := range files {
 		data, err := p.ReadFile(f)
@@ -349,12 +349,12 @@ func hostsEntry(data []byte, key string) (string, bool) {
 // the tool's name and skipped.
 func readInputs(p *process.Proc, tool string, names []string) (names2 []string, data [][]byte, code int) {
 	if len(names) == 0 {
-		b := readStdin(p)
+		b := p.ReadStdin()
 		return []string{""}, [][]byte{b}, 0
 	}
 	for _, n := range names {
 		if n == "-" {
-			b := readStdin(p)
+			b := p.ReadStdin()
 			names2, data = append(names2, n), append(data, b)
 			continue
 		}

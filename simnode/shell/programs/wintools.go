@@ -33,8 +33,7 @@ func winSwitches(args []string) (sw []string, ops []string) {
 // winInputs reads the named files (wildcards allowed) or stdin.
 func winInputs(p *process.Proc, names []string) (files []string, data [][]byte, missing []string) {
 	if len(names) == 0 {
-		b, _ := io.ReadAll(io.LimitReader(p.Stdin, 64<<20))
-		return []string{""}, [][]byte{b}, nil
+		return []string{""}, [][]byte{p.ReadStdin()}, nil
 	}
 	for _, n := range names {
 		matches := []string{n}
