@@ -93,11 +93,25 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 		DiskUsage:                 runtime.DiskUsage,
 		Log:                       log,
 	})
+	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
+	// setPressure sets a pressure condition of the node (set: one of
+	// nodes.Set*Pressure) and records the kubelet's event when it changed.
+	setPressure := func(set func(*corev1.Node, *rules.Rules, *rules.ConditionSet, bool, time.Time) string, what string) func(bool) {
+		return func(pressure bool) {
+			var event string
+			np.Update(func(n *corev1.Node) {
+				event = set(n, s.rules, info.Conditions, pressure, time.Now())
+			})
+			if event != "" {
+				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
+			}
+			log.Info(what, "pressure", pressure)
+		}
+	}
 	evictionHard := spec.Pool.EvictionHard
 	if evictionHard == nil {
 		evictionHard = info.OS.EvictionHardDefault(info.KubeletVersion)
 	}
-	nodeRef := &corev1.ObjectReference{APIVersion: "v1", Kind: "Node", Name: name}
 	mgr := resources.NewManager(resources.ManagerConfig{
 		Resources:    res,
 		ConditionSet: info.Conditions,
@@ -111,32 +125,14 @@ func (s *shared) newNodeResources(name string, spec nodes.Spec, info *nodes.Info
 			}
 			return out
 		},
-		Evictor:      evictor,
-		Recorder:     recorder,
-		LocalStorage: runtime.DiskUsage,
-		SetMemoryPressure: func(pressure bool) {
-			var event string
-			np.Update(func(n *corev1.Node) {
-				event = nodes.SetMemoryPressure(n, s.rules, info.Conditions, pressure, time.Now())
-			})
-			if event != "" {
-				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
-			}
-			log.Info("memory pressure", "pressure", pressure)
-		},
+		Evictor:           evictor,
+		Recorder:          recorder,
+		LocalStorage:      runtime.DiskUsage,
+		SetMemoryPressure: setPressure(nodes.SetMemoryPressure, "memory pressure"),
 		// N7: a Windows node's DiskPressure is always False.
-		DiskPressure: !info.OS.IsWindows(),
-		SetDiskPressure: func(pressure bool) {
-			var event string
-			np.Update(func(n *corev1.Node) {
-				event = nodes.SetDiskPressure(n, s.rules, info.Conditions, pressure, time.Now())
-			})
-			if event != "" {
-				recorder.Eventf(nodeRef, corev1.EventTypeNormal, event, "Node %s status is now: %s", name, event)
-			}
-			log.Info("disk pressure", "pressure", pressure)
-		},
-		Log: log.With("part", "eviction"),
+		DiskPressure:    !info.OS.IsWindows(),
+		SetDiskPressure: setPressure(nodes.SetDiskPressure, "disk pressure"),
+		Log:             log.With("part", "eviction"),
 	})
 	return &nodeResources{res: res, eviction: mgr, os: info.OS, oom: oom, log: log}
 }
