@@ -46,8 +46,7 @@ func TestImageReplica(t *testing.T) {
 			if out, err := exec.CommandContext(ctx, "docker", "info", "--format", "{{.ServerVersion}}").CombinedOutput(); err != nil {
 				t.Skipf("no Docker engine answers: %v: %s", err, out)
 			}
-			loaded := docker(ctx, t, "load", "-i", tarball)
-			image := strings.TrimSpace(strings.TrimPrefix(loaded, "Loaded image:"))
+			image := loadedImage(t, docker(ctx, t, "load", "-i", tarball))
 			cs := suite.Clientset(t, cfg)
 
 			suffix := make([]byte, 4)
@@ -143,4 +142,18 @@ func docker(ctx context.Context, t *testing.T, args ...string) string {
 		t.Fatalf("docker %s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// loadedImage is the reference `docker load` names on its "Loaded image:"
+// line; other lines may come before it (an engine that had the tag says it
+// renames the old image).
+func loadedImage(t *testing.T, out string) string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if ref, ok := strings.CutPrefix(strings.TrimSpace(line), "Loaded image:"); ok {
+			return strings.TrimSpace(ref)
+		}
+	}
+	t.Fatalf("docker load named no image: %s", out)
+	return ""
 }
