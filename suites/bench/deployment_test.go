@@ -133,7 +133,7 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 			r := &result{}
 			results[w.name] = r
 			func() {
-				k := kwokUp(b, "wink-bench-"+w.name)
+				k := kwokUp(b, "wink-bench-"+w.name, kubeletLease)
 				cs := clientset(b, k.kubeconfig)
 				kwokNodes(b, cs, deployNodes)
 				waitSA(b, cs, "default")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -48,9 +49,13 @@ type kwokCluster struct {
 
 // kwokUp creates a kwok cluster with QPS limits off (kwokctl's
 // --disable-qps-limits: unlimited apiserver inflight requests, API Priority
-// and Fairness off, scheduler and controller manager clients at 5000 QPS),
-// or skips the benchmark, saying why, when `make kwok` has not been run.
-func kwokUp(b *testing.B, name string) *kwokCluster {
+// and Fairness off, scheduler and controller manager clients at 5000 QPS)
+// and node leases of leaseSeconds (--heartbeat-factor, kwokctl's scale of
+// its 40 s lease, renewed every quarter of it, and of the node monitor's
+// grace; kwokctl's default factor 5 is a 200 s lease, a fifth of a
+// kubelet's lease writes), or skips the benchmark, saying why, when `make
+// kwok` has not been run.
+func kwokUp(b *testing.B, name string, leaseSeconds int) *kwokCluster {
 	b.Helper()
 	tools := toolsDir(b)
 	for _, t := range kwokTools {
@@ -68,6 +73,7 @@ func kwokUp(b *testing.B, name string) *kwokCluster {
 		"--kwok-controller-binary", tool("kwok"),
 		"--etcd-binary", tool("etcd"),
 		"--disable-qps-limits",
+		"--heartbeat-factor=" + strconv.FormatFloat(float64(leaseSeconds)/40, 'f', -1, 64),
 		"--kubeconfig", k.kubeconfig,
 		"--wait", "2m", "--quiet-pull",
 	}

@@ -15,6 +15,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/pki"
 	"wink.dev/wink/harness/internal/simnodeplan"
@@ -350,6 +351,7 @@ func (Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
 				// Client-side limits off in effect (ControlPlaneClientQPS).
 				"--kube-api-qps=" + strconv.Itoa(ControlPlaneClientQPS),
 				"--kube-api-burst=" + strconv.Itoa(ControlPlaneClientBurst),
+				"--node-monitor-grace-period=" + nodeMonitorGracePeriod(st.Config.NodePools).String(),
 			},
 			Ready:    get(selfSigned, "https://"+net.JoinHostPort(loop, strconv.Itoa(st.Ports.ControllerManager))+"/healthz"),
 			Parallel: true,
@@ -432,6 +434,28 @@ func get(c *http.Client, url string) func(context.Context) error {
 		}
 		return nil
 	}
+}
+
+// nodeMonitorGracePeriod is how long the node lifecycle controller waits
+// for a node's lease before it marks the node Unknown: its default, 50 s
+// (pkg/controller/nodelifecycle/config/v1alpha1/defaults.go), for the
+// kubelet's default lease of 40 s renewed every 10 s, and the same ratio
+// (5/4 of the lease) for a pool whose kubelet block sets a longer
+// nodeLeaseDurationSeconds, as a cluster operator who lengthens the
+// kubelets' leases lengthens the grace (kwokctl's --heartbeat-factor scales
+// both alike). Without it, a pool renewing every 50 s (a 200 s lease, a
+// fifth of the writes) would go Unknown between renewals.
+func nodeMonitorGracePeriod(pools []v1alpha1.NodePool) time.Duration {
+	grace := 50 * time.Second
+	for _, p := range pools {
+		if p.Kubelet == nil || p.Kubelet.NodeLeaseDurationSeconds == nil {
+			continue
+		}
+		if g := time.Duration(*p.Kubelet.NodeLeaseDurationSeconds) * time.Second * 5 / 4; g > grace {
+			grace = g
+		}
+	}
+	return grace
 }
 
 // controlPlaneGC is the Go garbage collector's setting for the apiserver

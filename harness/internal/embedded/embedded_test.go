@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -126,6 +127,7 @@ func TestComponentsFlags(t *testing.T) {
 		{"kube-controller-manager", "--allocate-node-cidrs=true"},
 		{"kube-controller-manager", "--cluster-cidr=10.244.0.0/16"},
 		{"kube-controller-manager", "--bind-address=127.0.0.1"},
+		{"kube-controller-manager", "--node-monitor-grace-period=50s"},
 		{"kube-scheduler", "--bind-address=127.0.0.1"},
 		{"etcd", "--listen-client-urls=https://127.0.0.1:2379"},
 		{"etcd", "--client-cert-auth=true"},
@@ -141,6 +143,29 @@ func TestComponentsFlags(t *testing.T) {
 	}
 	if got := advertiseAddress(st); got != "172.18.0.1" {
 		t.Errorf("advertise address %s, want 172.18.0.1", got)
+	}
+}
+
+// TestNodeMonitorGracePeriod: the node lifecycle controller's grace is its
+// default 50 s for the kubelet's 40 s lease, and 5/4 of the longest lease a
+// pool's kubelet block sets (a 200 s lease renews every 50 s: a 50 s grace
+// would mark its nodes Unknown between renewals).
+func TestNodeMonitorGracePeriod(t *testing.T) {
+	lease := func(s int32) v1alpha1.NodePool {
+		return v1alpha1.NodePool{Kubelet: &v1alpha1.KubeletWritePath{NodeLeaseDurationSeconds: &s}}
+	}
+	for _, tt := range []struct {
+		pools []v1alpha1.NodePool
+		want  time.Duration
+	}{
+		{nil, 50 * time.Second},
+		{[]v1alpha1.NodePool{{}, lease(40)}, 50 * time.Second},
+		{[]v1alpha1.NodePool{lease(20)}, 50 * time.Second},
+		{[]v1alpha1.NodePool{lease(40), lease(200)}, 250 * time.Second},
+	} {
+		if got := nodeMonitorGracePeriod(tt.pools); got != tt.want {
+			t.Errorf("nodeMonitorGracePeriod(%d pools) = %s, want %s", len(tt.pools), got, tt.want)
+		}
 	}
 }
 
