@@ -359,7 +359,7 @@ func (s *shared) newControllers(b *nodeBoot) (*node.NodeController, *node.PodCon
 // serving certificate, webhook authentication and the resources (stats,
 // metrics, eviction: resources.go).
 func (s *shared) newKubeletAPI(ctx context.Context, b *nodeBoot, listener net.Listener) (*kubeletapi.Server, *nodeResources, error) {
-	auth, err := kubeletapi.WebhookAuth(s.client, b.name, s.clientCA)
+	auth, err := kubeletapi.WebhookAuth(s.client, b.name, s.clientCA, s.verified)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -172,6 +172,7 @@ func Run(ctx context.Context, cfg *config.Config) error {
 	// instead of a JSON one (issue 20). simnode uses only built-in types.
 	restCfg.ContentType = "application/vnd.kubernetes.protobuf"
 	restCfg.AcceptContentTypes = "application/vnd.kubernetes.protobuf,application/json"
+	restCfg.Wrap(limitInflight(maxInflight))
 	client, err := kubernetes.NewForConfig(restCfg)
 	if err != nil {
 		return fmt.Errorf("kubernetes client: %w", err)
@@ -199,6 +200,9 @@ type shared struct {
 	events      *events.Sink
 	ca          *kubeletapi.CA
 	clientCA    dynamiccertificates.CAContentProvider
+	// verified holds the client certificate chains the nodes' kubelet
+	// APIs verified (kubeletapi.VerifiedCerts).
+	verified *kubeletapi.VerifiedCerts
 	// routes map each node's <InternalIP>:<kubelet port> to its listener
 	// when the egress proxy is on (Config.EgressSocket).
 	routes *egress.Routes
@@ -297,6 +301,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 	if err != nil {
 		return err
 	}
+	s.verified = kubeletapi.NewVerifiedCerts()
 	if s.clientCA, err = kubeletapi.ClientCA(cfg.ClientCAFile); err != nil {
 		return err
 	}

@@ -132,6 +132,7 @@ func TestComponentsFlags(t *testing.T) {
 		{"etcd", "--listen-client-urls=https://127.0.0.1:2379"},
 		{"etcd", "--client-cert-auth=true"},
 		{"metrics-server", "--secure-port=10350"},
+		{"metrics-server", "--metric-resolution=10s"},
 		{"metrics-server", "--egress-socket="},
 		{"metrics-server", "--kubelet-certificate-authority="},
 		{"metrics-server", "--kubelet-use-node-status-port"},
@@ -165,6 +166,26 @@ func TestNodeMonitorGracePeriod(t *testing.T) {
 	} {
 		if got := nodeMonitorGracePeriod(tt.pools); got != tt.want {
 			t.Errorf("nodeMonitorGracePeriod(%d pools) = %s, want %s", len(tt.pools), got, tt.want)
+		}
+	}
+}
+
+// TestMetricsResolution: metrics-server scrapes every 10 s up to 500 nodes,
+// and at most maxScrapesPerSecond nodes a second beyond.
+func TestMetricsResolution(t *testing.T) {
+	pool := func(n int) v1alpha1.NodePool { return v1alpha1.NodePool{Count: &n} }
+	for _, tt := range []struct {
+		pools []v1alpha1.NodePool
+		want  time.Duration
+	}{
+		{nil, 10 * time.Second},
+		{[]v1alpha1.NodePool{pool(1), pool(3)}, 10 * time.Second},
+		{[]v1alpha1.NodePool{pool(500)}, 10 * time.Second},
+		{[]v1alpha1.NodePool{pool(1000), pool(1)}, 20020 * time.Millisecond},
+		{[]v1alpha1.NodePool{pool(5000)}, 100 * time.Second},
+	} {
+		if got := metricsResolution(tt.pools); got != tt.want {
+			t.Errorf("metricsResolution(%d pools) = %s, want %s", len(tt.pools), got, tt.want)
 		}
 	}
 }

@@ -198,7 +198,9 @@ func ClientCA(file string) (dynamiccertificates.CAContentProvider, error) {
 // client certificates verified against clientCA (nil: certificates are not
 // accepted), bearer tokens through TokenReview, every request authorised by
 // SubjectAccessReview on nodes/<subresource>.
-func WebhookAuth(client kubernetes.Interface, nodeName string, clientCA dynamiccertificates.CAContentProvider) (nodeutil.Auth, error) {
+// Chains that verified are remembered in certs (shared by one simnode's
+// nodes; nil for none).
+func WebhookAuth(client kubernetes.Interface, nodeName string, clientCA dynamiccertificates.CAContentProvider, certs *VerifiedCerts) (nodeutil.Auth, error) {
 	auth, err := nodeutil.WebhookAuth(client, nodeName, func(c *nodeutil.WebhookAuthConfig) error {
 		if clientCA != nil {
 			c.AuthnConfig.ClientCertificateCAContentProvider = clientCA
@@ -207,6 +209,9 @@ func WebhookAuth(client kubernetes.Interface, nodeName string, clientCA dynamicc
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kubelet API auth for %s: %w", nodeName, err)
+	}
+	if certs != nil {
+		auth = certs.Wrap(auth)
 	}
 	return auth, nil
 }

@@ -181,7 +181,7 @@ func TestKubeletAPIAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	client, seen := fakeAPIServer(t)
-	auth, err := WebhookAuth(client, "n1", clientCA)
+	auth, err := WebhookAuth(client, "n1", clientCA, NewVerifiedCerts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,6 +217,8 @@ func TestKubeletAPIAuth(t *testing.T) {
 		{"user without nodes/proxy", "/containerLogs/default/web/c", "bob-token", nil, http.StatusForbidden, "Forbidden"},
 		{"user with nodes/proxy", "/healthz", "alice-token", nil, http.StatusOK, "ok"},
 		{"apiserver client cert", "/containerLogs/default/web/c", "", &goodCert, http.StatusOK, "line one\nline two\n"},
+		{"apiserver client cert, its chain remembered", "/containerLogs/default/web/c", "", &goodCert, http.StatusOK, "line one\nline two\n"},
+		{"rogue client cert again", "/healthz", "", &rogueCert, http.StatusUnauthorized, "Unauthorized"},
 		{"tail and timestamps", "/containerLogs/default/web/c?tailLines=1&timestamps=true", "alice-token", nil, http.StatusOK, "2025-06-01T12:00:01.000000000Z line two\n"},
 		{"exec without stream upgrade", "/exec/default/web/c?command=whoami&output=1", "alice-token", nil, http.StatusBadRequest, "unable to upgrade"},
 	} {
