@@ -32,7 +32,7 @@ func (b *blockingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return &http.Response{StatusCode: http.StatusOK, Body: http.NoBody}, nil
 }
 
-// TestInflightLimit: at most n requests of a level reach the apiserver at
+// TestInflightLimit: at most n requests of a kind reach the apiserver at
 // once, the others wait their turn and all are answered; a watch, and a
 // lease renewal while every event slot is taken, pass; a request whose
 // context ends while it waits returns that error.

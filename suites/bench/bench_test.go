@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -80,6 +81,11 @@ func clientset(b *testing.B, kubeconfig string) kubernetes.Interface {
 		b.Fatal(err)
 	}
 	cfg.QPS, cfg.Burst = 2000, 4000
+	// The certificates in memory: a client of files reloads them, and
+	// complains every few seconds once a deleted cluster took them away.
+	if err := rest.LoadTLSFiles(cfg); err != nil {
+		b.Fatal(err)
+	}
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		b.Fatal(err)

@@ -152,8 +152,9 @@ type nodesRun struct {
 	load, rssKiB        float64
 }
 
-// steady settles for 15 s, checks that every lease renews within its renew
-// interval (a quarter of lease) and 5 s, and measures each component's CPU
+// steady waits for every node's lease and a renew interval (a quarter of
+// lease) more, checks that every lease renews within its renew interval and
+// 5 s, and measures each component's CPU
 // over a minute (nodeStatusReportFrequency's unit) or two renew intervals,
 // whichever is longer (a component not running on a side, metrics-server on
 // kwok's, counts as none).
@@ -162,7 +163,17 @@ func (r *nodesRun) steady(b *testing.B, cs kubernetes.Interface, n int, lease ti
 	r.simulator, r.nodes = simulator, n
 	renew := lease / 4
 	r.window = max(time.Minute, 2*renew)
-	time.Sleep(15 * time.Second)
+	// The bring-up's tail first: every node's lease created, and a renew
+	// interval for the writes still queued (events, the controllers'
+	// patches).
+	deadline := time.Now().Add(5 * time.Minute)
+	for len(leaseRenewals(b, cs)) < n {
+		if time.Now().After(deadline) {
+			b.Fatalf("%s: %d of %d node leases 5 minutes after all were Ready", simulator, len(leaseRenewals(b, cs)), n)
+		}
+		time.Sleep(time.Second)
+	}
+	time.Sleep(renew)
 	before := leaseRenewals(b, cs)
 	pids := map[string]int{}
 	start := map[string]time.Duration{}
