@@ -31,12 +31,16 @@ func manyNodes(b *testing.B) int {
 const kubeletLease = 40
 
 // nodesLease is BenchmarkNodesVsKwok's node lease on both sides, in
-// seconds: the kubelet's 40, or $WINK_BENCH_LEASE (200 is kwokctl's
-// default, --heartbeat-factor 5).
+// seconds: 200, kwokctl's default (--heartbeat-factor 5, renewed every
+// 50 s), or $WINK_BENCH_LEASE. At the kubelet's 40, 5,000 nodes do not fit
+// 2 cores on either side (docs/benchmarks.md).
 func nodesLease(b *testing.B) int {
 	b.Helper()
-	return envCount(b, "WINK_BENCH_LEASE", "lease seconds", kubeletLease)
+	return envCount(b, "WINK_BENCH_LEASE", "lease seconds", 200)
 }
+
+// readyLimit is how long BenchmarkNodesVsKwok waits for a side's nodes.
+const readyLimit = 10 * time.Minute
 
 // manyNodesConfig: n Windows nodes in one simnode process, no other (a
 // cluster has at most 5,000), their leases of lease seconds. The pod subnet
@@ -58,15 +62,17 @@ nodePools:
 }
 
 // BenchmarkNodesVsKwok brings up the same n Windows nodes (5,000, or
-// $WINK_BENCH_NODES) on kwok v0.8.0 (`kwokctl scale node`, its control plane
-// already running) and on wink (one simnode process, `wink up` from nothing,
-// control plane included), one after the other on the same machine, and
-// prints side by side: seconds until all are Ready, every node lease
-// renewed within its interval, and at steady state the CPU per node per
-// minute of the apiserver and of the simulator (kwok's controller, simnode)
-// and the cores the whole cluster uses, with the load. Issue 20's goals:
-// all Ready within 60 s and no later than kwok; under one core at steady
-// state. It skips when kwok is not installed (`make kwok`).
+// $WINK_BENCH_NODES), their leases of nodesLease seconds, on kwok v0.8.0
+// (`kwokctl scale node`, its control plane already running) and on wink (one
+// simnode process, `wink up` from nothing, control plane included), one
+// after the other on the same machine, and prints side by side: seconds
+// until all are Ready, every node lease renewed within its interval, and at
+// steady state the CPU per node per minute of the apiserver and of the
+// simulator (kwok's controller, simnode) and the cores the whole cluster
+// uses, with the load. Issue 20's goals: all Ready within 60 s and no later
+// than kwok; under one core at steady state. It skips when kwok is not
+// installed (`make kwok`); a kwok whose nodes are not all Ready within
+// readyLimit is reported with how many were.
 func BenchmarkNodesVsKwok(b *testing.B) {
 	n, lease := manyNodes(b), nodesLease(b)
 	var kwok, wink nodesRun
@@ -81,8 +87,11 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 			if out, err := k.run(context.Background(), "scale", "node", "--name", k.name, "--replicas", strconv.Itoa(n)); err != nil {
 				b.Fatalf("kwokctl scale node: %v\n%s", err, out)
 			}
-			kwok.ready = waitNodesReady(b, cs, n, start, 15*time.Minute)
+			kwok.ready, kwok.readyNodes = waitNodesReady(b, cs, n, start, readyLimit)
 			stop(n, "node")
+			if kwok.readyNodes < n {
+				return // no steady state to measure
+			}
 			stop = profileKwok(b, "kwok-nodes-steady", k)
 			kwok.steady(b, cs, n, time.Duration(lease)*time.Second, func(c string) int { return kwokPID(k.workdir, c) }, "kwok-controller")
 			stop(n, "node")
@@ -91,11 +100,11 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 			}
 		}()
 		func() {
-			c, opts, took := upWatched(b, "bench-nodes", manyNodesConfig(n, lease), false, 15*time.Minute, func(o harness.Options) func() {
+			c, opts, took := upWatched(b, "bench-nodes", manyNodesConfig(n, lease), false, readyLimit, func(o harness.Options) func() {
 				stop := profileUp(b, "nodes-up", o)
 				return func() { stop(n, "node") }
 			})
-			wink.ready = took
+			wink.ready, wink.readyNodes = took, n
 			pid := func(c string) int {
 				p, _ := harness.ComponentPID(opts, c) // 0: not running
 				return p
@@ -115,6 +124,9 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 	row := func(what, format string, k, w float64) {
 		fmt.Fprintf(&t, "| %s | "+format+" | "+format+" | %.2f |\n", what, k, w, w/k)
 	}
+	if kwok.readyNodes < n {
+		fmt.Fprintf(&t, "| kwok: nodes Ready after %s (not all: no steady state) | %d | | |\n", readyLimit, kwok.readyNodes)
+	}
 	row("all Ready, s (kwok: from `scale node`, its control plane up; wink: from `wink up`, goal <= 60 and <= kwok)", "%.1f", kwok.ready.Seconds(), wink.ready.Seconds())
 	row("kwok: `create cluster` + `scale node`, s", "%.1f", (kwok.controlPlane + kwok.ready).Seconds(), wink.ready.Seconds())
 	row(fmt.Sprintf("leases renewed within %d s", lease/4+5), "%.0f", float64(kwok.renewed), float64(wink.renewed))
@@ -131,7 +143,7 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 	b.ReportMetric(wink.cores(), "wink-steady-cores")
 	b.ReportMetric(wink.rssKiB/float64(n), "KiB/node")
 	for _, r := range []nodesRun{kwok, wink} {
-		if r.renewed < n {
+		if r.readyNodes == n && r.renewed < n {
 			b.Errorf("%s: %d of %d node leases renewed within %d s (renew interval %d s)", r.simulator, r.renewed, n, lease/4+5, lease/4)
 		}
 	}
@@ -144,7 +156,7 @@ var steadyComponents = []string{"kube-apiserver", "etcd", "kube-controller-manag
 // nodesRun is one side of BenchmarkNodesVsKwok.
 type nodesRun struct {
 	ready, controlPlane time.Duration
-	renewed             int
+	readyNodes, renewed int
 	simulator           string
 	cpu                 map[string]time.Duration // over window
 	window              time.Duration
@@ -212,8 +224,9 @@ func (r *nodesRun) cores() float64 {
 }
 
 // waitNodesReady watches the nodes until n are Ready and returns the time
-// since start.
-func waitNodesReady(b *testing.B, cs kubernetes.Interface, n int, start time.Time, limit time.Duration) time.Duration {
+// since start and n, or, when they are not all Ready within limit, limit
+// and how many were Ready then.
+func waitNodesReady(b *testing.B, cs kubernetes.Interface, n int, start time.Time, limit time.Duration) (time.Duration, int) {
 	b.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
@@ -248,11 +261,11 @@ func waitNodesReady(b *testing.B, cs kubernetes.Interface, n int, start time.Tim
 		}
 		mu.Unlock()
 		if got >= n {
-			return time.Since(start)
+			return time.Since(start), n
 		}
 		select {
 		case <-ctx.Done():
-			b.Fatalf("%d of %d nodes Ready after %s", got, n, limit)
+			return limit, got
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
