@@ -175,6 +175,9 @@ func profileKwok(b *testing.B, name string, k *kwokCluster) stopFunc {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := rest.LoadTLSFiles(cfg); err != nil { // as clientset's
+		b.Fatal(err)
+	}
 	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		b.Fatal(err)
