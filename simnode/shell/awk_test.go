@@ -71,8 +71,10 @@ func TestAwkSandbox(t *testing.T) {
 		{name: "ENVIRON", os: Linux, argv: sh(`X=y awk 'BEGIN { print ENVIRON["X"] }'`), out: "y\n"},
 		{name: "-v and operands", os: Linux, argv: sh(`printf 'a\n' > /data/f; awk -v p=1 '{ print p, q, $0 }' q=2 /data/f -`), out: "1 2 a\n"},
 		{name: "runtime error", os: Linux, argv: sh(`awk 'BEGIN { x = 1 / 0 }'; echo $?`), out: "2\n", errHas: []string{"awk: division by zero"}},
-		{name: "memory within the limit", os: Linux, argv: sh(`seq 1 200000 | awk '{ a[$1] = $0 } END { print length(a) }'`), out: "200000\n"},
-		{name: "large input", os: Linux, argv: sh(`seq 1 100000 | awk '{ s += $1 } END { print s }'`), out: "5000050000\n"},
+		// A second of CPU each; under `make test -p 6` the awk child, at
+		// nice 19, took more than 5 s of real time.
+		{name: "memory within the limit", os: Linux, argv: sh(`seq 1 200000 | awk '{ a[$1] = $0 } END { print length(a) }'`), out: "200000\n", real: time.Minute},
+		{name: "large input", os: Linux, argv: sh(`seq 1 100000 | awk '{ s += $1 } END { print s }'`), out: "5000050000\n", real: time.Minute},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, tc.run)

@@ -17,6 +17,9 @@ type tcase struct {
 	argv  []string
 	stdin string
 	setup func(f *fixture)
+	// real is how long the case may take in real time (default 5 s): more
+	// for a case whose awk child, at nice 19, a loaded machine starves.
+	real time.Duration
 	// out and errOut are compared exactly when set (use "-" for "empty").
 	out, errOut string
 	// outHas and errHas must all appear; outNot must not.
@@ -35,7 +38,11 @@ func (tc tcase) run(t *testing.T) {
 	if tc.setup != nil {
 		tc.setup(f)
 	}
-	r := f.run(t, tc.argv, tc.stdin)
+	real := tc.real
+	if real == 0 {
+		real = 5 * time.Second
+	}
+	r := f.runFor(t, tc.argv, tc.stdin, real)
 	if r.code != tc.code {
 		t.Errorf("%q: exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", tc.argv, r.code, tc.code, r.stdout, r.stderr)
 	}

@@ -166,10 +166,10 @@ type nodesRun struct {
 
 // steady waits for every node's lease and a renew interval (a quarter of
 // lease) more, checks that every lease renews within its renew interval and
-// 5 s, and measures each component's CPU
-// over a minute (nodeStatusReportFrequency's unit) or two renew intervals,
-// whichever is longer (a component not running on a side, metrics-server on
-// kwok's, counts as none).
+// 5 s, and measures each component's CPU over a minute
+// (nodeStatusReportFrequency's unit) or two renew intervals, whichever is
+// longer (a component not running on a side, metrics-server on kwok's,
+// counts as none).
 func (r *nodesRun) steady(b *testing.B, cs kubernetes.Interface, n int, lease time.Duration, pid func(string) int, simulator string) {
 	b.Helper()
 	r.simulator, r.nodes = simulator, n

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"wink.dev/wink/harness/config/v1alpha1"
-
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/supervisor"
 )
