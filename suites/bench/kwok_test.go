@@ -133,27 +133,8 @@ func kwokNodes(b *testing.B, cs kubernetes.Interface, n int) {
 			b.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		list, err := cs.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: "type=kwok"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ready := 0
-		for _, node := range list.Items {
-			for _, c := range node.Status.Conditions {
-				if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
-					ready++
-				}
-			}
-		}
-		if ready == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.Fatalf("kwok: %d of %d nodes Ready after 2 minutes", ready, n)
-		}
-		time.Sleep(250 * time.Millisecond)
+	if _, ready := waitNodesReady(b, cs, n, time.Now(), 2*time.Minute); ready < n {
+		b.Fatalf("kwok: %d of %d nodes Ready after 2 minutes", ready, n)
 	}
 }
 

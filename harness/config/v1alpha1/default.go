@@ -78,14 +78,24 @@ func SetDefaults_Cluster(c *Cluster) {
 	if c.NodePools == nil {
 		c.NodePools = defaultNodePools()
 	}
-	nodes := 0
 	for i := range c.NodePools {
 		SetDefaults_NodePool(&c.NodePools[i])
-		nodes += *c.NodePools[i].Count
 	}
 	if podSubnetUnset {
-		c.Networking.PodSubnet = podSubnetFor(nodes)
+		c.Networking.PodSubnet = podSubnetFor(NodeCount(c.NodePools))
 	}
+}
+
+// NodeCount is how many nodes the pools have (a count not set or negative
+// counts none).
+func NodeCount(pools []NodePool) int {
+	n := 0
+	for _, p := range pools {
+		if p.Count != nil && *p.Count > 0 {
+			n += *p.Count
+		}
+	}
+	return n
 }
 
 // podSubnetFor is the default podSubnet of a cluster of n nodes:

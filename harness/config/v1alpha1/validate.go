@@ -241,12 +241,7 @@ func (v *validator) cluster(c *Cluster) {
 			`supported values: "registry" (ask the image's registry, cache the answer under $WINK_HOME/cache/images), "offline" (the cache and fixtures/images.yaml only, no network)`)
 	}
 
-	total := 0
-	for _, p := range c.NodePools {
-		if p.Count != nil && *p.Count > 0 {
-			total += *p.Count
-		}
-	}
+	total := NodeCount(c.NodePools)
 	v.networking("networking", &c.Networking, total)
 
 	names := make(map[string]int, len(c.NodePools))

@@ -184,7 +184,7 @@ func TestMetricsResolution(t *testing.T) {
 		{[]v1alpha1.NodePool{pool(1000), pool(1)}, 20020 * time.Millisecond},
 		{[]v1alpha1.NodePool{pool(5000)}, 100 * time.Second},
 	} {
-		if got := metricsResolution(tt.pools); got != tt.want {
+		if got := metricsResolution(v1alpha1.NodeCount(tt.pools)); got != tt.want {
 			t.Errorf("metricsResolution(%d pools) = %s, want %s", len(tt.pools), got, tt.want)
 		}
 	}

@@ -31,13 +31,7 @@ const maxScrapesPerSecond = 50
 // 500 nodes one scrape of each node every nodes/maxScrapesPerSecond
 // seconds (5,000 nodes: 100 s): `kubectl top` and the HPA see a new pod's
 // usage that much later on such a cluster.
-func metricsResolution(pools []v1alpha1.NodePool) time.Duration {
-	nodes := 0
-	for _, p := range pools {
-		if p.Count != nil {
-			nodes += *p.Count
-		}
-	}
+func metricsResolution(nodes int) time.Duration {
 	return max(MetricsResolution, time.Duration(nodes)*time.Second/maxScrapesPerSecond)
 }
 
@@ -85,7 +79,7 @@ func metricsServer(st *cluster.State, p paths, health *http.Client) supervisor.C
 			"--kubelet-preferred-address-types=InternalIP",
 			"--kubelet-use-node-status-port",
 			"--egress-socket=" + p.egressSock,
-			"--metric-resolution=" + metricsResolution(st.Config.NodePools).String(),
+			"--metric-resolution=" + metricsResolution(v1alpha1.NodeCount(st.Config.NodePools)).String(),
 			"--kubelet-request-timeout=" + metricsKubeletTimeout,
 		},
 		// /livez is open to anonymous requests; /readyz waits for a first
