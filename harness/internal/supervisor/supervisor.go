@@ -282,14 +282,17 @@ func (s *Supervisor) set(name string, f func(*ComponentStatus)) {
 	s.writeStatus()
 }
 
-// writeStatus saves the status of every component, in start order.
+// writeStatus saves the status of every component, in start order. It
+// holds the lock while it writes: two changes at once (a child's pid and
+// Run's "ready") would otherwise each write their own snapshot through the
+// one temporary file, and the older could land last.
 func (s *Supervisor) writeStatus() {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	list := make([]ComponentStatus, 0, len(s.order))
 	for _, n := range s.order {
 		list = append(list, *s.status[n])
 	}
-	s.mu.Unlock()
 	data, _ := json.MarshalIndent(list, "", "  ")
 	tmp := filepath.Join(s.RunDir, StatusFile+".tmp")
 	if os.WriteFile(tmp, data, 0o600) == nil {
