@@ -61,11 +61,52 @@ nodePools:
 `, n, lease)
 }
 
+// benchShards is how many simnode processes BenchmarkNodesVsKwok's third
+// side shares the nodes between: 2, or $WINK_BENCH_SHARDS.
+func benchShards(b *testing.B) int {
+	b.Helper()
+	return envCount(b, "WINK_BENCH_SHARDS", "shards", 2)
+}
+
+// shardsBaseConfig is the control plane the shards join: an embedded
+// cluster of no node of its own (every node lease is a shard's) with
+// manyNodesConfig's pod subnet.
+const shardsBaseConfig = `apiVersion: wink.dev/v1alpha1
+kind: Cluster
+images: {resolve: offline}
+networking:
+  podSubnet: 10.128.0.0/9
+  nodeCIDRMaskSize: 26
+nodePools:
+- name: linux
+  os: linux
+  count: 0
+`
+
+// shardsConfig: manyNodesConfig's nodes in shards simnode processes of
+// backend existing, joining the cluster of kubeconfig.
+func shardsConfig(n, lease, shards int, kubeconfig string) string {
+	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
+kind: Cluster
+backend: existing
+kubeconfig: %s
+images: {resolve: offline}
+simnode: {shards: %d}
+nodePools:
+- name: win
+  os: windows
+  count: %d
+  kubelet: {nodeLeaseDurationSeconds: %d}
+`, kubeconfig, shards, n, lease)
+}
+
 // BenchmarkNodesVsKwok brings up the same n Windows nodes (5,000, or
 // $WINK_BENCH_NODES), their leases of nodesLease seconds, on kwok v0.8.0
 // (`kwokctl scale node`, its control plane already running) and on wink (one
-// simnode process, `wink up` from nothing, control plane included), one
-// after the other on the same machine, and prints side by side: seconds
+// simnode process, `wink up` from nothing, control plane included), then in
+// benchShards simnode processes of backend existing joining a wink control
+// plane already up, one after the other on the same machine, and prints
+// side by side: seconds
 // until all are Ready, every node lease renewed within its interval, and at
 // steady state the CPU per node per minute of the apiserver and of the
 // simulator (kwok's controller, simnode) and the cores the whole cluster
@@ -74,8 +115,8 @@ nodePools:
 // installed (`make kwok`); a kwok whose nodes are not all Ready within
 // readyLimit is reported with how many were.
 func BenchmarkNodesVsKwok(b *testing.B) {
-	n, lease := manyNodes(b), nodesLease(b)
-	var kwok, wink nodesRun
+	n, lease, shards := manyNodes(b), nodesLease(b), benchShards(b)
+	var kwok, wink, sharded nodesRun
 	for range b.N {
 		func() {
 			created := time.Now()
@@ -93,7 +134,7 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 				return // no steady state to measure
 			}
 			stop = profileKwok(b, "kwok-nodes-steady", k)
-			kwok.steady(b, cs, n, time.Duration(lease)*time.Second, func(c string) int { return kwokPID(k.workdir, c) }, "kwok-controller")
+			kwok.steady(b, cs, n, time.Duration(lease)*time.Second, func(c string) []int { return nonZero(kwokPID(k.workdir, c)) }, "kwok-controller")
 			stop(n, "node")
 			if _, err := k.run(context.Background(), "delete", "cluster", "--name", k.name, "--kubeconfig", k.kubeconfig); err != nil {
 				b.Logf("kwokctl delete cluster: %v", err)
@@ -105,44 +146,65 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 				return func() { stop(n, "node") }
 			})
 			wink.ready, wink.readyNodes = took, n
-			pid := func(c string) int {
-				p, _ := harness.ComponentPID(opts, c) // 0: not running
-				return p
-			}
+			pids := func(c string) []int { return componentPIDs(opts, c) }
 			stop := profilePhase(b, "nodes-steady", opts)
-			wink.steady(b, clientset(b, c.Kubeconfig), n, time.Duration(lease)*time.Second, pid, "simnode")
+			wink.steady(b, clientset(b, c.Kubeconfig), n, time.Duration(lease)*time.Second, pids, "simnode")
 			stop(n, "node")
-			if p := pid("simnode"); p > 0 {
-				wink.rssKiB = procStatusKiB(b, p, "VmRSS")
-			}
+			wink.rssKiB = rssKiB(b, pids("simnode"))
 			deleteCluster(b, opts)
+		}()
+		func() {
+			base, baseOpts, _ := up(b, "bench-nodes-cp", shardsBaseConfig, false)
+			c, opts, took := upWatched(b, "bench-nodes-shards", shardsConfig(n, lease, shards, base.Kubeconfig), false, readyLimit, func(harness.Options) func() {
+				stop := profileUp(b, "shards-up", baseOpts)
+				return func() { stop(n, "node") }
+			})
+			sharded.ready, sharded.readyNodes = took, n
+			// The control plane is the base cluster's; the simulator the
+			// shards (simnode-0, simnode-1, …) and the base's own simnode
+			// (its Linux node, the apiserver's egress proxy).
+			pids := func(comp string) []int {
+				if comp != "simnode" {
+					return componentPIDs(baseOpts, comp)
+				}
+				return append(componentPIDs(opts, comp), componentPIDs(baseOpts, comp)...)
+			}
+			stop := profilePhase(b, "shards-steady", baseOpts)
+			sharded.steady(b, clientset(b, c.Kubeconfig), n, time.Duration(lease)*time.Second, pids, "simnode")
+			stop(n, "node")
+			sharded.rssKiB = rssKiB(b, componentPIDs(opts, "simnode"))
+			deleteCluster(b, opts)
+			deleteCluster(b, baseOpts)
 		}()
 	}
 	var t strings.Builder
-	fmt.Fprintf(&t, "%d Windows nodes, leases of %d s renewed every %d s, kwok %s (binary runtime, QPS limits off) and wink (one simnode), the same v1.35.4 control plane:\n", n, lease, lease/4, kwokVersion)
-	fmt.Fprintf(&t, "| | kwok | wink | wink/kwok |\n|---|---|---|---|\n")
-	row := func(what, format string, k, w float64) {
-		fmt.Fprintf(&t, "| %s | "+format+" | "+format+" | %.2f |\n", what, k, w, w/k)
+	fmt.Fprintf(&t, "%d Windows nodes, leases of %d s renewed every %d s, kwok %s (binary runtime, QPS limits off), wink (one simnode) and wink (%d simnode shards of backend existing), the same v1.35.4 control plane:\n", n, lease, lease/4, kwokVersion, shards)
+	fmt.Fprintf(&t, "| | kwok | wink | wink/kwok | wink, %d shards | shards/kwok |\n|---|---|---|---|---|---|\n", shards)
+	row := func(what, format string, k, w, s float64) {
+		fmt.Fprintf(&t, "| %s | "+format+" | "+format+" | %.2f | "+format+" | %.2f |\n", what, k, w, w/k, s, s/k)
 	}
 	if kwok.readyNodes < n {
-		fmt.Fprintf(&t, "| kwok: nodes Ready after %s (not all: no steady state) | %d | | |\n", readyLimit, kwok.readyNodes)
+		fmt.Fprintf(&t, "| kwok: nodes Ready after %s (not all: no steady state) | %d | | | | |\n", readyLimit, kwok.readyNodes)
 	}
-	row("all Ready, s (kwok: from `scale node`, its control plane up; wink: from `wink up`, goal <= 60 and <= kwok)", "%.1f", kwok.ready.Seconds(), wink.ready.Seconds())
-	row("kwok: `create cluster` + `scale node`, s", "%.1f", (kwok.controlPlane + kwok.ready).Seconds(), wink.ready.Seconds())
-	row(fmt.Sprintf("leases renewed within %d s", lease/4+5), "%.0f", float64(kwok.renewed), float64(wink.renewed))
-	row("apiserver CPU ms per node per minute", "%.1f", kwok.perNode("kube-apiserver"), wink.perNode("kube-apiserver"))
-	row("etcd CPU ms per node per minute", "%.1f", kwok.perNode("etcd"), wink.perNode("etcd"))
-	row("simulator CPU ms per node per minute (kwok-controller; simnode)", "%.1f", kwok.perNode(kwok.simulator), wink.perNode(wink.simulator))
-	row("whole cluster at steady state, cores (goal < 1)", "%.2f", kwok.cores(), wink.cores())
-	row("load average (1 min) at the end of the steady state", "%.1f", kwok.load, wink.load)
+	row("all Ready, s (kwok: from `scale node`, its control plane up; wink: from `wink up`, goal <= 60 and <= kwok; shards: from `wink up` of backend existing, the control plane up)", "%.1f",
+		kwok.ready.Seconds(), wink.ready.Seconds(), sharded.ready.Seconds())
+	row("kwok: `create cluster` + `scale node`, s", "%.1f", (kwok.controlPlane + kwok.ready).Seconds(), wink.ready.Seconds(), sharded.ready.Seconds())
+	row(fmt.Sprintf("leases renewed within %d s", lease/4+5), "%.0f", float64(kwok.renewed), float64(wink.renewed), float64(sharded.renewed))
+	row("apiserver CPU ms per node per minute", "%.1f", kwok.perNode("kube-apiserver"), wink.perNode("kube-apiserver"), sharded.perNode("kube-apiserver"))
+	row("etcd CPU ms per node per minute", "%.1f", kwok.perNode("etcd"), wink.perNode("etcd"), sharded.perNode("etcd"))
+	row("simulator CPU ms per node per minute (kwok-controller; simnode)", "%.1f", kwok.perNode(kwok.simulator), wink.perNode(wink.simulator), sharded.perNode(sharded.simulator))
+	row("whole cluster at steady state, cores (goal < 1)", "%.2f", kwok.cores(), wink.cores(), sharded.cores())
+	row("load average (1 min) at the end of the steady state", "%.1f", kwok.load, wink.load, sharded.load)
 	fmt.Print(t.String())
-	fmt.Printf("simnode RSS %.0f MiB, %.0f KiB per node\n", wink.rssKiB/1024, wink.rssKiB/float64(n))
+	fmt.Printf("simnode RSS: one %.0f MiB, %.0f KiB per node; %d shards %.0f MiB, %.0f KiB per node\n",
+		wink.rssKiB/1024, wink.rssKiB/float64(n), shards, sharded.rssKiB/1024, sharded.rssKiB/float64(n))
 	b.ReportMetric(kwok.ready.Seconds(), "kwok-s-to-ready")
 	b.ReportMetric(wink.ready.Seconds(), "wink-s-to-ready")
+	b.ReportMetric(sharded.ready.Seconds(), "shards-s-to-ready")
 	b.ReportMetric(wink.ready.Seconds()/kwok.ready.Seconds(), "ready-ratio")
 	b.ReportMetric(wink.cores(), "wink-steady-cores")
 	b.ReportMetric(wink.rssKiB/float64(n), "KiB/node")
-	for _, r := range []nodesRun{kwok, wink} {
+	for _, r := range []nodesRun{kwok, wink, sharded} {
 		if r.readyNodes == n && r.renewed < n {
 			b.Errorf("%s: %d of %d node leases renewed within %d s (renew interval %d s)", r.simulator, r.renewed, n, lease/4+5, lease/4)
 		}
@@ -170,7 +232,7 @@ type nodesRun struct {
 // (nodeStatusReportFrequency's unit) or two renew intervals, whichever is
 // longer (a component not running on a side, metrics-server on kwok's,
 // counts as none).
-func (r *nodesRun) steady(b *testing.B, cs kubernetes.Interface, n int, lease time.Duration, pid func(string) int, simulator string) {
+func (r *nodesRun) steady(b *testing.B, cs kubernetes.Interface, n int, lease time.Duration, pids func(string) []int, simulator string) {
 	b.Helper()
 	r.simulator, r.nodes = simulator, n
 	renew := lease / 4
@@ -187,13 +249,17 @@ func (r *nodesRun) steady(b *testing.B, cs kubernetes.Interface, n int, lease ti
 	}
 	time.Sleep(renew)
 	before := leaseRenewals(b, cs)
-	pids := map[string]int{}
-	start := map[string]time.Duration{}
-	for _, c := range append([]string{simulator}, steadyComponents...) {
-		if p := pid(c); p > 0 {
-			pids[c], start[c] = p, procCPU(b, p)
+	components := append([]string{simulator}, steadyComponents...)
+	cpu := func() map[string]time.Duration {
+		m := map[string]time.Duration{}
+		for _, c := range components {
+			for _, p := range pids(c) {
+				m[c] += procCPU(b, p)
+			}
 		}
+		return m
 	}
+	start := cpu()
 	time.Sleep(renew + 5*time.Second)
 	after := leaseRenewals(b, cs)
 	for name, t := range after {
@@ -202,9 +268,9 @@ func (r *nodesRun) steady(b *testing.B, cs kubernetes.Interface, n int, lease ti
 		}
 	}
 	time.Sleep(r.window - renew - 5*time.Second)
-	r.cpu = map[string]time.Duration{}
-	for c, p := range pids {
-		r.cpu[c] = procCPU(b, p) - start[c]
+	r.cpu = cpu()
+	for c := range r.cpu {
+		r.cpu[c] -= start[c]
 	}
 	r.load = loadAverage(b)
 }
@@ -269,6 +335,41 @@ func waitNodesReady(b *testing.B, cs kubernetes.Interface, n int, start time.Tim
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// componentPIDs is the pid of a running component of the cluster of opts,
+// or of each of its shards (simnode-0, simnode-1, …); none when it does not
+// run.
+func componentPIDs(opts harness.Options, component string) []int {
+	st, err := harness.GetStatus(opts)
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, c := range st.Components {
+		if c.PID > 0 && (c.Name == component || strings.HasPrefix(c.Name, component+"-")) {
+			pids = append(pids, c.PID)
+		}
+	}
+	return pids
+}
+
+// nonZero is pid as a list: none for 0.
+func nonZero(pid int) []int {
+	if pid == 0 {
+		return nil
+	}
+	return []int{pid}
+}
+
+// rssKiB is the resident memory of the processes pids together.
+func rssKiB(b *testing.B, pids []int) float64 {
+	b.Helper()
+	var kib float64
+	for _, p := range pids {
+		kib += procStatusKiB(b, p, "VmRSS")
+	}
+	return kib
 }
 
 // loadAverage is the machine's 1-minute load average.

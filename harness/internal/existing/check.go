@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -84,41 +87,27 @@ func CheckAccess(ctx context.Context, kubeconfig string) error {
 // reaches every node's kubelet API (logs, exec, port-forward, metrics go
 // that way), through its node proxy (GET nodes/<node>/proxy/healthz). It
 // returns nil once it does for every node, and an error naming the node,
-// its address and the fix once one has failed for verifyGrace.
+// its address and the fix once one has failed for verifyGrace. Each round
+// lists the nodes once and asks the Ready ones it has not yet reached,
+// verifyParallel at a time: thousands of nodes (issue 20) take seconds, not
+// a Get and a proxy request each at the client's default rate.
 func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig string) error {
 	client, err := clientFor(kubeconfig, proxyTimeout)
 	if err != nil {
 		return err
 	}
-	names := simnodeplan.NodeNames(st.Config)
 	pending := map[string]bool{}
-	for _, n := range names {
+	for _, n := range simnodeplan.NodeNames(st.Config) {
 		pending[n] = true
 	}
 	failing := map[string]time.Time{}
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for len(pending) > 0 {
-		for name := range pending {
-			node, err := client.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{})
-			if err != nil || !simnodeplan.NodeReady(node) {
-				continue // not registered yet: Up's own wait counts that
-			}
-			err = client.CoreV1().RESTClient().Get().Resource("nodes").Name(name).SubResource("proxy").Suffix("healthz").Do(ctx).Error()
-			switch {
-			case err == nil:
-				delete(pending, name)
-			case isProxyForbidden(err):
-				return nil // the user may not use the node proxy: nothing to check with
-			case ctx.Err() != nil:
-				return nil
-			default:
-				first, ok := failing[name]
-				if !ok {
-					failing[name] = time.Now()
-				} else if time.Since(first) >= verifyGrace {
-					return kubeletUnreachable(node, err)
-				}
+		list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+		if err == nil {
+			if err := b.reach(ctx, client, list.Items, pending, failing); err != nil || ctx.Err() != nil {
+				return err
 			}
 		}
 		if len(pending) == 0 {
@@ -133,6 +122,53 @@ func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig stri
 	return nil
 }
 
+// reach asks the node proxy of each Ready node of nodes still pending,
+// verifyParallel at a time, and takes those that answer off pending. It
+// returns the error of the first node that has failed for verifyGrace; when
+// the user may not use the node proxy there is nothing to check with, and
+// it empties pending.
+func (b *Backend) reach(ctx context.Context, client kubernetes.Interface, nodes []corev1.Node, pending map[string]bool, failing map[string]time.Time) error {
+	var (
+		mu        sync.Mutex
+		forbidden bool
+		failed    error
+		g         errgroup.Group
+	)
+	g.SetLimit(verifyParallel)
+	for i := range nodes {
+		node := &nodes[i]
+		if !pending[node.Name] || !simnodeplan.NodeReady(node) {
+			continue // not registered yet: Up's own wait counts that
+		}
+		g.Go(func() error {
+			err := client.CoreV1().RESTClient().Get().Resource("nodes").Name(node.Name).SubResource("proxy").Suffix("healthz").Do(ctx).Error()
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				delete(pending, node.Name)
+			case isProxyForbidden(err):
+				forbidden = true // the user may not use the node proxy
+			case ctx.Err() != nil:
+			default:
+				first, ok := failing[node.Name]
+				if !ok {
+					failing[node.Name] = time.Now()
+				} else if time.Since(first) >= verifyGrace && failed == nil {
+					failed = kubeletUnreachable(node, err)
+				}
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if forbidden {
+		clear(pending)
+		return nil
+	}
+	return failed
+}
+
 // Timing of Verify.
 const (
 	// proxyTimeout bounds one request through the node proxy: a port the
@@ -144,6 +180,8 @@ const (
 	// new server boots it: 3 s was too short for that on a loaded machine
 	// (suites/existing TestShards failed so in a clean-clone CI run).
 	verifyGrace = 10 * time.Second
+	// verifyParallel is how many nodes Verify asks at once.
+	verifyParallel = 16
 )
 
 // isProxyForbidden: the apiserver (not the kubelet) refused the user the
@@ -186,7 +224,9 @@ func clientFor(kubeconfig string, timeout time.Duration) (kubernetes.Interface, 
 	cfg.UserAgent = "wink"
 	cfg.ContentType = runtime.ContentTypeJSON // any apiserver (and the tests' stand-in) speaks it
 	if cfg.QPS == 0 {
-		cfg.QPS, cfg.Burst = 50, 100
+		// Verify's requests are bounded by verifyParallel; client-go's
+		// default 5 per second would make thousands of nodes minutes.
+		cfg.QPS, cfg.Burst = 500, 1000
 	}
 	client, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
