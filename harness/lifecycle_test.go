@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,9 @@ import (
 	"time"
 
 	"wink.dev/wink/harness/config"
+	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/embedded"
 )
 
 // TestHostAddress: where a cluster's apiserver reaches this machine, by
@@ -72,5 +76,36 @@ func TestNodesProgress(t *testing.T) {
 		if got := nodesProgress("Ready", tc.ready, tc.total, 1500*time.Millisecond); got != tc.want {
 			t.Errorf("%d/%d: %q, want %q", tc.ready, tc.total, got, tc.want)
 		}
+	}
+}
+
+// TestEgressServes: Up of an embedded cluster waits for simnode's egress
+// proxy, which a cluster of no node of its own would otherwise not (the
+// apiserver reaches the nodes a backend existing adds through it); other
+// backends have none.
+func TestEgressServes(t *testing.T) {
+	dir, err := os.MkdirTemp("", "wink-egress-") // short: a Unix socket path
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	embeddedState := &cluster.State{Dir: dir, Config: &v1alpha1.Cluster{Backend: v1alpha1.BackendEmbedded}}
+	if egressServes(embeddedState) {
+		t.Error("embedded, no egress socket: serves, want not")
+	}
+	if !egressServes(&cluster.State{Dir: dir, Config: &v1alpha1.Cluster{Backend: v1alpha1.BackendExisting}}) {
+		t.Error("existing: does not serve, want nothing to wait for")
+	}
+	sock := embedded.EgressSocket(dir)
+	if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if !egressServes(embeddedState) {
+		t.Error("embedded, egress socket listening: does not serve")
 	}
 }

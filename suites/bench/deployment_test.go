@@ -94,38 +94,55 @@ func rollout(b *testing.B, cs kubernetes.Interface, d *appsv1.Deployment, limit 
 // rolloutLimit bounds one rollout of the benchmark.
 const rolloutLimit = 10 * time.Minute
 
-// windowsPoolConfig is wink's side of the benchmark: deployNodes Windows
-// Server 2022 nodes shaped as kwokNodes makes them, and the Linux node a
-// cluster's system pods run on.
-func windowsPoolConfig(nodes int) string {
-	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
-kind: Cluster
-images: {resolve: offline}
-nodePools:
-- name: win
+// deployPool is the Windows pool of both wink sides: deployNodes Windows
+// Server 2022 nodes shaped as kwokNodes makes them.
+var deployPool = fmt.Sprintf(`- name: win
   os: windows
   windowsBuild: "10.0.20348"
   count: %d
   capacity: {cpu: "64", memory: 256Gi, pods: "110"}
   taints: [{key: os, value: windows, effect: NoSchedule}]
-- name: linux
+`, deployNodes)
+
+// windowsPoolConfig is wink's side of the benchmark: deployPool and the
+// Linux node a cluster's system pods run on.
+var windowsPoolConfig = `apiVersion: wink.dev/v1alpha1
+kind: Cluster
+images: {resolve: offline}
+nodePools:
+` + deployPool + `- name: linux
   os: linux
   count: 1
-`, nodes)
+`
+
+// shardedPoolConfig is the sharded side's nodes: deployPool in shards
+// simnode processes of backend existing, joining the cluster of
+// kubeconfig (a shardsBaseConfig control plane).
+func shardedPoolConfig(shards int, kubeconfig string) string {
+	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
+kind: Cluster
+backend: existing
+kubeconfig: %s
+images: {resolve: offline}
+simnode: {shards: %d}
+nodePools:
+%s`, kubeconfig, shards, deployPool)
 }
 
 // BenchmarkDeploymentVsKwok rolls out the same Deployment (3,000 replicas,
 // WINK_BENCH_REPLICAS for fewer) over 50 Windows Server 2022 nodes on kwok
 // v0.8.0 (kwokctl's binary runtime, the control plane built from the same
 // k8s.io/kubernetes, QPS limits off) and on wink, for a pause workload and
-// a `cmd /c ping -t localhost` one, each on a fresh cluster, and prints
-// pods/s side by side with wink/kwok (issue 13's goal: >= 1.2 on both).
+// a `cmd /c ping -t localhost` one, each on a fresh cluster, the third
+// time with the nodes in benchShards simnode shards of backend existing,
+// and prints pods/s side by side with wink/kwok (issue 13's goal: >= 1.2
+// on both).
 // It skips when kwok is not installed (`make kwok`).
 func BenchmarkDeploymentVsKwok(b *testing.B) {
-	replicas := deployReplicas(b)
+	replicas, shards := deployReplicas(b), benchShards(b)
 	type result struct {
-		kwok, wink     float64
-		kwokOK, winkOK bool
+		kwok, wink, shards       float64
+		kwokOK, winkOK, shardsOK bool
 	}
 	results := map[string]*result{}
 	for range b.N {
@@ -145,7 +162,7 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 				}
 			}()
 			func() {
-				c, opts, _ := up(b, "bench-deploy-"+w.name, windowsPoolConfig(deployNodes), true)
+				c, opts, _ := up(b, "bench-deploy-"+w.name, windowsPoolConfig, true)
 				cs := clientset(b, c.Kubeconfig)
 				waitSA(b, cs, "default")
 				stop := profilePhase(b, "deploy-"+w.name, opts)
@@ -153,17 +170,30 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 				stop(replicas, "pod")
 				deleteCluster(b, opts)
 			}()
+			func() {
+				base, baseOpts, _ := up(b, "bench-deploy-cp-"+w.name, shardsBaseConfig, true)
+				_, opts, _ := up(b, "bench-deploy-shards-"+w.name, shardedPoolConfig(shards, base.Kubeconfig), true)
+				cs := clientset(b, base.Kubeconfig)
+				waitSA(b, cs, "default")
+				stop := profilePhase(b, "shards-deploy-"+w.name, baseOpts)
+				r.shards, r.shardsOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
+				stop(replicas, "pod")
+				deleteCluster(b, opts)
+				deleteCluster(b, baseOpts)
+			}()
 		}
 	}
 	var table strings.Builder
 	fmt.Fprintf(&table, "Deployment of %d replicas over %d Windows Server 2022 nodes, created -> all Ready:\n", replicas, deployNodes)
-	fmt.Fprintf(&table, "| workload | kwok %s pods/s | wink pods/s | wink/kwok (goal >= 1.2) |\n|---|---|---|---|\n", kwokVersion)
+	fmt.Fprintf(&table, "| workload | kwok %s pods/s | wink pods/s | wink/kwok (goal >= 1.2) | wink, %d shards, pods/s | shards/kwok |\n|---|---|---|---|---|---|\n", kwokVersion, shards)
 	for _, w := range workloads {
 		r := results[w.name]
 		ratio := r.wink / r.kwok
-		fmt.Fprintf(&table, "| %s | %.1f%s | %.1f%s | %.2f |\n", w.describes, r.kwok, partial(r.kwokOK), r.wink, partial(r.winkOK), ratio)
+		fmt.Fprintf(&table, "| %s | %.1f%s | %.1f%s | %.2f | %.1f%s | %.2f |\n", w.describes, r.kwok, partial(r.kwokOK), r.wink, partial(r.winkOK), ratio,
+			r.shards, partial(r.shardsOK), r.shards/r.kwok)
 		b.ReportMetric(r.kwok, "kwok-"+w.name+"-pods/s")
 		b.ReportMetric(r.wink, "wink-"+w.name+"-pods/s")
+		b.ReportMetric(r.shards, "shards-"+w.name+"-pods/s")
 		b.ReportMetric(ratio, w.name+"-ratio")
 	}
 	fmt.Print(table.String())
