@@ -34,8 +34,8 @@ func (b *blockingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // TestInflightLimit: at most n requests of a kind reach the apiserver at
 // once, the others wait their turn and all are answered; a watch, and a
-// lease renewal while every event slot is taken, pass; a request whose
-// context ends while it waits returns that error.
+// lease renewal and a SubjectAccessReview while every event slot is taken,
+// pass; a request whose context ends while it waits returns that error.
 func TestInflightLimit(t *testing.T) {
 	next := &blockingTransport{release: make(chan struct{})}
 	rt := limitInflight(3)(next)
@@ -70,6 +70,17 @@ func TestInflightLimit(t *testing.T) {
 	if got := next.now.Load(); got != 4 {
 		t.Errorf("%d requests at the apiserver, want the 3 events and the lease renewal", got)
 	}
+	reviewed := make(chan error, 1)
+	go func() {
+		reviewed <- get(context.Background(), "https://api/apis/authorization.k8s.io/v1/subjectaccessreviews")
+	}()
+	deadline = time.Now().Add(5 * time.Second)
+	for next.now.Load() < 5 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := next.now.Load(); got != 5 {
+		t.Errorf("%d requests at the apiserver, want the kubelet API's SubjectAccessReview beside the events", got)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	if err := get(ctx, "https://api/api/v1/namespaces/default/events"); !errors.Is(err, context.DeadlineExceeded) {
@@ -77,6 +88,9 @@ func TestInflightLimit(t *testing.T) {
 	}
 	close(next.release)
 	wg.Wait()
+	if err := <-reviewed; err != nil {
+		t.Errorf("SubjectAccessReview: %v", err)
+	}
 	if err := <-renewed; err != nil {
 		t.Error(err)
 	}
@@ -86,7 +100,7 @@ func TestInflightLimit(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if got := next.maxSeen.Load(); got > 5 { // 3 events, the lease and the watch
-		t.Errorf("%d requests at once reached the apiserver, want at most 3 events, a lease and a watch", got)
+	if got := next.maxSeen.Load(); got > 5 { // 3 events, the lease and the review (the watch came and went)
+		t.Errorf("%d requests at once reached the apiserver, want at most 3 events, a lease and a review", got)
 	}
 }

@@ -33,11 +33,7 @@ func TestNodesJoin(t *testing.T) {
 				if err != nil {
 					t.Fatalf("node %s: %v", name, err)
 				}
-				ready := false
-				for _, c := range n.Status.Conditions {
-					ready = ready || (c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue)
-				}
-				if !ready {
+				if !suite.NodeReady(n) {
 					t.Errorf("node %s is not Ready: %+v", name, n.Status.Conditions)
 				}
 				for k, want := range map[string]string{

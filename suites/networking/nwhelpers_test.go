@@ -98,10 +98,8 @@ func nwNodes(ctx context.Context, t *testing.T, cs kubernetes.Interface, sel str
 	}
 	var out []string
 	for _, n := range list.Items {
-		for _, c := range n.Status.Conditions {
-			if c.Type == corev1.NodeReady && c.Status == corev1.ConditionTrue {
-				out = append(out, n.Name)
-			}
+		if suite.NodeReady(&n) {
+			out = append(out, n.Name)
 		}
 	}
 	sort.Strings(out)

@@ -14,6 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -151,10 +152,14 @@ func (b *Backend) reach(ctx context.Context, client kubernetes.Interface, nodes 
 				forbidden = true // the user may not use the node proxy
 			case ctx.Err() != nil:
 			default:
+				grace := verifyGrace
+				if utilnet.IsTimeout(err) {
+					grace = verifyBusyGrace
+				}
 				first, ok := failing[node.Name]
 				if !ok {
 					failing[node.Name] = time.Now()
-				} else if time.Since(first) >= verifyGrace && failed == nil {
+				} else if time.Since(first) >= grace && failed == nil {
 					failed = kubeletUnreachable(node, err)
 				}
 			}
@@ -172,14 +177,21 @@ func (b *Backend) reach(ctx context.Context, client kubernetes.Interface, nodes 
 // Timing of Verify.
 const (
 	// proxyTimeout bounds one request through the node proxy: a port the
-	// cluster cannot reach often drops packets rather than refusing.
-	proxyTimeout = 5 * time.Second
+	// cluster cannot reach often drops packets rather than refusing. It is
+	// longer than the embedded backend's egress proxy takes to give up
+	// dialling (10 s), so that the apiserver's answer says why.
+	proxyTimeout = 15 * time.Second
 	// verifyGrace is how long a node's kubelet API may be unreachable
 	// before Verify says so. A node another simnode served a moment ago
 	// (shards taking over a stopped shard's nodes) is still Ready while its
 	// new server boots it: 3 s was too short for that on a loaded machine
 	// (suites/existing TestShards failed so in a clean-clone CI run).
 	verifyGrace = 10 * time.Second
+	// verifyBusyGrace is verifyGrace for a node whose requests time out
+	// rather than fail: an apiserver that dials a node in vain takes 30 s
+	// to give up, and one busy with thousands of nodes coming up (issue 20:
+	// 5,000 in two shards) answers late.
+	verifyBusyGrace = time.Minute
 	// verifyParallel is how many nodes Verify asks at once.
 	verifyParallel = 16
 )
