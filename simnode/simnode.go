@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -203,6 +204,8 @@ type shared struct {
 	// verified holds the client certificate chains the nodes' kubelet
 	// APIs verified (kubeletapi.VerifiedCerts).
 	verified *kubeletapi.VerifiedCerts
+	// csr is what the nodes learnt of the cluster's serving signer.
+	csr csrSigning
 	// routes map each node's <InternalIP>:<kubelet port> to its listener
 	// when the egress proxy is on (Config.EgressSocket).
 	routes *egress.Routes
@@ -237,7 +240,7 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 		// heap doubles, whatever the pods run.
 		debug.SetMemoryLimit(2*process.MachineMemory + int64(len(specs))<<20)
 	}
-	s := &shared{cfg: cfg, client: client, rules: rules.Default(), log: log, vkLog: vkLog}
+	s := &shared{cfg: cfg, client: client, rules: rules.Default(), log: log, vkLog: vkLog, csr: csrSigning{turns: make(chan struct{}, csrParallel)}}
 
 	// One pod informer for all nodes (pods bound to some node), and one
 	// each of ConfigMaps, Secrets, Services and Nodes.
@@ -432,8 +435,26 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 }
 
 // csrTimeout bounds the wait for the cluster to sign a node's serving
-// certificate (Config.CSRServingCerts).
-const csrTimeout = 15 * time.Second
+// certificate (Config.CSRServingCerts) until it has signed one: a cluster
+// that signs may take minutes for thousands of nodes asking at once (5,000
+// in two shards, issue 20), so once it has signed a node's, the others wait
+// up to csrMaxWait; once one has waited csrTimeout for a cluster that never
+// signed, the others do not ask.
+// At most csrParallel nodes ask at once, each node's wait starting with its
+// turn: thousands asking at once had the first approvals queue behind every
+// other node's request, and none was signed within csrTimeout.
+const (
+	csrTimeout  = 15 * time.Second
+	csrMaxWait  = 5 * time.Minute
+	csrParallel = 32
+)
+
+// csrSigning is what simnode learnt of the cluster's signer of kubelet
+// serving certificates, and the nodes' turns to ask it.
+type csrSigning struct {
+	signed, refused atomic.Bool
+	turns           chan struct{}
+}
 
 // servingCert is the node's kubelet serving certificate: with
 // CSRServingCerts, one the cluster signs (kubeletapi.CSRServingCert), or,
@@ -441,13 +462,33 @@ const csrTimeout = 15 * time.Second
 // apiserver that verifies kubelet certificates then refuses it: logs and
 // exec fail, and `wink up` says so); otherwise one of simnode's CA.
 func (s *shared) servingCert(ctx context.Context, name string, ip net.IP, stateDir string, log *slog.Logger) (tls.Certificate, error) {
-	if s.cfg.CSRServingCerts {
-		cert, err := kubeletapi.CSRServingCert(ctx, s.client, name, ip, filepath.Join(stateDir, "pki"), csrTimeout)
+	if s.cfg.CSRServingCerts && !s.csr.refused.Load() {
+		select {
+		case s.csr.turns <- struct{}{}:
+		case <-ctx.Done():
+			return tls.Certificate{}, ctx.Err()
+		}
+		defer func() { <-s.csr.turns }()
+	}
+	if s.cfg.CSRServingCerts && !s.csr.refused.Load() {
+		wait, cancel := context.WithCancel(ctx)
+		timer := time.AfterFunc(csrTimeout, func() {
+			if !s.csr.signed.Load() {
+				cancel()
+			}
+		})
+		cert, err := kubeletapi.CSRServingCert(wait, s.client, name, ip, filepath.Join(stateDir, "pki"), csrMaxWait)
+		timer.Stop()
+		cancel()
 		if err == nil {
+			s.csr.signed.Store(true)
 			return cert, nil
 		}
 		if ctx.Err() != nil {
 			return tls.Certificate{}, ctx.Err()
+		}
+		if !s.csr.signed.Load() {
+			s.csr.refused.Store(true)
 		}
 		log.Warn("the cluster did not sign the kubelet serving certificate; using simnode's own CA, which an apiserver with --kubelet-certificate-authority does not trust", "err", err)
 	}

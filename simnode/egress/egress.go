@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -125,14 +126,29 @@ func Serve(ctx context.Context, path string, routes *Routes, log *slog.Logger) e
 		<-ctx.Done()
 		l.Close()
 	}()
+	var delay time.Duration
 	for {
 		conn, err := l.Accept()
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
+			// Out of descriptors (EMFILE) or the like: wait for
+			// connections to close, as net/http's Server does, rather
+			// than end simnode and every node with it.
+			if errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOBUFS) || errors.Is(err, syscall.ENOMEM) {
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				log.Warn("egress proxy: accept failed; retrying", "err", err, "in", delay)
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-time.After(delay):
+				}
+				continue
+			}
 			return fmt.Errorf("egress proxy: %w", err)
 		}
+		delay = 0
 		go handle(ctx, conn, routes, log)
 	}
 }

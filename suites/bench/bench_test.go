@@ -43,6 +43,17 @@ func upWithin(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Du
 // coming up, and the function it returns once it is up (e.g. profileUp).
 func upWatched(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration, watch func(harness.Options) func()) (*harness.Cluster, harness.Options, time.Duration) {
 	b.Helper()
+	c, opts, took, err := tryUp(b, name, cfgYAML, schedulable, wait, watch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c, opts, took
+}
+
+// tryUp is upWatched returning the error of a cluster that did not come
+// up, for a benchmark that reports it beside the figures of the others.
+func tryUp(b *testing.B, name, cfgYAML string, schedulable bool, wait time.Duration, watch func(harness.Options) func()) (*harness.Cluster, harness.Options, time.Duration, error) {
+	b.Helper()
 	bin, err := suite.Binary()
 	if err != nil {
 		b.Fatal(err)
@@ -64,14 +75,11 @@ func upWatched(b *testing.B, name, cfgYAML string, schedulable bool, wait time.D
 	if watch != nil {
 		done = watch(opts)
 	}
+	b.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
 	c, err := harness.Up(context.Background(), harness.UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: wait, Schedulable: schedulable})
 	took := time.Since(start)
 	done()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = harness.Delete(context.Background(), opts) })
-	return c, opts, took
+	return c, opts, took, err
 }
 
 func clientset(b *testing.B, kubeconfig string) kubernetes.Interface {

@@ -156,10 +156,14 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 		}()
 		func() {
 			base, baseOpts, _ := up(b, "bench-nodes-cp", shardsBaseConfig, false)
-			c, opts, took := upWatched(b, "bench-nodes-shards", shardsConfig(n, lease, shards, base.Kubeconfig), false, readyLimit, func(harness.Options) func() {
+			c, opts, took, err := tryUp(b, "bench-nodes-shards", shardsConfig(n, lease, shards, base.Kubeconfig), false, readyLimit, func(harness.Options) func() {
 				stop := profileUp(b, "shards-up", baseOpts)
 				return func() { stop(n, "node") }
 			})
+			if err != nil {
+				sharded.err = err
+				return
+			}
 			sharded.ready, sharded.readyNodes = took, n
 			// The control plane is the base cluster's; the simulator the
 			// shards (simnode-0, simnode-1, …) and the base's own simnode
@@ -196,6 +200,9 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 	row("simulator CPU ms per node per minute (kwok-controller; simnode)", "%.1f", kwok.perNode(kwok.simulator), wink.perNode(wink.simulator), sharded.perNode(sharded.simulator))
 	row("whole cluster at steady state, cores (goal < 1)", "%.2f", kwok.cores(), wink.cores(), sharded.cores())
 	row("load average (1 min) at the end of the steady state", "%.1f", kwok.load, wink.load, sharded.load)
+	if sharded.err != nil {
+		fmt.Fprintf(&t, "\nwink, %d shards: not up: %v\n", shards, sharded.err)
+	}
 	fmt.Print(t.String())
 	fmt.Printf("simnode RSS: one %.0f MiB, %.0f KiB per node; %d shards %.0f MiB, %.0f KiB per node\n",
 		wink.rssKiB/1024, wink.rssKiB/float64(n), shards, sharded.rssKiB/1024, sharded.rssKiB/float64(n))
@@ -225,6 +232,7 @@ type nodesRun struct {
 	window              time.Duration
 	nodes               int
 	load, rssKiB        float64
+	err                 error // the side did not come up
 }
 
 // steady waits for every node's lease and a renew interval (a quarter of

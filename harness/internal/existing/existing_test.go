@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -334,5 +335,32 @@ func TestExpandHome(t *testing.T) {
 				t.Errorf("got %q, %v; want %q", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestVerifySample: Verify asks every node of a small cluster, and of a
+// large one verifyMax spread from the first to the last, each once.
+func TestVerifySample(t *testing.T) {
+	names := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("n-%d", i)
+		}
+		return out
+	}
+	if got := verifySample(names(12)); len(got) != 12 {
+		t.Errorf("12 nodes: asks %d, want all", len(got))
+	}
+	all := names(5000)
+	got := verifySample(all)
+	if len(got) != verifyMax || got[0] != all[0] || got[len(got)-1] != all[len(all)-1] {
+		t.Fatalf("5,000 nodes: asks %d from %s to %s, want %d from %s to %s", len(got), got[0], got[len(got)-1], verifyMax, all[0], all[len(all)-1])
+	}
+	seen := map[string]bool{}
+	for _, n := range got {
+		if seen[n] {
+			t.Errorf("asks %s twice", n)
+		}
+		seen[n] = true
 	}
 }

@@ -88,7 +88,7 @@ func CSRServingCert(ctx context.Context, client kubernetes.Interface, nodeName s
 	certPEM, err := csr.WaitForCertificate(ctx, client, name, uid)
 	if err != nil {
 		if ctx.Err() != nil {
-			err = fmt.Errorf("not signed within %s: does the controller manager sign %s?", timeout, certificatesv1.KubeletServingSignerName)
+			err = fmt.Errorf("not signed in time: does the controller manager sign %s?", certificatesv1.KubeletServingSignerName)
 		}
 		return tls.Certificate{}, fmt.Errorf("CertificateSigningRequest %s: %w", name, err)
 	}

@@ -136,7 +136,7 @@ func TestCSRServingCert(t *testing.T) {
 // kubernetes.io/kubelet-serving) is an error after the timeout, naming it.
 func TestCSRServingCertUnsigned(t *testing.T) {
 	_, err := CSRServingCert(context.Background(), fake.NewClientset(), "win-0", net.ParseIP("192.0.2.2"), t.TempDir(), 300*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "not signed within") || !strings.Contains(err.Error(), certificatesv1.KubeletServingSignerName) {
+	if err == nil || !strings.Contains(err.Error(), "not signed in time") || !strings.Contains(err.Error(), certificatesv1.KubeletServingSignerName) {
 		t.Fatalf("err = %v", err)
 	}
 }
