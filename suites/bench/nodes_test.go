@@ -186,7 +186,11 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 	fmt.Fprintf(&t, "%d Windows nodes, leases of %d s renewed every %d s, kwok %s (binary runtime, QPS limits off), wink (one simnode) and wink (%d simnode shards of backend existing), the same v1.35.4 control plane:\n", n, lease, lease/4, kwokVersion, shards)
 	fmt.Fprintf(&t, "| | kwok | wink | wink/kwok | wink, %d shards | shards/kwok |\n|---|---|---|---|---|---|\n", shards)
 	row := func(what, format string, k, w, s float64) {
-		fmt.Fprintf(&t, "| %s | "+format+" | "+format+" | %.2f | "+format+" | %.2f |\n", what, k, w, w/k, s, s/k)
+		sh := fmt.Sprintf(format+" | %.2f", s, s/k)
+		if sharded.err != nil {
+			sh = "not up | "
+		}
+		fmt.Fprintf(&t, "| %s | "+format+" | "+format+" | %.2f | %s |\n", what, k, w, w/k, sh)
 	}
 	if kwok.readyNodes < n {
 		fmt.Fprintf(&t, "| kwok: nodes Ready after %s (not all: no steady state) | %d | | | | |\n", readyLimit, kwok.readyNodes)
