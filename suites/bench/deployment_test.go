@@ -115,20 +115,6 @@ nodePools:
   count: 1
 `
 
-// shardedPoolConfig is the sharded side's nodes: deployPool in shards
-// simnode processes of backend existing, joining the cluster of
-// kubeconfig (a shardsBaseConfig control plane).
-func shardedPoolConfig(shards int, kubeconfig string) string {
-	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
-kind: Cluster
-backend: existing
-kubeconfig: %s
-images: {resolve: offline}
-simnode: {shards: %d}
-nodePools:
-%s`, kubeconfig, shards, deployPool)
-}
-
 // BenchmarkDeploymentVsKwok rolls out the same Deployment (3,000 replicas,
 // WINK_BENCH_REPLICAS for fewer) over 50 Windows Server 2022 nodes on kwok
 // v0.8.0 (kwokctl's binary runtime, the control plane built from the same
@@ -172,7 +158,7 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 			}()
 			func() {
 				base, baseOpts, _ := up(b, "bench-deploy-cp-"+w.name, shardsBaseConfig, true)
-				_, opts, _ := up(b, "bench-deploy-shards-"+w.name, shardedPoolConfig(shards, base.Kubeconfig), true)
+				_, opts, _ := up(b, "bench-deploy-shards-"+w.name, joinedConfig(shards, base.Kubeconfig, deployPool), true)
 				cs := clientset(b, base.Kubeconfig)
 				waitSA(b, cs, "default")
 				stop := profilePhase(b, "shards-deploy-"+w.name, baseOpts)

@@ -48,45 +48,46 @@ const readyLimit = 10 * time.Minute
 // (10.128.0.0/9 in /26 node podCIDRs, room for 131,072 nodes) and the node
 // addresses from 172.18.0.2 leave room for them.
 func manyNodesConfig(n, lease int) string {
-	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
+	return manyNodesCluster + "nodePools:\n" + manyNodesPool(n, lease)
+}
+
+// manyNodesCluster is the start of a cluster with room for 5,000 nodes.
+const manyNodesCluster = `apiVersion: wink.dev/v1alpha1
 kind: Cluster
 images: {resolve: offline}
 networking:
   podSubnet: 10.128.0.0/9
   nodeCIDRMaskSize: 26
-nodePools:
-- name: win
+`
+
+// manyNodesPool is the pool of n Windows nodes with leases of lease seconds.
+func manyNodesPool(n, lease int) string {
+	return fmt.Sprintf(`- name: win
   os: windows
   count: %d
   kubelet: {nodeLeaseDurationSeconds: %d}
 `, n, lease)
 }
 
-// benchShards is how many simnode processes BenchmarkNodesVsKwok's third
-// side shares the nodes between: 2, or $WINK_BENCH_SHARDS.
+// benchShards is how many simnode processes the benchmarks' sharded sides
+// share the nodes between: 2, or $WINK_BENCH_SHARDS.
 func benchShards(b *testing.B) int {
 	b.Helper()
 	return envCount(b, "WINK_BENCH_SHARDS", "shards", 2)
 }
 
 // shardsBaseConfig is the control plane the shards join: an embedded
-// cluster of no node of its own (every node lease is a shard's) with
-// manyNodesConfig's pod subnet.
-const shardsBaseConfig = `apiVersion: wink.dev/v1alpha1
-kind: Cluster
-images: {resolve: offline}
-networking:
-  podSubnet: 10.128.0.0/9
-  nodeCIDRMaskSize: 26
-nodePools:
+// cluster of no node of its own (every node lease is a shard's) with room
+// for 5,000 nodes.
+const shardsBaseConfig = manyNodesCluster + `nodePools:
 - name: linux
   os: linux
   count: 0
 `
 
-// shardsConfig: manyNodesConfig's nodes in shards simnode processes of
+// joinedConfig: pools (YAML list items) in shards simnode processes of
 // backend existing, joining the cluster of kubeconfig.
-func shardsConfig(n, lease, shards int, kubeconfig string) string {
+func joinedConfig(shards int, kubeconfig, pools string) string {
 	return fmt.Sprintf(`apiVersion: wink.dev/v1alpha1
 kind: Cluster
 backend: existing
@@ -94,11 +95,7 @@ kubeconfig: %s
 images: {resolve: offline}
 simnode: {shards: %d}
 nodePools:
-- name: win
-  os: windows
-  count: %d
-  kubelet: {nodeLeaseDurationSeconds: %d}
-`, kubeconfig, shards, n, lease)
+%s`, kubeconfig, shards, pools)
 }
 
 // BenchmarkNodesVsKwok brings up the same n Windows nodes (5,000, or
@@ -156,7 +153,7 @@ func BenchmarkNodesVsKwok(b *testing.B) {
 		}()
 		func() {
 			base, baseOpts, _ := up(b, "bench-nodes-cp", shardsBaseConfig, false)
-			c, opts, took, err := tryUp(b, "bench-nodes-shards", shardsConfig(n, lease, shards, base.Kubeconfig), false, readyLimit, func(harness.Options) func() {
+			c, opts, took, err := tryUp(b, "bench-nodes-shards", joinedConfig(shards, base.Kubeconfig, manyNodesPool(n, lease)), false, readyLimit, func(harness.Options) func() {
 				stop := profileUp(b, "shards-up", baseOpts)
 				return func() { stop(n, "node") }
 			})
