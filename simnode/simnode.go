@@ -436,13 +436,13 @@ func (s *shared) runNode(ctx context.Context, spec nodes.Spec) error {
 
 // csrTimeout bounds the wait for the cluster to sign a node's serving
 // certificate (Config.CSRServingCerts) until it has signed one: a cluster
-// that signs may take minutes for thousands of nodes asking at once (5,000
-// in two shards, issue 20), so once it has signed a node's, the others wait
-// up to csrMaxWait; once one has waited csrTimeout for a cluster that never
-// signed, the others do not ask.
-// At most csrParallel nodes ask at once, each node's wait starting with its
-// turn: thousands asking at once had the first approvals queue behind every
-// other node's request, and none was signed within csrTimeout.
+// that signs may take minutes for thousands of nodes (5,000 in two shards,
+// issue 20), so once it has signed a node's, the others wait up to
+// csrMaxWait; once one has waited csrTimeout for a cluster that signed
+// none, the others do not ask. At most csrParallel nodes ask at once, each
+// node's wait starting with its turn: thousands asking at once had the
+// first approvals queue behind every other node's request, and none was
+// signed within csrTimeout.
 const (
 	csrTimeout  = 15 * time.Second
 	csrMaxWait  = 5 * time.Minute
@@ -462,36 +462,37 @@ type csrSigning struct {
 // apiserver that verifies kubelet certificates then refuses it: logs and
 // exec fail, and `wink up` says so); otherwise one of simnode's CA.
 func (s *shared) servingCert(ctx context.Context, name string, ip net.IP, stateDir string, log *slog.Logger) (tls.Certificate, error) {
-	if s.cfg.CSRServingCerts && !s.csr.refused.Load() {
-		select {
-		case s.csr.turns <- struct{}{}:
-		case <-ctx.Done():
-			return tls.Certificate{}, ctx.Err()
-		}
-		defer func() { <-s.csr.turns }()
+	if !s.cfg.CSRServingCerts {
+		return s.ca.ServingCert(name, ip)
 	}
-	if s.cfg.CSRServingCerts && !s.csr.refused.Load() {
-		wait, cancel := context.WithCancel(ctx)
-		timer := time.AfterFunc(csrTimeout, func() {
-			if !s.csr.signed.Load() {
-				cancel()
-			}
-		})
-		cert, err := kubeletapi.CSRServingCert(wait, s.client, name, ip, filepath.Join(stateDir, "pki"), csrMaxWait)
-		timer.Stop()
-		cancel()
-		if err == nil {
-			s.csr.signed.Store(true)
-			return cert, nil
-		}
-		if ctx.Err() != nil {
-			return tls.Certificate{}, ctx.Err()
-		}
+	select {
+	case s.csr.turns <- struct{}{}:
+	case <-ctx.Done():
+		return tls.Certificate{}, ctx.Err()
+	}
+	defer func() { <-s.csr.turns }()
+	if s.csr.refused.Load() {
+		return s.ca.ServingCert(name, ip)
+	}
+	wait, cancel := context.WithCancel(ctx)
+	defer cancel()
+	timer := time.AfterFunc(csrTimeout, func() {
 		if !s.csr.signed.Load() {
-			s.csr.refused.Store(true)
+			cancel()
 		}
-		log.Warn("the cluster did not sign the kubelet serving certificate; using simnode's own CA, which an apiserver with --kubelet-certificate-authority does not trust", "err", err)
+	})
+	cert, err := kubeletapi.CSRServingCert(wait, s.client, name, ip, filepath.Join(stateDir, "pki"), csrMaxWait)
+	timer.Stop()
+	switch {
+	case err == nil:
+		s.csr.signed.Store(true)
+		return cert, nil
+	case ctx.Err() != nil:
+		return tls.Certificate{}, ctx.Err()
+	case wait.Err() != nil && !s.csr.signed.Load():
+		s.csr.refused.Store(true) // not signed in time, nor any other
 	}
+	log.Warn("the cluster did not sign the kubelet serving certificate; using simnode's own CA, which an apiserver with --kubelet-certificate-authority does not trust", "err", err)
 	return s.ca.ServingCert(name, ip)
 }
 
