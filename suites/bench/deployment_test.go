@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"wink.dev/wink/harness"
 )
 
 // deployNodes is the number of Windows Server 2022 nodes of
@@ -149,21 +151,13 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 			}()
 			func() {
 				c, opts, _ := up(b, "bench-deploy-"+w.name, windowsPoolConfig, true)
-				cs := clientset(b, c.Kubeconfig)
-				waitSA(b, cs, "default")
-				stop := profilePhase(b, "deploy-"+w.name, opts)
-				r.wink, r.winkOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
-				stop(replicas, "pod")
+				r.wink, r.winkOK = winkRollout(b, c.Kubeconfig, opts, "deploy-"+w.name, deployment(w, replicas))
 				deleteCluster(b, opts)
 			}()
 			func() {
 				base, baseOpts, _ := up(b, "bench-deploy-cp-"+w.name, shardsBaseConfig, true)
 				_, opts, _ := up(b, "bench-deploy-shards-"+w.name, joinedConfig(shards, base.Kubeconfig, deployPool), true)
-				cs := clientset(b, base.Kubeconfig)
-				waitSA(b, cs, "default")
-				stop := profilePhase(b, "shards-deploy-"+w.name, baseOpts)
-				r.shards, r.shardsOK = rollout(b, cs, deployment(w, replicas), rolloutLimit)
-				stop(replicas, "pod")
+				r.shards, r.shardsOK = winkRollout(b, base.Kubeconfig, baseOpts, "shards-deploy-"+w.name, deployment(w, replicas))
 				deleteCluster(b, opts)
 				deleteCluster(b, baseOpts)
 			}()
@@ -184,6 +178,17 @@ func BenchmarkDeploymentVsKwok(b *testing.B) {
 	}
 	fmt.Print(table.String())
 	fmt.Printf("(* not all Ready within %s: Ready replicas per second until then)\n", rolloutLimit)
+}
+
+// winkRollout is rollout on the wink cluster of kubeconfig, its control
+// plane that of opts, profiled as phase.
+func winkRollout(b *testing.B, kubeconfig string, opts harness.Options, phase string, d *appsv1.Deployment) (float64, bool) {
+	b.Helper()
+	cs := clientset(b, kubeconfig)
+	waitSA(b, cs, "default")
+	stop := profilePhase(b, phase, opts)
+	defer stop(int(*d.Spec.Replicas), "pod")
+	return rollout(b, cs, d, rolloutLimit)
 }
 
 func partial(ok bool) string {
