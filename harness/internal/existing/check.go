@@ -87,8 +87,9 @@ func CheckAccess(ctx context.Context, kubeconfig string) error {
 // Verify checks what a Ready node does not show: that the apiserver
 // reaches every node's kubelet API (logs, exec, port-forward, metrics go
 // that way), through its node proxy (GET nodes/<node>/proxy/healthz). It
-// returns nil once it does for every node, and an error naming the node,
-// its address and the fix once one has failed for verifyGrace. Each round
+// returns nil once it does for every node (of a large cluster, those of
+// verifySample), and an error naming the node, its address and the fix once
+// one has failed for verifyGrace (verifyBusyGrace when it timed out). Each round
 // lists the nodes once and asks the Ready ones it has not yet reached,
 // verifyParallel at a time: thousands of nodes (issue 20) take seconds, not
 // a Get and a proxy request each at the client's default rate.
