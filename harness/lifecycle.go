@@ -27,6 +27,7 @@ import (
 	"wink.dev/wink/harness/internal/simnodeplan"
 	"wink.dev/wink/harness/internal/supervisor"
 	"wink.dev/wink/simnode/egress"
+	"wink.dev/wink/simnode/facts"
 )
 
 // UpOptions say how to bring a cluster up.
@@ -469,7 +470,7 @@ func readyNodes(items []corev1.Node, want []string, schedulable bool) int {
 	}
 	ready := 0
 	for _, n := range items {
-		if wanted[n.Name] && simnodeplan.NodeReady(&n) && (!schedulable || !notReadyTainted(&n)) {
+		if wanted[n.Name] && facts.NodeReady(&n) && (!schedulable || !notReadyTainted(&n)) {
 			ready++
 		}
 	}

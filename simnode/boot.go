@@ -23,6 +23,7 @@ import (
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/events"
 	"wink.dev/wink/simnode/internal/kubeletapi"
 	"wink.dev/wink/simnode/internal/logs"
@@ -163,7 +164,7 @@ func (s *shared) buildNode(b *nodeBoot) error {
 		b.registered = false
 		old := existing.Status.NodeInfo.BootID
 		b.rebooted = old != "" && old != b.bootID
-		b.wasReady = nodes.Ready(existing)
+		b.wasReady = facts.NodeReady(existing)
 	}
 	b.nodeProvider = nodes.NewProvider(nodeObj)
 	b.recorder = events.Filtered{EventRecorder: s.broadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "kubelet", Host: b.name})}
@@ -421,7 +422,7 @@ func (s *shared) serveBoot(ctx context.Context, b *nodeBoot, pw *power, endBoot 
 		b.log.Info("node shutting down", "kubeletVersion", b.info.KubeletVersion, "gracefulShutdown", b.shutdownMgr.Enabled())
 		b.shutdownMgr.Shutdown(gctx)
 		if b.shutdownMgr.Enabled() {
-			s.waitNodeStatus(gctx, b.name, func(n *corev1.Node) bool { return !nodes.Ready(n) })
+			s.waitNodeStatus(gctx, b.name, func(n *corev1.Node) bool { return !facts.NodeReady(n) })
 		}
 		if gctx.Err() != nil {
 			return nil

@@ -30,6 +30,7 @@ import (
 
 	"wink.dev/wink/simnode/config"
 	"wink.dev/wink/simnode/egress"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/images/registry"
 	"wink.dev/wink/simnode/internal/events"
@@ -556,7 +557,7 @@ func (s *shared) notifyPower(obj interface{}) {
 // Issue 19: a stopped shard's nodes come back.
 func (s *shared) reassertReady(obj interface{}) {
 	n, ok := obj.(*corev1.Node)
-	if !ok || nodes.Ready(n) {
+	if !ok || facts.NodeReady(n) {
 		return
 	}
 	p, ok := s.nodeProviders.Load(n.Name)
@@ -564,7 +565,7 @@ func (s *shared) reassertReady(obj interface{}) {
 		return
 	}
 	np := p.(*nodes.Provider)
-	if nodes.Ready(np.Node()) {
+	if facts.NodeReady(np.Node()) {
 		np.Update(func(*corev1.Node) {})
 	}
 }

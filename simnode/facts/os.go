@@ -118,3 +118,13 @@ func WindowsTaint() corev1.Taint {
 func WindowsToleration() corev1.Toleration {
 	return corev1.Toleration{Key: WindowsTaintKey, Operator: corev1.TolerationOpEqual, Value: WindowsTaintValue, Effect: corev1.TaintEffectNoSchedule}
 }
+
+// NodeReady reports whether the node's Ready condition is True.
+func NodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

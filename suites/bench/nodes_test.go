@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"wink.dev/wink/harness"
-	"wink.dev/wink/suites/suite"
+	"wink.dev/wink/simnode/facts"
 )
 
 // manyNodes is BenchmarkNodesVsKwok's node count: 5,000, or
@@ -315,7 +315,7 @@ func waitNodesReady(b *testing.B, cs kubernetes.Interface, n int, start time.Tim
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		ready[node.Name] = suite.NodeReady(node)
+		ready[node.Name] = facts.NodeReady(node)
 	}
 	inf := informers.NewSharedInformerFactory(cs, 0).Core().V1().Nodes().Informer()
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: count, UpdateFunc: func(_, o any) { count(o) }}); err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"wink.dev/wink/harness"
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/suites/suite"
 )
 
@@ -33,7 +34,7 @@ func TestNodesJoin(t *testing.T) {
 				if err != nil {
 					t.Fatalf("node %s: %v", name, err)
 				}
-				if !suite.NodeReady(n) {
+				if !facts.NodeReady(n) {
 					t.Errorf("node %s is not Ready: %+v", name, n.Status.Conditions)
 				}
 				for k, want := range map[string]string{

@@ -20,6 +20,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/e2e-framework/pkg/envconf"
 
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/suites/suite"
 )
 
@@ -98,7 +99,7 @@ func nwNodes(ctx context.Context, t *testing.T, cs kubernetes.Interface, sel str
 	}
 	var out []string
 	for _, n := range list.Items {
-		if suite.NodeReady(&n) {
+		if facts.NodeReady(&n) {
 			out = append(out, n.Name)
 		}
 	}

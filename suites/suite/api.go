@@ -105,16 +105,6 @@ func Running(p *corev1.Pod) bool {
 // Failed is a WaitPod condition: phase Failed.
 func Failed(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodFailed }
 
-// NodeReady reports whether the node's Ready condition is True.
-func NodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 // WaitEvent waits for an event about the object kind/ns/name whose reason is
 // reason and whose message contains substr, and returns it.
 func WaitEvent(ctx context.Context, t *testing.T, cs kubernetes.Interface, ns, kind, name, reason, substr string, timeout time.Duration) corev1.Event {

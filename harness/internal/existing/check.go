@@ -20,6 +20,7 @@ import (
 
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/simnodeplan"
+	"wink.dev/wink/simnode/facts"
 )
 
 // access is one thing the kubeconfig's user must be allowed to do.
@@ -140,7 +141,7 @@ func (b *Backend) reach(ctx context.Context, client kubernetes.Interface, nodes 
 	var ask []*corev1.Node
 	for i := range nodes {
 		// Not registered yet: Up's own wait counts that.
-		if pending[nodes[i].Name] && simnodeplan.NodeReady(&nodes[i]) {
+		if pending[nodes[i].Name] && facts.NodeReady(&nodes[i]) {
 			ask = append(ask, &nodes[i])
 		}
 	}

@@ -32,6 +32,7 @@ import (
 	"wink.dev/wink/harness/internal/pki"
 	"wink.dev/wink/harness/internal/supervisor"
 	simconfig "wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 )
 
 // Names of the components and of the RBAC objects.
@@ -380,7 +381,7 @@ func CheckNodesReady(nodes []corev1.Node, clusterName string, pools []v1alpha1.N
 		names := (&simconfig.Config{ClusterName: clusterName, Pools: Pools([]v1alpha1.NodePool{pool})}).NodeNames()
 		ready := 0
 		for _, name := range names {
-			if n := byName[name]; n != nil && NodeReady(n) {
+			if n := byName[name]; n != nil && facts.NodeReady(n) {
 				ready++
 			}
 		}
@@ -389,14 +390,4 @@ func CheckNodesReady(nodes []corev1.Node, clusterName string, pools []v1alpha1.N
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// NodeReady reports whether the node's Ready condition is True.
-func NodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }

@@ -42,13 +42,3 @@ func SetShuttingDown(node *corev1.Node, r *rules.Rules, now time.Time) bool {
 	node.Status.Conditions = append(node.Status.Conditions, want)
 	return true
 }
-
-// Ready reports whether node's Ready condition is True.
-func Ready(node *corev1.Node) bool {
-	for _, c := range node.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}

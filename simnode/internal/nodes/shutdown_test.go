@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"wink.dev/wink/simnode/config"
+	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -21,7 +22,7 @@ func TestSetShuttingDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Ready(node) {
+	if !facts.NodeReady(node) {
 		t.Fatal("a new node is not Ready")
 	}
 	t1 := t0.Add(time.Minute)
@@ -32,7 +33,7 @@ func TestSetShuttingDown(t *testing.T) {
 	if last.Type != corev1.NodeReady || last.Status != corev1.ConditionFalse || last.Reason != "KubeletNotReady" || last.Message != "node is shutting down" || !last.LastTransitionTime.Time.Equal(t1) {
 		t.Fatalf("[B15] Ready %+v", last)
 	}
-	if Ready(node) {
+	if facts.NodeReady(node) {
 		t.Fatal("Ready() true")
 	}
 	if SetShuttingDown(node, r, t1.Add(time.Second)) {
