@@ -47,38 +47,36 @@ func TestInflightLimit(t *testing.T) {
 		_, err = rt.RoundTrip(req)
 		return err
 	}
+	// inBackground sends a GET of url that the test waits for later.
+	inBackground := func(url string) chan error {
+		done := make(chan error, 1)
+		go func() { done <- get(context.Background(), url) }()
+		return done
+	}
+	// atAPIServer waits up to 5 s for n requests at the apiserver and
+	// returns how many there are.
+	atAPIServer := func(n int32) int32 {
+		deadline := time.Now().Add(5 * time.Second)
+		for next.now.Load() < n && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		return next.now.Load()
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 10)
 	for range 10 {
 		wg.Go(func() { errs <- get(context.Background(), "https://api/api/v1/namespaces/default/events") })
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for next.now.Load() < 3 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	atAPIServer(3)
 	if err := get(context.Background(), "https://api/api/v1/pods?watch=true"); err != nil {
 		t.Errorf("a watch with every slot taken: %v", err)
 	}
-	renewed := make(chan error, 1)
-	go func() {
-		renewed <- get(context.Background(), "https://api/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n")
-	}()
-	deadline = time.Now().Add(5 * time.Second)
-	for next.now.Load() < 4 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if got := next.now.Load(); got != 4 {
+	renewed := inBackground("https://api/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/n")
+	if got := atAPIServer(4); got != 4 {
 		t.Errorf("%d requests at the apiserver, want the 3 events and the lease renewal", got)
 	}
-	reviewed := make(chan error, 1)
-	go func() {
-		reviewed <- get(context.Background(), "https://api/apis/authorization.k8s.io/v1/subjectaccessreviews")
-	}()
-	deadline = time.Now().Add(5 * time.Second)
-	for next.now.Load() < 5 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if got := next.now.Load(); got != 5 {
+	reviewed := inBackground("https://api/apis/authorization.k8s.io/v1/subjectaccessreviews")
+	if got := atAPIServer(5); got != 5 {
 		t.Errorf("%d requests at the apiserver, want the kubelet API's SubjectAccessReview beside the events", got)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)

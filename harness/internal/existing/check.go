@@ -109,7 +109,7 @@ func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig stri
 	for len(pending) > 0 {
 		list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 		if err == nil {
-			if err := b.reach(ctx, client, list.Items, pending, failing); err != nil || ctx.Err() != nil {
+			if err := reach(ctx, client, list.Items, pending, failing); err != nil || ctx.Err() != nil {
 				return err
 			}
 		}
@@ -130,7 +130,7 @@ func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig stri
 // returns the error of the first node that has failed for verifyGrace; when
 // the user may not use the node proxy there is nothing to check with, and
 // it empties pending.
-func (b *Backend) reach(ctx context.Context, client kubernetes.Interface, nodes []corev1.Node, pending map[string]bool, failing map[string]time.Time) error {
+func reach(ctx context.Context, client kubernetes.Interface, nodes []corev1.Node, pending map[string]bool, failing map[string]time.Time) error {
 	var (
 		mu        sync.Mutex
 		forbidden bool
