@@ -1,0 +1,223 @@
+package shell
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+
+	"wink.dev/wink/simnode/shell/cmd"
+	"wink.dev/wink/simnode/shell/posix"
+	"wink.dev/wink/simnode/shell/powershell"
+)
+
+// The mined corpus, testdata/mined: scripts taken from public charts,
+// manifests, images and docs that wink's other tests never named, each
+// with its source (testdata/mined/README.md has the format).
+
+// minedLanguage is one directory of testdata/mined.
+type minedLanguage struct {
+	dir string
+	// ext is the scripts' file extension.
+	ext string
+	// comment starts the header lines (source:, image:).
+	comment string
+	os      OS
+	parse   func(string) error
+	// scriptPath is where an expectation's script is put in the container,
+	// and argv how it is run, unless the expectation says otherwise.
+	scriptPath string
+	argv       []string
+}
+
+var minedLanguages = []minedLanguage{
+	{dir: "powershell", ext: ".ps1", comment: "#", os: Windows, parse: powershell.Parse,
+		scriptPath: `C:\mined\script.ps1`, argv: []string{"powershell", "-NoProfile", "-File", `C:\mined\script.ps1`}},
+	{dir: "cmd", ext: ".cmd", comment: "REM", os: Windows, parse: cmd.Parse,
+		scriptPath: `C:\mined\script.cmd`, argv: []string{"cmd", "/c", `C:\mined\script.cmd`}},
+	{dir: "sh", ext: ".sh", comment: "#", os: Linux, parse: posix.Parse,
+		scriptPath: "/mined/script.sh", argv: []string{"sh", "/mined/script.sh"}},
+}
+
+// minedScript is one script of the corpus.
+type minedScript struct {
+	lang   minedLanguage
+	name   string
+	text   string
+	source string
+	image  string
+}
+
+// minedExpect is <script>.expect.yaml: what the real image gives for the
+// script, written from the language's or the program's documentation.
+type minedExpect struct {
+	// Docs cites the documentation the expectation is written from.
+	Docs string `json:"docs"`
+	// Argv runs the script; default: the language's (minedLanguage.argv).
+	Argv  []string `json:"argv,omitempty"`
+	Stdin string   `json:"stdin,omitempty"`
+	// Vars are environment variables of the container (the pod's env).
+	Vars map[string]string `json:"vars,omitempty"`
+	// Files are written into the container before it runs (path → text).
+	Files        map[string]string `json:"files,omitempty"`
+	Stdout       string            `json:"stdout"`
+	Stderr       string            `json:"stderr,omitempty"`
+	StderrPrefix string            `json:"stderrPrefix,omitempty"`
+	Code         int               `json:"code"`
+	// Known, when set, says why wink does not match yet: the case is
+	// counted as a mismatch, not failed.
+	Known string `json:"known,omitempty"`
+}
+
+// loadMined reads every script of testdata/mined, checking its header.
+func loadMined(t *testing.T) []minedScript {
+	t.Helper()
+	var scripts []minedScript
+	for _, lang := range minedLanguages {
+		files, err := filepath.Glob(filepath.Join("testdata/mined", lang.dir, "*"+lang.ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := minedScript{lang: lang, name: strings.TrimSuffix(filepath.Base(file), lang.ext), text: string(data)}
+			s.source, s.image = minedHeader(s.text, lang.comment)
+			if s.source == "" {
+				t.Errorf("%s: no %q line: every mined script names where it was taken from", file, lang.comment+" source:")
+			}
+			scripts = append(scripts, s)
+		}
+	}
+	return scripts
+}
+
+// minedHeader reads "<comment> source: URL" and "<comment> image: REF"
+// from the script's leading comment lines.
+func minedHeader(text, comment string) (source, image string) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+		if strings.HasPrefix(line, "#!") || strings.HasPrefix(strings.ToLower(line), "@echo off") {
+			continue
+		}
+		rest, ok := cutFold(line, comment)
+		if !ok {
+			break
+		}
+		rest = strings.TrimSpace(rest)
+		if v, ok := cutFold(rest, "source:"); ok {
+			source = strings.TrimSpace(v)
+		} else if v, ok := cutFold(rest, "image:"); ok {
+			image = strings.TrimSpace(v)
+		}
+	}
+	return source, image
+}
+
+func cutFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+// TestMinedParse: every mined script is valid for its real interpreter,
+// so every one must parse here; a parse error is a wink bug. The figures
+// are logged for the README (go test -run TestMinedParse -v).
+func TestMinedParse(t *testing.T) {
+	scripts := loadMined(t)
+	total := map[string]int{}
+	parsed := map[string]int{}
+	for _, s := range scripts {
+		total[s.lang.dir]++
+		if err := s.lang.parse(s.text); err != nil {
+			t.Errorf("%s/%s%s (%s) does not parse: %v", s.lang.dir, s.name, s.lang.ext, s.source, err)
+			continue
+		}
+		parsed[s.lang.dir]++
+	}
+	for _, lang := range minedLanguages {
+		t.Logf("mined corpus: %s %d of %d scripts parse", lang.dir, parsed[lang.dir], total[lang.dir])
+	}
+}
+
+// TestMinedBehaviour runs the scripts that have an expectation: output and
+// exit code as the documentation says the real image gives them. A case
+// marked known counts as a mismatch and does not fail; the share that
+// matches is logged for the README.
+func TestMinedBehaviour(t *testing.T) {
+	matched, cases := map[string]int{}, map[string]int{}
+	var known []string
+	for _, s := range loadMined(t) {
+		file := filepath.Join("testdata/mined", s.lang.dir, s.name+".expect.yaml")
+		data, err := os.ReadFile(file)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want minedExpect
+		if err := yaml.UnmarshalStrict(data, &want); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if want.Docs == "" {
+			t.Errorf("%s: no docs: an expectation cites the documentation it is written from", file)
+		}
+		cases[s.lang.dir]++
+		t.Run(s.lang.dir+"/"+s.name, func(t *testing.T) {
+			f := newFixture(s.lang.os)
+			if s.image != "" {
+				f.env.Image = ImageOf(s.lang.os, s.image, false)
+			}
+			for k, v := range want.Vars {
+				f.env.Vars[k] = v
+			}
+			f.fs.add(s.lang.scriptPath, s.text)
+			for p, text := range want.Files {
+				f.fs.add(p, text)
+			}
+			argv := want.Argv
+			if argv == nil {
+				argv = s.lang.argv
+			}
+			res := f.run(t, argv, want.Stdin)
+			var diffs []string
+			if res.stdout != want.Stdout {
+				diffs = append(diffs, fmt.Sprintf("stdout %q, want %q", res.stdout, want.Stdout))
+			}
+			switch {
+			case want.StderrPrefix != "" && !strings.HasPrefix(res.stderr, want.StderrPrefix):
+				diffs = append(diffs, fmt.Sprintf("stderr %q, want prefix %q", res.stderr, want.StderrPrefix))
+			case want.StderrPrefix == "" && res.stderr != want.Stderr:
+				diffs = append(diffs, fmt.Sprintf("stderr %q, want %q", res.stderr, want.Stderr))
+			}
+			if res.code != want.Code {
+				diffs = append(diffs, fmt.Sprintf("exit code %d, want %d", res.code, want.Code))
+			}
+			switch {
+			case want.Known != "" && len(diffs) == 0:
+				t.Errorf("matches now: remove known %q from %s", want.Known, file)
+			case want.Known != "":
+				known = append(known, s.lang.dir+"/"+s.name+": "+want.Known)
+			case len(diffs) > 0:
+				t.Errorf("%s (docs %s):\n%s", s.source, want.Docs, strings.Join(diffs, "\n"))
+			default:
+				matched[s.lang.dir]++
+			}
+		})
+	}
+	sort.Strings(known)
+	for _, lang := range minedLanguages {
+		t.Logf("mined corpus: %s %d of %d documented behaviours match", lang.dir, matched[lang.dir], cases[lang.dir])
+	}
+	for _, k := range known {
+		t.Logf("known mismatch: %s", k)
+	}
+}
