@@ -137,6 +137,7 @@ tested against Windows nodes without Windows hosts or Docker.`,
 	root.AddCommand(newWebhook(stdout, stderr))
 	root.AddCommand(newConformance(stdout, stderr))
 	root.AddCommand(newCheck(stdout, stderr))
+	root.AddCommand(newKind(stdout))
 	return root
 }
 
