@@ -5,7 +5,7 @@ WINK    := $(abspath $(BIN))
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
-.PHONY: all build image suites tools up down test unit fuzz bench kwok conformance fmt vet clean
+.PHONY: all build image kind-node-image suites tools up down test unit fuzz bench kwok conformance fmt vet clean
 
 all: build
 
@@ -23,6 +23,40 @@ IMAGE ?= wink.dev/wink:$(VERSION)
 image:
 	CGO_ENABLED=0 GOOS=linux GOARCH=$(ARCH) $(GO) build -ldflags "$(LDFLAGS) -s -w" -o bin/linux-$(ARCH)/wink ./cmd/wink
 	$(GO) run ./simnode/deploy/image --binary bin/linux-$(ARCH)/wink --arch $(ARCH) --tag $(IMAGE) --tarball bin/wink-image.tar --layout bin/wink-oci
+
+## kind-node-image: wink's kind node image, $(KIND_NODE_TAG), built with no
+## registry (harness/internal/kindnode/doc.go): a Debian bookworm root file
+## system (debootstrap, needs root), containerd, runc, the CNI plugins,
+## crictl and CoreDNS from their modules, kubelet, kubeadm, kube-proxy and
+## kubectl from our k8s.io/kubernetes, pause from its C source, and wink's
+## static binary serving the control-plane images. Every step is cached:
+## the image is rebuilt only when an input changed.
+KIND_NODE     := $(abspath bin/kind-node)
+KIND_NODE_TAG ?= wink.dev/kind-node:$(KUBE_VERSION)
+CONTAINERD    ?= v2.3.4
+RUNC          ?= v1.4.3
+CNI_PLUGINS   ?= v1.9.1
+CRICTL        ?= v1.34.0
+COREDNS       ?= v1.13.1
+KIND_NODE_PACKAGES := systemd,systemd-sysv,dbus,conntrack,iptables,nftables,iproute2,ethtool,util-linux,mount,kmod,libseccomp2,pigz,fuse-overlayfs,e2fsprogs,bash,ca-certificates,curl,jq,procps
+kind-node-image:
+	@command -v debootstrap >/dev/null && test -f /usr/include/seccomp.h || { echo "make kind-node-image needs debootstrap and libseccomp-dev: apt-get install debootstrap libseccomp-dev (as root)" >&2; exit 1; }
+	@if [ "$$(cat $(KIND_NODE)/rootfs.packages 2>/dev/null)" != "$(KIND_NODE_PACKAGES)" ]; then \
+		rm -rf $(KIND_NODE)/rootfs && mkdir -p $(KIND_NODE) && \
+		debootstrap --variant=minbase --include=$(KIND_NODE_PACKAGES) bookworm $(KIND_NODE)/rootfs http://deb.debian.org/debian && \
+		echo "$(KIND_NODE_PACKAGES)" > $(KIND_NODE)/rootfs.packages; fi
+	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=0 $(GO) install -ldflags "-s -w -X github.com/containerd/containerd/v2/version.Version=$(CONTAINERD)" \
+		github.com/containerd/containerd/v2/cmd/containerd@$(CONTAINERD) github.com/containerd/containerd/v2/cmd/ctr@$(CONTAINERD) \
+		github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2@$(CONTAINERD)
+	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=1 $(GO) install -tags "seccomp urfave_cli_no_docs" -ldflags "-s -w -X main.version=$(RUNC:v%=%) -extldflags -static" github.com/opencontainers/runc@$(RUNC)
+	GOBIN=$(KIND_NODE)/cni CGO_ENABLED=0 $(GO) install -ldflags "-s -w" $(foreach p,main/ptp main/bridge main/loopback ipam/host-local meta/portmap,github.com/containernetworking/plugins/plugins/$(p)@$(CNI_PLUGINS))
+	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=0 $(GO) install -ldflags "-s -w" sigs.k8s.io/cri-tools/cmd/crictl@$(CRICTL) github.com/coredns/coredns@$(COREDNS)
+	cd harness/internal/kindnode/kube && CGO_ENABLED=0 $(GO) build -o $(KIND_NODE)/bin/ -ldflags "-s -w $(KUBE_LDFLAGS)" \
+		k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kubeadm k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl
+	gcc -static -Os -o $(KIND_NODE)/bin/pause $$($(GO) list -m -f '{{.Dir}}' k8s.io/kubernetes)/build/pause/linux/pause.c && strip $(KIND_NODE)/bin/pause
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS) -s -w" -o $(KIND_NODE)/bin/wink ./cmd/wink
+	$(GO) run ./harness/internal/kindnode --rootfs $(KIND_NODE)/rootfs --bin $(KIND_NODE)/bin --cni $(KIND_NODE)/cni \
+		--kind $$($(GO) list -m -f '{{.Dir}}' sigs.k8s.io/kind) --kubernetes-version $(KUBE_VERSION) --tag $(KIND_NODE_TAG)
 
 ## suites: the e2e suites as test binaries, bin/suites/<area>.test, for `wink test`
 ## without a Go toolchain (go test -c -o DIR/ names each binary after its package)

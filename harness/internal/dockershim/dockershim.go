@@ -317,5 +317,27 @@ func readHead(path string, n int) ([]byte, error) {
 	return buf[:k], err
 }
 
-// FileName is the engine's ID as a file name.
-func (e Engine) FileName() string { return fileName(e.ID) }
+// HomeDir is the directory under the wink home that holds the probed
+// engines and their shims; a leading dot keeps it apart from every cluster
+// name.
+const HomeDir = ".docker-shim"
+
+// Setup probes the engine the docker CLI on PATH talks to (once: Cached,
+// in dir) and, where it refuses --privileged, installs its shim for the
+// wink executable wink. It returns the shim's directory, "" when the
+// engine needs none, and what it knows of the engine.
+func Setup(ctx context.Context, dir, wink string) (string, Engine, error) {
+	docker, err := RealDocker()
+	if err != nil {
+		return "", Engine{}, err
+	}
+	e, err := Cached(ctx, docker, dir)
+	if err != nil {
+		return "", Engine{}, fmt.Errorf("probing the Docker engine for kind: %w", err)
+	}
+	if !e.NeedsShim() {
+		return "", e, nil
+	}
+	shim, err := Install(filepath.Join(dir, "shim-"+fileName(e.ID)), wink, docker, e)
+	return shim, e, err
+}

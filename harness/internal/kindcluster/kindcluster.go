@@ -49,6 +49,7 @@ import (
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/dockershim"
 	"wink.dev/wink/harness/internal/pki"
 	"wink.dev/wink/harness/internal/simnodeplan"
 	"wink.dev/wink/harness/internal/supervisor"
@@ -101,6 +102,10 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 	if err := DockerAvailable(ctx); err != nil {
 		return "", fmt.Errorf("kind backend: %w", err)
 	}
+	engine, err := useEngine(ctx, st)
+	if err != nil {
+		return "", fmt.Errorf("kind backend: %w", err)
+	}
 	name := ClusterName(st.Config.Name)
 	kubeconfig := KubeconfigPath(st)
 	provider := newProvider(progress)
@@ -109,13 +114,24 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 	if err != nil {
 		return "", fmt.Errorf("kind backend: listing kind clusters: %w", err)
 	}
-	if slices.Contains(clusters, name) {
+	switch {
+	case slices.Contains(clusters, name) && !created(st):
+		return "", fmt.Errorf("kind backend: a kind cluster %q exists that this wink cluster did not create; wink leaves it alone: delete it (kind delete cluster --name %s) or give this cluster another name", name, name)
+	case slices.Contains(clusters, name):
 		fmt.Fprintf(progress, "Reusing kind cluster %q\n", name)
-	} else {
+	default:
+		if err := checkNodeImage(ctx, st.Config); err != nil {
+			return "", fmt.Errorf("kind backend: %w", err)
+		}
 		if err := os.MkdirAll(st.Dir, 0o700); err != nil {
 			return "", fmt.Errorf("kind backend: %w", err)
 		}
-		if err := provider.Create(name, createOptions(st.Config, kubeconfig)...); err != nil {
+		// Marked before kind starts, so that a failed create is still
+		// this cluster's to delete.
+		if err := os.WriteFile(filepath.Join(st.Dir, createdFile), []byte(name+"\n"), 0o600); err != nil {
+			return "", fmt.Errorf("kind backend: %w", err)
+		}
+		if err := provider.Create(name, createOptions(st.Config, engine, kubeconfig)...); err != nil {
 			return "", fmt.Errorf("kind backend: creating kind cluster %q: %w", name, err)
 		}
 	}
@@ -143,6 +159,51 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 	return kubeconfig, nil
 }
 
+// createdFile, in the state directory, marks the kind cluster as made by
+// this wink cluster: wink deletes no kind cluster it did not create.
+const createdFile = "kind-cluster"
+
+// created reports whether this wink cluster created its kind cluster.
+func created(st *cluster.State) bool {
+	_, err := os.Stat(filepath.Join(st.Dir, createdFile))
+	return err == nil
+}
+
+// useEngine probes the Docker engine once (dockershim.Setup, kept under
+// the wink home) and, where it refuses --privileged, puts the docker shim
+// first on this process's PATH, where kind's docker provider looks its
+// CLI up on every call. The shim passes every other command through.
+func useEngine(ctx context.Context, st *cluster.State) (dockershim.Engine, error) {
+	dir, engine, err := dockershim.Setup(ctx, filepath.Join(filepath.Dir(st.Dir), dockershim.HomeDir), st.Binary)
+	if err != nil || dir == "" {
+		return engine, err
+	}
+	path := os.Getenv("PATH")
+	if !slices.Contains(filepath.SplitList(path), dir) {
+		if err := os.Setenv("PATH", dir+string(filepath.ListSeparator)+path); err != nil {
+			return engine, err
+		}
+	}
+	return engine, nil
+}
+
+// WinkNodeImage is the repository of wink's own kind node image (make
+// kind-node-image), which no registry serves.
+const WinkNodeImage = "wink.dev/kind-node"
+
+// checkNodeImage refuses, before kind starts, a wink node image that is
+// not in the engine: kind would try to pull it and fail after a minute.
+func checkNodeImage(ctx context.Context, cfg *v1alpha1.Cluster) error {
+	if cfg.KindBackend == nil || !strings.HasPrefix(cfg.KindBackend.NodeImage, WinkNodeImage+":") {
+		return nil
+	}
+	image := cfg.KindBackend.NodeImage
+	if err := dockerCommand(ctx, "image", "inspect", image).Run(); err != nil {
+		return fmt.Errorf("kindBackend.nodeImage %s is not in the Docker engine and no registry serves it: build it with `make kind-node-image` (KIND_NODE_TAG=%s)", image, image)
+	}
+	return nil
+}
+
 // Components returns simnode's setup task and process (see simnodeplan),
 // with the kind kubeconfig, which is cluster-admin.
 func (b *Backend) Components(st *cluster.State) ([]supervisor.Component, error) {
@@ -158,6 +219,12 @@ func (b *Backend) Components(st *cluster.State) ([]supervisor.Component, error) 
 // removing the state directory.
 func (b *Backend) Delete(ctx context.Context, st *cluster.State) error {
 	if err := DockerAvailable(ctx); err != nil {
+		return fmt.Errorf("kind backend: %w", err)
+	}
+	if !created(st) {
+		return nil // not ours: left alone
+	}
+	if _, err := useEngine(ctx, st); err != nil {
 		return fmt.Errorf("kind backend: %w", err)
 	}
 	name := ClusterName(st.Config.Name)
@@ -179,10 +246,10 @@ func newProvider(progress io.Writer) *kind.Provider {
 	)
 }
 
-// createOptions are the options of provider.Create for cfg.
-func createOptions(cfg *v1alpha1.Cluster, kubeconfig string) []kind.CreateOption {
+// createOptions are the options of provider.Create for cfg on engine.
+func createOptions(cfg *v1alpha1.Cluster, engine dockershim.Engine, kubeconfig string) []kind.CreateOption {
 	opts := []kind.CreateOption{
-		kind.CreateWithV1Alpha4Config(KindConfig(cfg)),
+		kind.CreateWithV1Alpha4Config(KindConfig(cfg, engine)),
 		kind.CreateWithWaitForReady(WaitForReady),
 		// Explicit, so that kind never merges into $KUBECONFIG or
 		// ~/.kube/config.
@@ -200,7 +267,13 @@ func createOptions(cfg *v1alpha1.Cluster, kubeconfig string) []kind.CreateOption
 // given separately (CreateWithNodeImage). networking.nodeCIDRMaskSize is not
 // passed on: kind's controller manager uses kubeadm's default, 24, which is
 // wink's default too.
-func KindConfig(cfg *v1alpha1.Cluster) *v1alpha4.Cluster {
+//
+// On a cgroup v1 host the kubelet is told failCgroupV1: false (kubelet
+// 1.35 refuses v1 by default), and where the engine cannot grant
+// CAP_SYS_RESOURCE containerd leaves the oom_score_adj it cannot lower
+// (restrict_oom_score_adj, as kind does in a user namespace); wink's node
+// image does both at boot as well, for the kind CLI.
+func KindConfig(cfg *v1alpha1.Cluster, engine dockershim.Engine) *v1alpha4.Cluster {
 	c := &v1alpha4.Cluster{
 		TypeMeta: v1alpha4.TypeMeta{Kind: "Cluster", APIVersion: "kind.x-k8s.io/v1alpha4"},
 		Nodes:    []v1alpha4.Node{{Role: v1alpha4.ControlPlaneRole}},
@@ -212,6 +285,13 @@ func KindConfig(cfg *v1alpha1.Cluster) *v1alpha4.Cluster {
 	if d := cfg.Networking.DNSDomain; d != "" && d != defaultDNSDomain {
 		c.KubeadmConfigPatches = append(c.KubeadmConfigPatches, fmt.Sprintf(
 			"kind: ClusterConfiguration\nnetworking:\n  dnsDomain: %q\n", d))
+	}
+	if engine.CgroupV1 {
+		c.KubeadmConfigPatches = append(c.KubeadmConfigPatches, "kind: KubeletConfiguration\nfailCgroupV1: false\n")
+	}
+	if slices.Contains(engine.DropCaps, "SYS_RESOURCE") {
+		c.ContainerdConfigPatches = append(c.ContainerdConfigPatches,
+			"[plugins.\"io.containerd.grpc.v1.cri\"]\n  restrict_oom_score_adj = true\n")
 	}
 	return c
 }

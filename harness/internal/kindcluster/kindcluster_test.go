@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/harness/config/v1alpha1"
+	"wink.dev/wink/harness/internal/dockershim"
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/simnodeplan"
 )
@@ -89,16 +90,24 @@ func TestKindConfig(t *testing.T) {
 		networking  v1alpha1.Networking
 		wantPod     string
 		wantService string
+		engine      dockershim.Engine
 		wantPatch   string
+		wantKinds   []string
+		wantCtrd    string
 	}{
 		{name: "kind defaults"},
 		{name: "wink defaults", networking: v1alpha1.Networking{PodSubnet: "10.244.0.0/16", ServiceSubnet: "10.96.0.0/12", DNSDomain: "cluster.local", NodeCIDRMaskSize: 24},
 			wantPod: "10.244.0.0/16", wantService: "10.96.0.0/12"},
-		{name: "custom DNS domain", networking: v1alpha1.Networking{DNSDomain: "wink.test"}, wantPatch: "dnsDomain: \"wink.test\""},
+		{name: "custom DNS domain", networking: v1alpha1.Networking{DNSDomain: "wink.test"}, wantPatch: "dnsDomain: \"wink.test\"", wantKinds: []string{"ClusterConfiguration"}},
+		// kubelet 1.35 refuses cgroup v1 unless failCgroupV1 is false
+		// (k8s.io/kubernetes@v1.35.4 pkg/kubelet/apis/config/validation/validation_linux.go);
+		// runc cannot lower oom_score_adj without CAP_SYS_RESOURCE.
+		{name: "restricted cgroup v1 engine", engine: dockershim.Engine{CgroupV1: true, DropCaps: []string{"SYS_RESOURCE"}},
+			wantPatch: "failCgroupV1: false", wantKinds: []string{"KubeletConfiguration"}, wantCtrd: "restrict_oom_score_adj = true"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := KindConfig(&v1alpha1.Cluster{Name: "demo", Networking: tt.networking, KindBackend: &v1alpha1.KindBackend{NodeImage: "kindest/node:v1.35.0"}})
+			c := KindConfig(&v1alpha1.Cluster{Name: "demo", Networking: tt.networking, KindBackend: &v1alpha1.KindBackend{NodeImage: "kindest/node:v1.35.0"}}, tt.engine)
 			if c.Kind != "Cluster" || c.APIVersion != "kind.x-k8s.io/v1alpha4" {
 				t.Errorf("TypeMeta %+v", c.TypeMeta)
 			}
@@ -115,11 +124,14 @@ func TestKindConfig(t *testing.T) {
 			if (tt.wantPatch == "") != (patches == "") || !strings.Contains(patches, tt.wantPatch) {
 				t.Errorf("patches %q, want %q", patches, tt.wantPatch)
 			}
-			for _, p := range c.KubeadmConfigPatches {
+			for i, p := range c.KubeadmConfigPatches {
 				var m map[string]any
-				if err := yaml.Unmarshal([]byte(p), &m); err != nil || m["kind"] != "ClusterConfiguration" {
-					t.Errorf("patch %q: %v %v", p, m, err)
+				if err := yaml.Unmarshal([]byte(p), &m); err != nil || i >= len(tt.wantKinds) || m["kind"] != tt.wantKinds[i] {
+					t.Errorf("patch %q: %v %v, want kinds %v", p, m, err, tt.wantKinds)
 				}
+			}
+			if ctrd := strings.Join(c.ContainerdConfigPatches, "\n"); (tt.wantCtrd == "") != (ctrd == "") || !strings.Contains(ctrd, tt.wantCtrd) {
+				t.Errorf("containerd patches %q, want %q", ctrd, tt.wantCtrd)
 			}
 			// It survives kind's defaulting (as CreateWithV1Alpha4Config applies it).
 			v1alpha4.SetDefaultsCluster(c)
@@ -142,7 +154,7 @@ func TestCreateOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := len(createOptions(&v1alpha1.Cluster{Name: "demo", KindBackend: tt.kind}, "/s/kubeconfig")); got != tt.want {
+			if got := len(createOptions(&v1alpha1.Cluster{Name: "demo", KindBackend: tt.kind}, dockershim.Engine{}, "/s/kubeconfig")); got != tt.want {
 				t.Errorf("%d options, want %d", got, tt.want)
 			}
 		})
