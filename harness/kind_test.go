@@ -141,6 +141,29 @@ nodePools:
 	if p.Spec.NodeName != "wink-kind-it-control-plane" {
 		t.Errorf("the real Linux pod runs on %q, want the kind node", p.Spec.NodeName)
 	}
+
+	// The kubeconfig is the admin's, private, in wink's context names.
+	if fi, err := os.Stat(up.Kubeconfig); err != nil || fi.Mode() != 0o600 {
+		t.Errorf("kubeconfig %s: %v %v, want mode 0600", up.Kubeconfig, fi, err)
+	}
+	if kc, err := clientcmd.LoadFromFile(up.Kubeconfig); err != nil || kc.CurrentContext != "wink-kind-it" {
+		t.Errorf("kubeconfig context: %v %v, want wink-kind-it", kc, err)
+	}
+	// wink down and up keep the kind cluster and its pods.
+	if err := Down(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	opts.Progress = &progress
+	if _, err := Up(ctx, UpOptions{Options: opts, Wait: 5 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "Reusing kind cluster") {
+		t.Errorf("up after down did not reuse the kind cluster:\n%s", progress.String())
+	}
+	if _, err := cs.CoreV1().Pods(ns).Get(ctx, "real-linux", metav1.GetOptions{}); err != nil {
+		t.Errorf("the real Linux pod after down and up: %v", err)
+	}
 }
 
 // execIn runs argv in the pod's first container through the apiserver,

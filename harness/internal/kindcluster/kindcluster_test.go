@@ -6,20 +6,18 @@ import (
 	"errors"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"k8s.io/client-go/tools/clientcmd"
-	"sigs.k8s.io/kind/pkg/apis/config/defaults"
 	"sigs.k8s.io/kind/pkg/apis/config/v1alpha4"
 	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/harness/config/v1alpha1"
-	"wink.dev/wink/harness/internal/dockershim"
 	"wink.dev/wink/harness/internal/cluster"
+	"wink.dev/wink/harness/internal/dockershim"
 	"wink.dev/wink/harness/internal/simnodeplan"
 )
 
@@ -403,77 +401,5 @@ func TestPrepareWithoutDocker(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(st.Dir); len(entries) != 0 {
 		t.Errorf("state directory not empty: %v", entries)
-	}
-}
-
-// TestKindCluster creates a real kind cluster (several minutes) when a Docker
-// engine answers, and skips otherwise.
-func TestKindCluster(t *testing.T) {
-	if err := DockerAvailable(context.Background()); err != nil {
-		t.Skipf("no Docker engine answers: %v", err)
-	}
-	if testing.Short() {
-		t.Skip("creates a kind cluster; not with -short")
-	}
-	ctx := context.Background()
-	// Without a registry (this project's machines: docs/kind.md) kind can
-	// only use a node image the engine already holds.
-	if err := exec.CommandContext(ctx, "docker", "image", "inspect", defaults.Image).Run(); err != nil {
-		t.Skipf("kind's node image %s is not in the Docker engine and cannot be pulled here (docs/kind.md)", defaults.Image)
-	}
-	st := &cluster.State{
-		Dir:    t.TempDir(),
-		Config: &v1alpha1.Cluster{Name: "it-" + time.Now().Format("150405"), Backend: v1alpha1.BackendKind},
-	}
-	b := New()
-	t.Cleanup(func() {
-		if err := b.Delete(context.Background(), st); err != nil {
-			t.Errorf("Delete: %v", err)
-		}
-	})
-	var progress bytes.Buffer
-	kubeconfig, err := b.Prepare(ctx, st, &progress)
-	t.Logf("progress:\n%s", progress.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Stat(kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fi.Mode() != 0o600 {
-		t.Errorf("kubeconfig mode %v", fi.Mode())
-	}
-	cfg, err := clientcmd.LoadFromFile(kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.CurrentContext != "wink-"+st.Config.Name {
-		t.Errorf("context %q", cfg.CurrentContext)
-	}
-	if ip := net.ParseIP(st.Ports.NodeAddressBase); ip == nil || ip.IsLoopback() {
-		t.Errorf("node address %q", st.Ports.NodeAddressBase)
-	}
-
-	// The setup task reaches the apiserver, creates the RBAC and writes
-	// simnode.yaml.
-	comps, err := b.Components(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := comps[0].Task(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(simnodeplan.ConfigPath(st)); err != nil {
-		t.Error(err)
-	}
-
-	// A second Prepare reuses the cluster.
-	progress.Reset()
-	if _, err := b.Prepare(ctx, st, &progress); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(progress.String(), "Reusing") {
-		t.Errorf("second Prepare did not reuse the cluster:\n%s", progress.String())
 	}
 }
