@@ -50,7 +50,8 @@ kind-node-image:
 		github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2@$(CONTAINERD)
 	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=1 $(GO) install -tags "seccomp urfave_cli_no_docs" -ldflags "-s -w -X main.version=$(RUNC:v%=%) -extldflags -static" github.com/opencontainers/runc@$(RUNC)
 	GOBIN=$(KIND_NODE)/cni CGO_ENABLED=0 $(GO) install -ldflags "-s -w" $(foreach p,main/ptp main/bridge main/loopback ipam/host-local meta/portmap,github.com/containernetworking/plugins/plugins/$(p)@$(CNI_PLUGINS))
-	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=0 $(GO) install -ldflags "-s -w" sigs.k8s.io/cri-tools/cmd/crictl@$(CRICTL) github.com/coredns/coredns@$(COREDNS)
+	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=0 $(GO) install -ldflags "-s -w" sigs.k8s.io/cri-tools/cmd/crictl@$(CRICTL)
+	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=0 $(GO) install -ldflags "-s -w" github.com/coredns/coredns@$(COREDNS)
 	cd harness/internal/kindnode/kube && CGO_ENABLED=0 $(GO) build -o $(KIND_NODE)/bin/ -ldflags "-s -w $(KUBE_LDFLAGS)" \
 		k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kubeadm k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl
 	gcc -static -Os -o $(KIND_NODE)/bin/pause $$($(GO) list -m -f '{{.Dir}}' k8s.io/kubernetes)/build/pause/linux/pause.c && strip $(KIND_NODE)/bin/pause
@@ -63,12 +64,14 @@ kind-node-image:
 suites:
 	$(GO) test -c -ldflags="-s -w" -o bin/suites/ ./suites/...
 
-## tools: chart-testing (ct) and helm, built into bin/tools at the versions of
-## .ci/tools/go.mod (a module of its own: their dependencies stay out of wink's),
-## for `ct install` against a wink cluster and suites/charttesting:
+## tools: chart-testing (ct), helm and the kind CLI, built into bin/tools at the
+## versions of .ci/tools/go.mod (a module of its own: their dependencies stay out
+## of wink's), for `ct install` against a wink cluster and suites/charttesting:
 ## KUBECONFIG="$(bin/wink kubeconfig)" PATH="$PWD/bin/tools:$PATH" ct install --charts ...
+## and for the kind CLI recipe of docs/kind.md.
 tools:
 	cd .ci/tools && $(GO) build -o ../../bin/tools/ct -ldflags "-X github.com/helm/chart-testing/v3/ct/cmd.Version=$$($(GO) list -m -f '{{.Version}}' github.com/helm/chart-testing/v3)" github.com/helm/chart-testing/v3/ct
+	cd .ci/tools && $(GO) build -o ../../bin/tools/kind sigs.k8s.io/kind
 	cd .ci/tools && $(GO) build -o ../../bin/tools/helm -ldflags "-X helm.sh/helm/v4/internal/version.version=$$($(GO) list -m -f '{{.Version}}' helm.sh/helm/v4)" helm.sh/helm/v4/cmd/helm
 
 ## up: build, then bring up the default cluster (two Windows Server 2022 nodes, one 2019, one Linux)

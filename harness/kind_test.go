@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -78,10 +79,7 @@ nodePools:
 		t.Fatal(err)
 	}
 	cs := kubernetes.NewForConfigOrDie(rc)
-	ns := "kind-it"
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	ns := namespace(ctx, t, cs, "kind-it")
 
 	// A real Linux pod on the kind node: kube-proxy's image of the node
 	// image has a Debian userland.
@@ -96,44 +94,8 @@ nodePools:
 			}},
 		},
 	}
-	windows := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: "sim-windows"},
-		Spec: corev1.PodSpec{
-			OS:           facts.Windows.PodOS(),
-			NodeSelector: map[string]string{facts.LabelOS: "windows"},
-			Tolerations:  []corev1.Toleration{facts.WindowsToleration()},
-			Containers: []corev1.Container{{
-				Name: "main", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022",
-				Command: []string{"cmd", "/c", "echo hello from a simulated node && ping -t localhost"},
-			}},
-		},
-	}
-	for _, p := range []*corev1.Pod{linux, windows} {
-		if _, err := cs.CoreV1().Pods(ns).Create(ctx, p, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, c := range []struct{ pod, want string }{{"real-linux", "real linux on Linux"}, {"sim-windows", "hello from a simulated node"}} {
-		var logs string
-		err := wait.PollUntilContextTimeout(ctx, time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
-			data, err := cs.CoreV1().Pods(ns).GetLogs(c.pod, &corev1.PodLogOptions{}).DoRaw(ctx)
-			logs = string(data)
-			return err == nil && strings.Contains(logs, c.want), nil
-		})
-		if err != nil {
-			p, _ := cs.CoreV1().Pods(ns).Get(ctx, c.pod, metav1.GetOptions{})
-			t.Fatalf("logs of %s: %q, want %q (pod status %+v)", c.pod, logs, c.want, p.Status)
-		}
-	}
-	for pod, argv := range map[string][]string{
-		"real-linux":  {"sh", "-c", "echo exec reached $(hostname)"},
-		"sim-windows": {"cmd", "/c", "echo exec reached %COMPUTERNAME%"},
-	} {
-		out, err := execIn(ctx, rc, cs, ns, pod, argv)
-		if err != nil || !strings.Contains(out, "exec reached") {
-			t.Errorf("exec in %s: %q, %v", pod, out, err)
-		}
-	}
+	podAnswers(ctx, t, rc, cs, ns, linux, "real linux on Linux", "sh", "-c", "echo exec reached $(hostname)")
+	podAnswers(ctx, t, rc, cs, ns, windowsPod(), "hello from a simulated node", "cmd", "/c", "echo exec reached %COMPUTERNAME%")
 	p, err := cs.CoreV1().Pods(ns).Get(ctx, "real-linux", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -166,6 +128,46 @@ nodePools:
 	}
 }
 
+// windowsPod is a Windows pod on a simulated node that logs a greeting
+// and runs on.
+func windowsPod() *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "sim-windows"},
+		Spec: corev1.PodSpec{
+			OS:           facts.Windows.PodOS(),
+			NodeSelector: map[string]string{facts.LabelOS: "windows"},
+			Tolerations:  []corev1.Toleration{facts.WindowsToleration()},
+			Containers: []corev1.Container{{
+				Name: "main", Image: "mcr.microsoft.com/windows/nanoserver:ltsc2022",
+				Command: []string{"cmd", "/c", "echo hello from a simulated node && ping -t localhost"},
+			}},
+		},
+	}
+}
+
+// podAnswers creates pod in ns and checks, through the apiserver as
+// kubectl does, that its logs come to hold logs and that exec of argv in
+// it answers "exec reached".
+func podAnswers(ctx context.Context, t *testing.T, rc *rest.Config, cs kubernetes.Interface, ns string, pod *corev1.Pod, logs string, argv ...string) {
+	t.Helper()
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	err := wait.PollUntilContextTimeout(ctx, time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
+		data, err := cs.CoreV1().Pods(ns).GetLogs(pod.Name, &corev1.PodLogOptions{}).DoRaw(ctx)
+		got = string(data)
+		return err == nil && strings.Contains(got, logs), nil
+	})
+	if err != nil {
+		p, _ := cs.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
+		t.Fatalf("logs of %s: %q, want %q (pod status %+v)", pod.Name, got, logs, p.Status)
+	}
+	if out, err := execIn(ctx, rc, cs, ns, pod.Name, argv); err != nil || !strings.Contains(out, "exec reached") {
+		t.Errorf("exec in %s: %q, %v", pod.Name, out, err)
+	}
+}
+
 // execIn runs argv in the pod's first container through the apiserver,
 // as kubectl exec does, and returns its output.
 func execIn(ctx context.Context, rc *rest.Config, cs kubernetes.Interface, ns, pod string, argv []string) (string, error) {
@@ -178,4 +180,85 @@ func execIn(ctx context.Context, rc *rest.Config, cs kubernetes.Interface, ns, p
 	var out bytes.Buffer
 	err = ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: &out, Stderr: &out})
 	return out.String(), err
+}
+
+// TestKindCLIRecipe is docs/kind.md's recipe as a user's CI runs it: the
+// kind CLI (bin/tools/kind, `make tools`) creates a cluster from wink's
+// node image through `wink kind shim-path`, the existing backend joins
+// simulated Windows nodes to it whose pods answer logs and exec, and
+// `wink check --kubeconfig` judges a chart there.
+func TestKindCLIRecipe(t *testing.T) {
+	bin := winkBinary(t)
+	needKind(t)
+	kindCLI, err := exec.LookPath("kind")
+	if err != nil {
+		t.Skip("no kind CLI on PATH: `make tools` builds bin/tools/kind")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	home := shortHome(t)
+	shim, err := exec.CommandContext(ctx, bin, "kind", "shim-path", "--home", home).Output()
+	if err != nil {
+		t.Fatalf("wink kind shim-path: %v", err)
+	}
+	path := os.Getenv("PATH")
+	if dir := strings.TrimSpace(string(shim)); dir != "" {
+		path = dir + string(os.PathListSeparator) + path
+	}
+	kubeconfig := filepath.Join(home, "kind.kubeconfig")
+	kind := func(ctx context.Context, args ...string) {
+		t.Helper()
+		cmd := exec.CommandContext(ctx, kindCLI, append(args, "--name", "wink-recipe", "--kubeconfig", kubeconfig)...)
+		cmd.Env = append(os.Environ(), "PATH="+path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("kind %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	start := time.Now()
+	kind(ctx, "create", "cluster", "--image", kindNodeImage)
+	t.Logf("kind create cluster took %s", time.Since(start).Round(time.Second))
+	t.Cleanup(func() { kind(context.Background(), "delete", "cluster") })
+
+	opts := Options{Name: "recipe", Home: home, Binary: bin, Progress: os.Stderr}
+	cfg, err := config.Parse([]byte(`apiVersion: wink.dev/v1alpha1
+kind: Cluster
+backend: existing
+kubeconfig: `+kubeconfig+`
+nodePools:
+  - {name: win2022, os: windows, windowsBuild: `+facts.WindowsServer2022+`, count: 2}
+`), "kind_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Up(ctx, UpOptions{Options: opts, Config: cfg, Fresh: true, Wait: 2 * time.Minute, Schedulable: true}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := Delete(context.Background(), opts); err != nil {
+			t.Errorf("Delete: %v", err)
+		}
+	})
+	rc, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := kubernetes.NewForConfigOrDie(rc)
+	podAnswers(ctx, t, rc, cs, namespace(ctx, t, cs, "recipe"), windowsPod(), "hello from a simulated node", "cmd", "/c", "echo exec reached %COMPUTERNAME%")
+
+	// A chart of Windows workloads only: a Linux image would be pulled on
+	// the kind node, from a registry this machine does not reach.
+	chart := filepath.Join("..", "suites", "charts", "testdata", "hostprocess-exporter", "chart")
+	out, err := exec.CommandContext(ctx, bin, "check", chart, "--kubeconfig", kubeconfig, "--output", filepath.Join(home, "check")).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "workload(s) judged") {
+		t.Errorf("wink check --kubeconfig on the kind cluster: %v\n%s", err, out)
+	}
+}
+
+// namespace creates the namespace name.
+func namespace(ctx context.Context, t *testing.T, cs kubernetes.Interface, name string) string {
+	t.Helper()
+	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return name
 }

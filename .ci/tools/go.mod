@@ -1,6 +1,7 @@
 // The tools of `make tools`, built into bin/tools: chart-testing (ct) and
-// helm, for `ct install` against a wink cluster (suites/charttesting). A
-// module of its own, so that their dependencies stay out of wink's go.mod.
+// helm, for `ct install` against a wink cluster (suites/charttesting), and
+// the kind CLI, for the kind recipe of docs/kind.md. A module of its own, so
+// that their dependencies stay out of wink's go.mod.
 
 module wink.dev/wink/tools
 
@@ -9,9 +10,11 @@ go 1.25.0
 tool (
 	github.com/helm/chart-testing/v3/ct
 	helm.sh/helm/v4/cmd/helm
+	sigs.k8s.io/kind
 )
 
 require (
+	al.essio.dev/pkg/shellescape v1.5.1 // indirect
 	dario.cat/mergo v1.0.1 // indirect
 	github.com/Azure/go-ansiterm v0.0.0-20250102033503-faa5f7b0171c // indirect
 	github.com/BurntSushi/toml v1.6.0 // indirect
@@ -85,6 +88,7 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
 	github.com/opencontainers/image-spec v1.1.1 // indirect
+	github.com/pelletier/go-toml v1.9.5 // indirect
 	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
 	github.com/peterbourgon/diskv v2.0.1+incompatible // indirect
 	github.com/pkg/errors v0.9.1 // indirect
@@ -137,6 +141,7 @@ require (
 	oras.land/oras-go/v2 v2.6.0 // indirect
 	sigs.k8s.io/controller-runtime v0.23.1 // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
+	sigs.k8s.io/kind v0.33.0 // indirect
 	sigs.k8s.io/kustomize/api v0.21.1 // indirect
 	sigs.k8s.io/kustomize/kyaml v0.21.1 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
