@@ -282,6 +282,9 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	c := s.proc(hc)
 	var code int
+	if args[0] == procSubstCmd {
+		return s.keepSubst(c)
+	}
 	if args[0] == internal {
 		w := c.Stderr
 		if len(args) > 3 && args[3] == "stdout" {
@@ -339,6 +342,7 @@ func (s *shell) command(p *process.Proc, words []string, line uint) int {
 		os = process.Windows // busybox-w32 sh runs the programs of C:\bin, C:\dig, System32
 	}
 	name := words[0]
+	p = s.withSubsts(p, words)
 	if _, ok := p.Programs.Lookup(os, name); ok && !process.BaseLacks(p.Env.Image.Base, name) {
 		if !strings.Contains(name, "/") || strings.HasPrefix(name, "/") || strings.HasPrefix(name, "./") {
 			return p.Exec(words)
@@ -411,6 +415,9 @@ func (s *shell) open(ctx context.Context, name string, flag int, perm os.FileMod
 		}
 		return nopFile{strings.NewReader("")}, nil
 	}
+	if data, ok := s.subst(name); ok {
+		return nopFile{bytes.NewReader(data)}, nil
+	}
 	switch name {
 	case "/dev/null":
 		return nopFile{strings.NewReader("")}, nil
@@ -465,6 +472,9 @@ func (s *shell) stat(ctx context.Context, name string, _ bool) (fs.FileInfo, err
 	base := process.BaseName(full)
 	if full == "/dev/null" {
 		return fileInfo{name: "null", mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, nil
+	}
+	if data, ok := s.subst(full); ok {
+		return fileInfo{name: base, size: int64(len(data)), mode: fs.ModeNamedPipe | 0o600}, nil
 	}
 	if data, err := s.p.ReadFile(full); err == nil {
 		mode := fs.FileMode(0o644)

@@ -47,6 +47,11 @@ type shell struct {
 	// base is the context of the Run in progress (the script's, or the
 	// TERM trap's); the programs it runs stop with it.
 	base context.Context
+	// substs are the outputs of the process substitutions <(list) by the
+	// path they are read from (/dev/fd/63 down), the last maxSubsts of
+	// them (procsubst.go).
+	substs    map[string][]byte
+	nextSubst int
 	// closers are closed when the shell ends.
 	closers []io.Closer
 	// ended is why the shell must stop at once (errOOM, errDepth): every
@@ -75,7 +80,7 @@ func Run(p *process.Proc, argv []string) int {
 	p.Stdout = lockedWriter{mu: &mu, w: p.Stdout, win: p.Win}
 	p.Stderr = lockedWriter{mu: &mu, w: p.Stderr, win: p.Win, s: s}
 	defer func() {
-		p.Grow(-s.held)
+		p.Grow(-s.held - s.substHeld())
 		for _, c := range s.closers {
 			c.Close()
 		}
