@@ -138,6 +138,19 @@ var linuxPrograms = []*process.Command{
 	{Name: "chmod", Aliases: []string{"chown", "chgrp"}, Help: "Changes modes and owners (not kept).", Run: programs.Chmod},
 	{Name: "xargs", Help: "Runs a command with the words of stdin.", Run: programs.Xargs},
 	{Name: "which", Help: "Prints the path of programs.", Run: programs.Which},
+	// tools that look at files (programs/fileinfo.go, find.go, checksum.go, od.go)
+	{Name: "find", Help: "Searches a directory tree: tests, -exec, -delete.", Run: programs.FindPosix},
+	{Name: "stat", Help: "Prints a file's status (-c FORMAT).", Run: programs.Stat},
+	{Name: "readlink", Help: "Prints a symbolic link's target (-f: the canonical path).", Run: programs.Readlink},
+	{Name: "realpath", Help: "Prints canonical paths.", Run: programs.Realpath},
+	{Name: "du", Help: "Sums the space files take.", Run: programs.Du},
+	{Name: "df", Help: "Reports the file system's space (the node's usual figures).", Run: programs.Df},
+	{Name: "mktemp", Help: "Makes a temporary file or directory.", Run: programs.Mktemp},
+	{Name: "rmdir", Help: "Removes empty directories.", Run: programs.Rmdir},
+	{Name: "md5sum", Aliases: []string{"sha1sum", "sha256sum", "sha512sum"}, Help: "Prints or checks (-c) checksums.", Run: programs.Checksum},
+	{Name: "base64", Help: "Encodes or decodes (-d) base64.", Run: programs.Base64},
+	{Name: "od", Help: "Dumps files in octal, hex, decimal or characters.", Run: programs.Od},
+	{Name: "sync", Help: "Flushes the file system (nothing to flush).", Run: func(*process.Proc, []string) int { return 0 }},
 }
 
 var windowsIndex, linuxIndex map[string]*process.Command

@@ -467,9 +467,12 @@ func (writeFile) Close() error             { return nil }
 
 // stat is test's -e, -f, -d, -s, cd's check and the glob's: a file the
 // container's file system can read, or a directory it can list.
-func (s *shell) stat(ctx context.Context, name string, _ bool) (fs.FileInfo, error) {
+func (s *shell) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
 	full := s.resolve(interp.HandlerCtx(ctx).Dir, name)
 	base := process.BaseName(full)
+	if _, err := s.p.Readlink(full); err == nil && !follow {
+		return fileInfo{name: base, mode: fs.ModeSymlink | 0o777}, nil
+	}
 	if full == "/dev/null" {
 		return fileInfo{name: "null", mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, nil
 	}

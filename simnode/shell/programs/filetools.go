@@ -97,18 +97,32 @@ func Ls(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Echo is /bin/echo (and busybox echo): -n and -e.
+// Echo is /bin/echo and busybox echo
+// (https://www.gnu.org/software/coreutils/manual/html_node/echo-invocation.html):
+// leading arguments made only of the options -n, -e and -E, in any
+// combination (-en, -neE), are options; -e interprets backslash escapes,
+// \c ending the output.
 func Echo(p *process.Proc, argv []string) int {
 	args := argv[1:]
 	newline, escapes := true, false
-	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-ne" || args[0] == "-en" || args[0] == "-E") {
-		newline = newline && !strings.Contains(args[0], "n")
-		escapes = strings.Contains(args[0], "e")
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
 		args = args[1:]
 	}
 	s := strings.Join(args, " ")
 	if escapes {
-		s = unescapeC(s)
+		var stop bool
+		s, stop = echoEscapes(s)
+		newline = newline && !stop
 	}
 	if newline {
 		s += p.NL
@@ -117,9 +131,45 @@ func Echo(p *process.Proc, argv []string) int {
 	return 0
 }
 
-func unescapeC(s string) string {
-	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\r`, "\r", `\a`, "\a", `\0`, "\x00")
-	return r.Replace(s)
+// echoEscapes interprets echo -e's escapes: \\ \a \b \e \f \n \r \t \v,
+// \0NNN (octal), \xHH (hex); \c ends the output (stop).
+func echoEscapes(s string) (out string, stop bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'c':
+			return b.String(), true
+		case '0', 'x':
+			base, max, digits := 8, 3, "01234567"
+			if c == 'x' {
+				base, max, digits = 16, 2, "0123456789abcdefABCDEF"
+			}
+			j := i + 1
+			for j < len(s) && j-i-1 < max && strings.IndexByte(digits, s[j]) >= 0 {
+				j++
+			}
+			if c == 'x' && j == i+1 {
+				b.WriteString("\\x")
+				continue
+			}
+			v, _ := strconv.ParseUint("0"+s[i+1:j], base, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			if r, ok := map[byte]byte{'\\': '\\', 'a': 7, 'b': 8, 'e': 27, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11}[c]; ok {
+				b.WriteByte(r)
+			} else {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String(), false
 }
 
 // Printf is a small printf: %s %d %% and C escapes.
@@ -234,28 +284,6 @@ func Uname(p *process.Proc, argv []string) int {
 	}
 	p.Println("Linux")
 	return 0
-}
-
-// Date is date.
-func Date(p *process.Proc, argv []string) int {
-	p.Println(p.Now().UTC().Format("Mon Jan  2 15:04:05 UTC 2006"))
-	return 0
-}
-
-// Touch is touch.
-func Touch(p *process.Proc, argv []string) int {
-	code := 0
-	for _, f := range argv[1:] {
-		if strings.HasPrefix(f, "-") {
-			continue
-		}
-		data, _ := p.ReadFile(f)
-		if err := p.WriteFile(f, data, false); err != nil {
-			p.Eprintln(fmt.Sprintf("touch: %s: %s", f, process.PosixFileError(err, true)))
-			code = 1
-		}
-	}
-	return code
 }
 
 // parseSleep reads `sleep` arguments: seconds with optional s/m/h/d suffix,
@@ -401,4 +429,10 @@ func Rm(p *process.Proc, argv []string) int {
 		}
 	}
 	return code
+}
+
+// unescapeC is s with its C escapes interpreted (printf's format).
+func unescapeC(s string) string {
+	out, _ := echoEscapes(s)
+	return out
 }
