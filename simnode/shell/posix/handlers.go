@@ -295,7 +295,10 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 		}
 		code, _ = strconv.Atoi(args[1])
 	} else {
-		code = s.command(c, args, hc.Pos.Line())
+		s.mu.Lock()
+		used := s.used[hc.Pos]
+		s.mu.Unlock()
+		code = s.command(c, args, hc.Pos.Line(), used)
 	}
 	if code == 0 {
 		return nil
@@ -335,8 +338,10 @@ func (s *shell) proc(hc interp.HandlerContext) *process.Proc {
 	return c
 }
 
-// command runs words (a program by name or path) as ash does.
-func (s *shell) command(p *process.Proc, words []string, line uint) int {
+// command runs words (a program by name or path) as ash does; used: the
+// script uses its result (used.go), which a program wink does not simulate
+// cannot give, so the shell reports it as not judged.
+func (s *shell) command(p *process.Proc, words []string, line uint, used bool) int {
 	os := process.Linux
 	if p.Win {
 		os = process.Windows // busybox-w32 sh runs the programs of C:\bin, C:\dig, System32
@@ -360,6 +365,9 @@ func (s *shell) command(p *process.Proc, words []string, line uint) int {
 		}
 	}
 	if code, ok := p.Unsimulated(name); ok {
+		if used {
+			p.NotSimulated(fmt.Sprintf("the result of %s at line %d", process.ProgramName(name, p.Win), line))
+		}
 		return code // open world (openworld.go)
 	}
 	p.Eprintln(s.notFound(name, line))

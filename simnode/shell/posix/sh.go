@@ -52,6 +52,8 @@ type shell struct {
 	// them (procsubst.go).
 	substs    map[string][]byte
 	nextSubst int
+	// used are the commands of the script whose result it uses (used.go).
+	used map[syntax.Pos]bool
 	// closers are closed when the shell ends.
 	closers []io.Closer
 	// ended is why the shell must stop at once (errOOM, errDepth): every
@@ -198,6 +200,16 @@ func (s *shell) parse(script, name string, top bool) (*syntax.File, bool) {
 		s.p.Eprintln("sh: syntax error: unexpected \"(\"")
 		return nil, false
 	}
+	used := usedCalls(f)
+	s.mu.Lock()
+	if s.used == nil {
+		s.used = used
+	} else {
+		for pos := range used {
+			s.used[pos] = true
+		}
+	}
+	s.mu.Unlock()
 	instrument(f, top)
 	return f, true
 }
