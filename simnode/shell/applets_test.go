@@ -20,4 +20,59 @@ var appletCases = []tcase{
 	// kind's images/local-path-helper/stage-binary-and-deps.sh: `done < <(...)`
 	{name: "process substitution redirect", argv: []string{"bash", "-c", `while read -r l; do echo "<$l>"; done < <(printf 'x\ny\n')`}, out: "<x>\n<y>\n"},
 	{name: "process substitution path", argv: []string{"bash", "-c", `echo <(true)`}, out: "/dev/fd/63\n"},
+	// bash's set -E (errtrace), docker-library's `set -Eeuo pipefail`
+	// (https://www.gnu.org/software/bash/manual/bash.html#The-Set-Builtin)
+	{name: "set -Eeuo pipefail", argv: []string{"bash", "-c", `set -Eeuo pipefail; true | true; echo ok`}, out: "ok\n"},
+	// https://www.gnu.org/software/coreutils/manual/html_node/echo-invocation.html
+	{name: "echo -en", argv: []string{"echo", "-en", `a\tb\n`}, out: "a\tb\n"},
+	{name: "echo -neE", argv: []string{"echo", "-neE", `a\tb`}, out: `a\tb`},
+	{name: "echo -e \\c", argv: []string{"echo", "-e", `one\ctwo`}, out: "one"},
+	{name: "echo -x is text", argv: []string{"echo", "-x", "y"}, out: "-x y\n"},
+	// https://www.gnu.org/software/coreutils/manual/html_node/head-invocation.html, tail-invocation.html
+	{name: "head -c on a pipe", argv: sh(`printf 'abcdef' | head -c 3`), out: "abc"},
+	{name: "head -n -1", argv: sh(`printf '1\n2\n3\n' | head -n -1`), out: "1\n2\n"},
+	{name: "tail -n1 on a pipe", argv: sh(`printf '1\n2\n3\n' | tail -n1`), out: "3\n"},
+	{name: "tail -n +2", argv: sh(`printf '1\n2\n3\n' | tail -n +2`), out: "2\n3\n"},
+	{name: "tail -c 2", argv: sh(`printf 'abc' | tail -c 2`), out: "bc"},
+	{name: "head bad option", argv: []string{"head", "-z"}, errOut: "head: invalid option -- 'z'\n", code: 1},
+	// https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html, uniq-invocation.html
+	{name: "sort -k2 -n", argv: sh(`printf 'a 10\nb 9\nc 100\n' | sort -k2 -n`), out: "b 9\na 10\nc 100\n"},
+	{name: "sort -t: -k3,3nr", argv: sh(`printf 'x:1:5\ny:2:50\nz:3:7\n' | sort -t: -k3,3nr`), out: "y:2:50\nz:3:7\nx:1:5\n"},
+	{name: "sort -u", argv: sh(`printf 'b\na\nb\n' | sort -u`), out: "a\nb\n"},
+	{name: "sort -V", argv: sh(`printf '1.10\n1.9\n1.2\n' | sort -V`), out: "1.2\n1.9\n1.10\n"},
+	{name: "uniq -c", argv: sh(`printf 'a\na\nb\n' | uniq -c`), out: "      2 a\n      1 b\n"},
+	{name: "uniq -d -i", argv: sh(`printf 'a\nA\nb\n' | uniq -di`), out: "a\n"},
+	// https://www.gnu.org/software/coreutils/manual/html_node/md5sum-invocation.html; busybox md5_sha1_sum.c
+	{name: "sha256sum", argv: sh(`printf 'hello' > /tmp/h; sha256sum /tmp/h`), out: "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824  /tmp/h\n"},
+	{name: "md5sum stdin", argv: sh(`printf 'hello' | md5sum`), out: "5d41402abc4b2a76b9719d911017c592  -\n"},
+	{name: "sha256sum -c passes", argv: sh(`printf 'hello' > /tmp/h; echo '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824  /tmp/h' | sha256sum -c`), out: "/tmp/h: OK\n"},
+	{name: "sha256sum -c fails", argv: sh(`printf 'tampered' > /tmp/h; echo '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824  /tmp/h' | sha256sum -c; echo "exit $?"`), out: "/tmp/h: FAILED\nexit 1\n", errOut: "sha256sum: WARNING: 1 of 1 computed checksums did NOT match\n"},
+	{name: "sha256sum -c -s fails", argv: sh(`printf 'x' > /tmp/h; echo "$(printf y | sha256sum | cut -d' ' -f1)  /tmp/h" | sha256sum -c -s || echo bad`), out: "bad\n"},
+	// https://pubs.opengroup.org/onlinepubs/9699919799/utilities/find.html
+	{name: "find -name -type", argv: sh(`mkdir -p /w/a/b; touch /w/a/x.conf /w/a/b/y.conf /w/z.txt; find /w -name '*.conf' -type f`), out: "/w/a/b/y.conf\n/w/a/x.conf\n"},
+	{name: "find -maxdepth", argv: sh(`mkdir -p /w/a/b; touch /w/a/b/y; find /w -maxdepth 1`), out: "/w\n/w/a\n"},
+	{name: "find ! -name -exec", argv: sh(`mkdir -p /w; touch /w/a /w/b; find /w -type f ! -name a -exec echo found {} \;`), out: "found /w/b\n"},
+	{name: "find missing", argv: []string{"find", "/nope"}, errOut: "find: /nope: No such file or directory\n", code: 1},
+	// https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html, readlink-invocation.html
+	{name: "ln -s is a link", argv: sh(`mkdir -p /w; echo v1 > /w/real; ln -s /w/real /w/link; readlink /w/link; echo v2 > /w/real; cat /w/link; [ -L /w/link ] && echo link`), out: "/w/real\nv2\nlink\n"},
+	{name: "readlink -f", argv: sh(`mkdir -p /w/d; ln -s d /w/l; readlink -f /w/l/../d/./x`), out: "/w/d/x\n"},
+	{name: "readlink of a file", argv: sh(`readlink /data/hello.txt; echo $?`), out: "1\n"},
+	// https://www.gnu.org/software/coreutils/manual/html_node/stat-invocation.html
+	{name: "stat -c", argv: sh(`printf 'abc' > /tmp/s; stat -c '%n %s %F %a' /tmp/s; mkdir -p /tmp/d; stat -c %F /tmp/d`), out: "/tmp/s 3 regular file 644\ndirectory\n"},
+	{name: "stat missing", argv: []string{"stat", "/nope"}, errOut: "stat: cannot stat '/nope': No such file or directory\n", code: 1},
+	// https://www.gnu.org/software/coreutils/manual/html_node/du-invocation.html
+	{name: "du -s", argv: sh(`mkdir -p /w; printf 'x' > /w/a; printf 'y' > /w/b; du -s /w`), out: "12\t/w\n"},
+	// https://www.gnu.org/software/coreutils/manual/html_node/od-invocation.html
+	{name: "od -c", argv: sh(`printf 'hi\n' | od -c`), out: "0000000   h   i  \\n\n0000003\n"},
+	{name: "od -An -tx1", argv: sh(`printf 'AB' | od -An -tx1`), out: " 41 42\n"},
+	// https://www.gnu.org/software/coreutils/manual/html_node/date-invocation.html
+	{name: "date -d @0 +%F", argv: []string{"date", "-u", "-d", "@0", "+%Y-%m-%d %H:%M:%S %s"}, out: "1970-01-01 00:00:00 0\n"},
+	{name: "date -d iso +%j", argv: []string{"date", "-d", "2024-03-01", "+%j %a %b"}, out: "061 Fri Mar\n"},
+	{name: "date bad -d", argv: []string{"date", "-d", "not a date"}, errOut: "date: invalid date 'not a date'\n", code: 1},
+	// https://www.gnu.org/software/coreutils/manual/html_node/touch-invocation.html
+	{name: "touch -t", argv: sh(`touch -t 202401021530.45 /tmp/t && cat /tmp/t && echo made`), out: "made\n"},
+	{name: "touch -t bad", argv: []string{"touch", "-t", "2024x", "/tmp/t"}, errOut: "touch: invalid date format '2024x'\n", code: 1},
+	{name: "touch -c", argv: sh(`touch -c /tmp/none; [ -e /tmp/none ] || echo absent`), out: "absent\n"},
+	// mktemp: https://www.gnu.org/software/coreutils/manual/html_node/mktemp-invocation.html
+	{name: "mktemp -d", argv: sh(`d=$(mktemp -d); [ -d "$d" ] && case $d in /tmp/tmp.??????????) echo ok;; esac`), out: "ok\n"},
 }

@@ -105,12 +105,30 @@ func (s *shell) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	case "ulimit", "umask":
 		return []string{":"}, nil
+	case "set":
+		return setOptions(args), nil
 	}
 	if specialBuiltins[args[0]] {
 		// POSIX 2.9.1: special built-ins are found before functions
 		return append([]string{"builtin"}, args...), nil
 	}
 	return args, nil
+}
+
+// setOptions is set's arguments without bash's -E (errtrace) and -T
+// (functrace), which interp does not have: they only pass ERR and DEBUG
+// traps on to functions, which the shell runs without them.
+func setOptions(args []string) []string {
+	out := []string{args[0]}
+	for i, a := range args[1:] {
+		if a == "--" || a == "-o" || a == "+o" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
+			return append(out, args[1+i:]...)
+		}
+		if a = strings.NewReplacer("E", "", "T", "").Replace(a); len(a) > 1 {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // sourcePrefix is where `.` finds the script it reads.
