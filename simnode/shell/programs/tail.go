@@ -100,4 +100,3 @@ func Tail(p *process.Proc, argv []string) int {
 	}
 	return code
 }
-

@@ -1,4 +1,4 @@
-package programs
+package network
 
 import (
 	"errors"
