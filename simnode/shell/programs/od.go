@@ -79,7 +79,7 @@ func Od(p *process.Proc, argv []string) int {
 		line := data[off:min(off+16, len(data))]
 		if !*all && prev != nil && len(line) == 16 && bytes.Equal(line, prev) {
 			if !starred {
-				b.WriteString("*\n")
+				io.WriteString(p.Stdout, "*\n")
 				starred = true
 			}
 			continue
@@ -99,6 +99,9 @@ func Od(p *process.Proc, argv []string) int {
 			}
 			b.WriteString("\n")
 		}
+		// a line at a time: the dump is several times its input
+		io.WriteString(p.Stdout, b.String())
+		b.Reset()
 	}
 	if af != "" {
 		fmt.Fprintf(&b, af+"\n", len(data)+int(*skip))
