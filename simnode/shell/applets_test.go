@@ -75,4 +75,13 @@ var appletCases = []tcase{
 	{name: "touch -c", argv: sh(`touch -c /tmp/none; [ -e /tmp/none ] || echo absent`), out: "absent\n"},
 	// mktemp: https://www.gnu.org/software/coreutils/manual/html_node/mktemp-invocation.html
 	{name: "mktemp -d", argv: sh(`d=$(mktemp -d); [ -d "$d" ] && case $d in /tmp/tmp.??????????) echo ok;; esac`), out: "ok\n"},
+	// https://pubs.opengroup.org/onlinepubs/9699919799/utilities/ls.html: -a shows . and ..; -l a directory's "total"
+	{name: "ls -la", argv: sh(`mkdir -p /w; printf 'abc' > /w/f; ls -la /w`), out: "total 12\ndrwxr-xr-x    2 root     root          4096 Apr 23 10:00 .\ndrwxr-xr-x    2 root     root          4096 Apr 23 10:00 ..\n-rw-r--r--    1 root     root             3 Apr 23 10:00 f\n"},
+	{name: "ls -A -1", argv: sh(`mkdir -p /w; touch /w/.h /w/v; ls -A1 /w`), out: ".h\nv\n"},
+	{name: "ls -d", argv: sh(`mkdir -p /w/x; ls -d /w/x`), out: "/w/x\n"},
+	{name: "ls missing", argv: []string{"ls", "/nope"}, errOut: "ls: /nope: No such file or directory\n", code: 1},
+	// curl -o /dev/null -w: https://curl.se/docs/manpage.html#-w (a probe's status code)
+	{name: "curl -w http_code", argv: sh(`curl -s -o /dev/null -w '%{http_code}' http://web/`), out: "200"},
+	// wget -qO- against a Service: https://busybox.net/downloads/BusyBox.html#wget
+	{name: "wget -qO- service", argv: sh(`wget -qO- http://web/`), out: "web-1"},
 }

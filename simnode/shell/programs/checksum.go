@@ -174,8 +174,3 @@ func Base64(p *process.Proc, argv []string) int {
 	io.WriteString(p.Stdout, b.String())
 	return 0
 }
-
-// busybox reports whether the container's userland is busybox's (the
-// busybox, alpine and e2e images, and an image wink does not know) rather
-// than GNU coreutils' (Debian's).
-func busybox(p *process.Proc) bool { return p.Env.Image.Base != "debian" }

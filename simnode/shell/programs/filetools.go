@@ -43,55 +43,117 @@ func Cat(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Ls is busybox ls (one name a line: stdout is not a terminal).
+// Ls is ls [-1aAdlR...] [FILE]... (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/ls.html;
+// busybox's ls): one name a line, since stdout is not a terminal; -a
+// adds . and .., -A the other dot files; -l the long format, a
+// directory's listing led by its "total" of 1 KiB blocks; -d a directory
+// itself. Sorted by name; the other options (sort orders, colours,
+// classifiers) are accepted and leave this order and format.
 func Ls(p *process.Proc, argv []string) int {
-	long, all := false, false
-	var names []string
-	for _, a := range argv[1:] {
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			long = long || strings.Contains(a, "l")
-			all = all || strings.ContainsAny(a, "aA")
-			continue
-		}
-		names = append(names, a)
+	o := newOptions("ls")
+	long := o.BoolP("l", "l", false, "")
+	all := o.BoolP("all", "a", false, "")
+	almost := o.BoolP("almost-all", "A", false, "")
+	dirs := o.BoolP("directory", "d", false, "")
+	numeric := o.BoolP("numeric-uid-gid", "n", false, "")
+	for _, c := range "1CFRSceghikpqrstuxLH" {
+		o.BoolP(string(c), string(c), false, "")
 	}
+	o.String("color", "", "")
+	o.Lookup("color").NoOptDefVal = "always"
+	o.Bool("full-time", false, "")
+	o.Bool("group-directories-first", false, "")
+	names, ok := o.parse(p, argv[1:])
+	// exit status: busybox's 1, GNU's 2 for an operand it cannot access
+	failed := 1
+	if !busybox(p) {
+		failed = 2
+	}
+	if !ok {
+		return failed
+	}
+	*long = *long || *numeric
 	if len(names) == 0 {
 		names = []string{"."}
 	}
-	code := 0
-	for i, n := range names {
-		if _, err := p.ReadFile(n); err == nil {
-			p.Println(n)
-			continue
+	owner := "root     root    "
+	if *numeric {
+		owner = "0        0       "
+	}
+	line := func(name string, n node) string {
+		if !*long {
+			return name
 		}
+		if n.kind == 'l' {
+			name += " -> " + n.target
+		}
+		links := 1
+		if n.kind == 'd' {
+			links = 2
+		}
+		return fmt.Sprintf("%s %4d %s %9d %s %s", n.modeString(), links, owner, n.size, p.Now().Format("Jan _2 15:04"), name)
+	}
+	code := 0
+	var files, listed []string
+	for _, n := range names {
+		nd, err := lstat(p, n)
+		if err == nil && nd.kind == 'l' && !*long {
+			nd, err = statFollow(p, n)
+		}
+		switch {
+		case err != nil && busybox(p):
+			p.Eprintln(fmt.Sprintf("ls: %s: %s", n, process.PosixFileError(err, false)))
+			code = failed
+		case err != nil:
+			p.Eprintln(fmt.Sprintf("ls: cannot access '%s': %s", n, process.PosixFileError(err, false)))
+			code = failed
+		case nd.kind == 'd' && !*dirs:
+			listed = append(listed, n)
+		default:
+			files = append(files, line(n, nd))
+		}
+	}
+	for _, f := range files {
+		p.Println(f)
+	}
+	for i, n := range listed {
 		ents, err := p.ReadDir(n)
 		if err != nil {
 			p.Eprintln(fmt.Sprintf("ls: %s: %s", n, process.PosixFileError(err, false)))
-			code = 1
+			code = failed
 			continue
 		}
 		if len(names) > 1 {
-			if i > 0 {
+			if i > 0 || len(files) > 0 {
 				p.Println("")
 			}
 			p.Println(n + ":")
 		}
+		var out []string
+		var blocks int64
+		add := func(name string) {
+			nd, err := lstat(p, strings.TrimSuffix(n, "/")+"/"+name)
+			if err != nil {
+				nd = node{kind: 'f'}
+			}
+			blocks += nd.blocks()
+			out = append(out, line(name, nd))
+		}
+		if *all {
+			add(".")
+			add("..")
+		}
 		for _, e := range ents {
-			if !all && strings.HasPrefix(e.Name(), ".") {
+			if strings.HasPrefix(e.Name(), ".") && !*all && !*almost {
 				continue
 			}
-			if !long {
-				p.Println(e.Name())
-				continue
-			}
-			mode, size, mt := "-rw-r--r--", int64(0), p.Now()
-			if info, err := e.Info(); err == nil {
-				size, mt = info.Size(), info.ModTime()
-			}
-			if e.IsDir() {
-				mode = "drwxr-xr-x"
-			}
-			p.Println(fmt.Sprintf("%s    1 root     root     %9d %s %s", mode, size, mt.Format("Jan _2 15:04"), e.Name()))
+			add(e.Name())
+		}
+		if *long {
+			p.Println(fmt.Sprintf("total %d", blocks))
+		}
+		for _, l := range out {
+			p.Println(l)
 		}
 	}
 	return code

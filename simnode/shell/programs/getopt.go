@@ -46,3 +46,8 @@ func (o options) parse(p *process.Proc, args []string) ([]string, bool) {
 	}
 	return o.Args(), true
 }
+
+// busybox reports whether the container's userland is busybox's (the
+// busybox, alpine and e2e images, and an image wink does not know) rather
+// than GNU coreutils' (Debian's).
+func busybox(p *process.Proc) bool { return p.Env.Image.Base != "debian" }

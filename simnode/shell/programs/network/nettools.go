@@ -643,11 +643,14 @@ func Curl(p *process.Proc, argv []string) int {
 		out = append(out, resp.Body...)
 	}
 	curlMeter(p, o, len(out))
-	if o.output != "" && o.output != "-" {
+	switch {
+	case o.output != "" && p.IsNullDevice(o.output):
+		// -o /dev/null: the body is dropped (the probes' `-w '%{http_code}'`)
+	case o.output != "" && o.output != "-":
 		if err := p.WriteFile(o.output, out, false); err != nil {
 			return curlErr(p, o, 23, "Failure writing output to destination")
 		}
-	} else {
+	default:
 		p.Stdout.Write(out)
 	}
 	if o.writeOut != "" {
