@@ -35,7 +35,7 @@ var windowsPrograms = []*process.Command{
 	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: network.NslookupWindows},
 	{Name: "nltest", Help: "Domain trust and secure channel queries.", Rows: "E (gmsa_kubelet.go, gmsa_full.go)", Run: network.Nltest},
 	{Name: "timeout", Help: "Waits for the given number of seconds.", Rows: "E", Run: programs.Timeout},
-	// System32 programs cmd scripts run (programs/wintools.go, issue 18)
+	// System32 programs cmd scripts run (programs/windows/wintools.go, issue 18)
 	{Name: "findstr", Help: "Searches for patterns of text in files.", Rows: "E", Run: windows.Findstr},
 	{Name: "find", Help: "Searches for a string of text in a file or files.", Rows: "E", Run: windows.Find},
 	{Name: "xcopy", Help: "Copies files and directories, including subdirectories.", Rows: "E", Run: windows.Xcopy},

@@ -52,7 +52,9 @@ type shell struct {
 	// them (procsubst.go).
 	substs    map[string][]byte
 	nextSubst int
-	// used are the commands of the script whose result it uses (used.go).
+	// used are the commands whose result the script uses (used.go), by
+	// position in the texts the shell parsed (the script, trap handlers);
+	// those of a script read by `.` are not among them.
 	used map[syntax.Pos]bool
 	// closers are closed when the shell ends.
 	closers []io.Closer
