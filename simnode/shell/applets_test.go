@@ -84,4 +84,13 @@ var appletCases = []tcase{
 	{name: "curl -w http_code", argv: sh(`curl -s -o /dev/null -w '%{http_code}' http://web/`), out: "200"},
 	// wget -qO- against a Service: https://busybox.net/downloads/BusyBox.html#wget
 	{name: "wget -qO- service", argv: sh(`wget -qO- http://web/`), out: "web-1"},
+	// https://manpages.debian.org/bookworm/debianutils/run-parts.8.en.html (nextcloud's
+	// entrypoint: run-parts --regex ".*sh$" --report --exit-on-error DIR); a
+	// script by path runs with its #! interpreter
+	{name: "run-parts", argv: sh(`mkdir -p /etc/d; printf '#!/bin/sh\necho one $1\n' > /etc/d/10-a; printf '#!/bin/sh\n' > /etc/d/15-quiet; printf '#!/usr/bin/env bash\necho two\nexit 3\n' > /etc/d/20-b.sh; run-parts --report -a X /etc/d; echo "rc $?"; run-parts --regex '.*sh$' --exit-on-error /etc/d; echo "rc $?"`),
+		out: "/etc/d/10-a:\none X\nrc 0\ntwo\nrc 3\n", errOut: "run-parts: /etc/d/20-b.sh exited with return code 3\n"},
+	// https://pubs.opengroup.org/onlinepubs/9699919799/utilities/cmp.html, comm.html, paste.html
+	{name: "cmp -s", argv: sh(`printf a > /tmp/a; printf a > /tmp/b; printf b > /tmp/c; cmp -s /tmp/a /tmp/b; echo $?; cmp -s /tmp/a /tmp/c; echo $?; cmp /tmp/a /tmp/c`), out: "0\n1\n/tmp/a /tmp/c differ: char 1, line 1\n", code: 1},
+	{name: "comm -23", argv: sh(`printf 'a\nb\nc\n' > /tmp/x; printf 'b\n' > /tmp/y; comm -23 /tmp/x /tmp/y; comm /tmp/x /tmp/y`), out: "a\nc\na\n\t\tb\nc\n"},
+	{name: "paste -sd, -", argv: sh(`printf 'a\nb\nc\n' | paste -sd, -`), out: "a,b,c\n"},
 }

@@ -152,6 +152,10 @@ var linuxPrograms = []*process.Command{
 	{Name: "md5sum", Aliases: []string{"sha1sum", "sha256sum", "sha512sum"}, Help: "Prints or checks (-c) checksums.", Run: programs.Checksum},
 	{Name: "base64", Help: "Encodes or decodes (-d) base64.", Run: programs.Base64},
 	{Name: "od", Help: "Dumps files in octal, hex, decimal or characters.", Run: programs.Od},
+	{Name: "cmp", Help: "Compares two files byte by byte.", Run: programs.Cmp},
+	{Name: "comm", Help: "Compares two sorted files line by line.", Run: programs.Comm},
+	{Name: "paste", Help: "Merges the lines of files.", Run: programs.Paste},
+	{Name: "run-parts", Help: "Runs the scripts of a directory in order.", Run: programs.RunParts},
 	{Name: "sync", Help: "Flushes the file system (nothing to flush).", Run: func(*process.Proc, []string) int { return 0 }},
 }
 
