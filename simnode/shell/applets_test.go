@@ -93,4 +93,18 @@ var appletCases = []tcase{
 	{name: "cmp -s", argv: sh(`printf a > /tmp/a; printf a > /tmp/b; printf b > /tmp/c; cmp -s /tmp/a /tmp/b; echo $?; cmp -s /tmp/a /tmp/c; echo $?; cmp /tmp/a /tmp/c`), out: "0\n1\n/tmp/a /tmp/c differ: char 1, line 1\n", code: 1},
 	{name: "comm -23", argv: sh(`printf 'a\nb\nc\n' > /tmp/x; printf 'b\n' > /tmp/y; comm -23 /tmp/x /tmp/y; comm /tmp/x /tmp/y`), out: "a\nc\na\n\t\tb\nc\n"},
 	{name: "paste -sd, -", argv: sh(`printf 'a\nb\nc\n' | paste -sd, -`), out: "a,b,c\n"},
+	// https://pubs.opengroup.org/onlinepubs/9699919799/utilities/expr.html
+	{name: "expr : match length", argv: sh(`expr "apache2-foreground" : "apache"; expr abc : 'x'; echo $?`), out: "6\n0\n1\n"},
+	{name: "expr : group", argv: sh(`expr "v1.25.3" : 'v\([0-9]*\)'`), out: "1\n"},
+	{name: "expr precedence", argv: sh(`expr 2 + 3 \* 4; expr \( 2 + 3 \) \* 4; expr length hello; expr substr hello 2 3`), out: "14\n20\n5\nell\n"},
+	{name: "expr | &", argv: sh(`expr "" \| fallback; expr 0 \& 1; echo $?`), out: "fallback\n0\n1\n"},
+	{name: "expr syntax", argv: []string{"expr", "1", "+"}, errOut: "expr: syntax error\n", code: 2},
+	// gosu / su-exec / setpriv run their command as the user
+	// (https://github.com/tianon/gosu#usage, https://man7.org/linux/man-pages/man1/setpriv.1.html)
+	{name: "gosu", argv: sh(`gosu 1001:0 id -u; su-exec nobody whoami`), out: "1001\nnobody\n"},
+	{name: "setpriv", argv: sh(`setpriv --reuid 1002 --regid 1002 --init-groups id -u; setpriv --reuid 1 echo -n x`), out: "1002\nx"},
+	// https://man7.org/linux/man-pages/man1/getent.1.html: passwd from /etc/passwd
+	{name: "getent passwd", argv: sh(`mkdir -p /etc; printf 'root:x:0:0:root:/root:/bin/sh\ntelegraf:x:999:999::/etc/telegraf:/bin/false\n' > /etc/passwd; getent passwd telegraf | cut -d : -f 6; getent passwd nobody; echo $?`), out: "/etc/telegraf\n2\n"},
+	// busybox APPLET runs the applet (https://busybox.net/downloads/BusyBox.html: "busybox [function [arguments]...]")
+	{name: "busybox applet", argv: sh(`busybox echo hi; busybox basename /a/b`), out: "hi\nb\n"},
 }

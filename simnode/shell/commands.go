@@ -156,6 +156,15 @@ var linuxPrograms = []*process.Command{
 	{Name: "comm", Help: "Compares two sorted files line by line.", Run: programs.Comm},
 	{Name: "paste", Help: "Merges the lines of files.", Run: programs.Paste},
 	{Name: "run-parts", Help: "Runs the scripts of a directory in order.", Run: programs.RunParts},
+	{Name: "gosu", Aliases: []string{"su-exec"}, Help: "Runs a command as another user.", Run: programs.Gosu},
+	{Name: "setpriv", Help: "Runs a command with other user and group IDs.", Run: programs.Setpriv},
+	{Name: "busybox", Help: "The multi-call binary: busybox APPLET runs the applet.", Run: func(p *process.Proc, argv []string) int {
+		if len(argv) < 2 {
+			p.Eprintln("Usage: busybox [function [arguments]...]")
+			return 1
+		}
+		return p.Exec(argv[1:])
+	}},
 	{Name: "sync", Help: "Flushes the file system (nothing to flush).", Run: func(*process.Proc, []string) int { return 0 }},
 }
 

@@ -266,7 +266,21 @@ func shCommands(script string) ([]string, error) {
 		if !ok || len(c.Args) == 0 {
 			return true
 		}
-		name := c.Args[0].Lit()
+		args := c.Args
+		// exec [-cl] [-a NAME] CMD and command CMD run CMD
+		if len(args) > 1 && args[0].Lit() == "exec" {
+			args = args[1:]
+			for len(args) > 1 && strings.HasPrefix(args[0].Lit(), "-") {
+				if args[0].Lit() == "-a" {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+		}
+		if len(args) > 1 && args[0].Lit() == "command" && !strings.HasPrefix(args[1].Lit(), "-") {
+			args = args[1:]
+		}
+		name := args[0].Lit()
 		if name == "" || funcs[name] || interp.IsBuiltin(name) || seen[name] {
 			return true
 		}

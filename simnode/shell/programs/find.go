@@ -35,7 +35,7 @@ func FindPosix(p *process.Proc, argv []string) int {
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	f := &finder{p: p, follow: follow, maxDepth: -1}
+	f := &finder{p: p, follow: follow, maxDepth: -1, reported: map[string]bool{}}
 	pr := findParser{f: f, args: args}
 	expr, err := pr.parse()
 	if err != nil {
@@ -75,6 +75,8 @@ type finder struct {
 	maxDepth, minDepth int
 	code               int
 	quit, stopped      bool
+	// reported are the tests not simulated that were reported, once each.
+	reported map[string]bool
 	// batches are the -exec ... {} + commands, run with the paths they
 	// gathered once the walk ends.
 	batches []*execBatch
@@ -386,7 +388,13 @@ func (pr *findParser) primary(a string) (func(*entry) bool, error) {
 		if _, err := arg(); err != nil {
 			return nil, err
 		}
-		return func(*entry) bool { f.p.NotSimulated("find " + a); return true }, nil
+		return func(*entry) bool {
+			if !f.reported[a] {
+				f.reported[a] = true
+				f.p.NotSimulated("find " + a)
+			}
+			return true
+		}, nil
 	case "-nouser", "-nogroup", "-readable", "-writable", "-executable", "-xdev", "-mount", "-depth", "-follow", "-noleaf", "-ignore_readdir_race":
 		return func(*entry) bool { return true }, nil
 	}

@@ -285,13 +285,18 @@ func Grep(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Getent is glibc's getent for the hosts database: `getent hosts NAME...`
-// prints "ADDRESS  NAMES" from the hosts file, else from DNS (the
-// container's resolver, row H2); exit 2 when a key is not found.
+// Getent is glibc's getent (https://man7.org/linux/man-pages/man1/getent.1.html)
+// for the hosts database: `getent hosts NAME...` prints "ADDRESS  NAMES"
+// from the hosts file, else from DNS (the container's resolver, row H2);
+// and for passwd and group, the lines of /etc/passwd and /etc/group whose
+// name or ID is the key. Exit 2 when a key is not found.
 func Getent(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
 		p.Eprintln("Usage: getent [OPTION...] database [key ...]")
 		return 1
+	}
+	if argv[1] == "passwd" || argv[1] == "group" {
+		return getentFile(p, "/etc/"+argv[1], argv[2:])
 	}
 	if argv[1] != "hosts" && argv[1] != "ahosts" && argv[1] != "ahostsv4" {
 		p.Eprintln("Unknown database: " + argv[1])
@@ -317,6 +322,32 @@ func Getent(p *process.Proc, argv []string) int {
 			continue
 		}
 		p.Println(fmt.Sprintf("%-15s %s", addrs[0], p.FQDN(key)))
+	}
+	return code
+}
+
+// getentFile is getent passwd and group: the lines of file (NAME:x:ID:...)
+// whose name or ID is a key, or all of them.
+func getentFile(p *process.Proc, file string, keys []string) int {
+	data, _ := p.ReadFile(file)
+	if len(keys) == 0 {
+		p.Stdout.Write(data)
+		return 0
+	}
+	code := 0
+	for _, key := range keys {
+		found := false
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.Split(l, ":")
+			if len(f) > 2 && (f[0] == key || f[2] == key) {
+				p.Println(l)
+				found = true
+				break
+			}
+		}
+		if !found {
+			code = 2
+		}
 	}
 	return code
 }
