@@ -5,13 +5,13 @@ import (
 	"os"
 
 	"wink.dev/wink/cmd/wink/app"
-	"wink.dev/wink/simnode/shell/programs"
+	"wink.dev/wink/simnode/shell/programs/awk"
 )
 
 func main() {
 	// simnode's awk runs in a bounded child: this binary in a hidden mode
 	// (issue 18).
-	if code, ok := programs.ServeAwk(); ok {
+	if code, ok := awk.ServeAwk(); ok {
 		os.Exit(code)
 	}
 	os.Exit(app.Main(os.Args[1:], os.Stdout, os.Stderr))

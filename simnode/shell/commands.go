@@ -6,6 +6,7 @@ import (
 	"wink.dev/wink/simnode/shell/powershell"
 	"wink.dev/wink/simnode/shell/process"
 	"wink.dev/wink/simnode/shell/programs"
+	"wink.dev/wink/simnode/shell/programs/awk"
 	"wink.dev/wink/simnode/shell/programs/network"
 	"wink.dev/wink/simnode/shell/programs/windows"
 )
@@ -60,7 +61,7 @@ var windowsPrograms = []*process.Command{
 	{Name: "touch", Help: "Creates files.", Rows: "E", Run: programs.Touch},
 	{Name: "rm", Help: "Removes files (-r directories).", Rows: "E", Run: programs.Rm},
 	{Name: "wc", Help: "Counts lines, words and bytes.", Rows: "E", Run: programs.Wc},
-	{Name: "awk", Help: "awk (GoAWK), sandboxed to the container.", Rows: "E", Run: programs.Awk},
+	{Name: "awk", Help: "awk (GoAWK), sandboxed to the container.", Rows: "E", Run: awk.Awk},
 	{Name: "true", Help: "Exits 0.", Rows: "E", Run: func(*process.Proc, []string) int { return 0 }},
 	{Name: "false", Help: "Exits 1.", Rows: "E", Run: func(*process.Proc, []string) int { return 1 }},
 	{Name: "sleep", Help: "Delays for a specified amount of time.", Run: programs.Sleep},
@@ -108,7 +109,7 @@ var linuxPrograms = []*process.Command{
 	{Name: "touch", Help: "Creates files.", Run: programs.Touch},
 	{Name: "rm", Help: "Removes files (-r directories).", Run: programs.Rm},
 	{Name: "wc", Help: "Counts lines, words and bytes.", Run: programs.Wc},
-	{Name: "awk", Aliases: []string{"mawk", "gawk"}, Help: "awk (GoAWK), sandboxed to the container.", Run: programs.Awk},
+	{Name: "awk", Aliases: []string{"mawk", "gawk"}, Help: "awk (GoAWK), sandboxed to the container.", Run: awk.Awk},
 	{Name: "ping", Help: "Sends ICMP echo requests.", Rows: "H4", Run: network.PingLinux},
 	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: network.NslookupLinux},
 	{Name: "dig", Help: "DNS lookup utility (BIND).", Rows: "H1, H2", Run: network.Dig},

@@ -324,7 +324,7 @@ func Tr(p *process.Proc, argv []string) int {
 	if len(ops) > 1 {
 		to = trSet(ops[1])
 	}
-	in, _ := io.ReadAll(io.LimitReader(p.Stdin, maxInput))
+	in, _ := io.ReadAll(io.LimitReader(p.Stdin, process.MaxInput))
 	var b strings.Builder
 	var last rune = -1
 	for _, r := range string(in) {
@@ -366,9 +366,6 @@ func containsRune(rs []rune, r rune) bool {
 	}
 	return false
 }
-
-// maxInput bounds what a filter reads from stdin (issue 18).
-const maxInput = 16 << 20
 
 // Sort is sort [-bcfhnrsuVz] [-t SEP] [-k KEYDEF]... [-o FILE] [FILE]...
 // (https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html;
@@ -748,7 +745,7 @@ func Tee(p *process.Proc, argv []string) int {
 		}
 		ws = append(ws, w)
 	}
-	if _, err := io.Copy(io.MultiWriter(ws...), io.LimitReader(p.Stdin, maxInput)); err != nil {
+	if _, err := io.Copy(io.MultiWriter(ws...), io.LimitReader(p.Stdin, process.MaxInput)); err != nil {
 		code = 1
 	}
 	return code
@@ -987,7 +984,7 @@ func Xargs(p *process.Proc, argv []string) int {
 	if len(args) == 0 {
 		args = []string{"echo"}
 	}
-	in, _ := io.ReadAll(io.LimitReader(p.Stdin, maxInput))
+	in, _ := io.ReadAll(io.LimitReader(p.Stdin, process.MaxInput))
 	var items []string
 	if repl != "" {
 		items, n = lines(string(in)), 1

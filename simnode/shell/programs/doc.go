@@ -4,15 +4,12 @@
 // printf, sleep, rm; fileinfo.go: stat, readlink, realpath, du, df,
 // mktemp, rmdir; find.go; mv.go), text tools (coreutils.go: cut, head,
 // tr, sort, uniq, tee, mkdir, cp, ln, chmod, xargs, which; texttools.go:
-// seq, grep, getent, wc; tail.go; sed.go; expr.go; awk.go), checksums
+// seq, grep, getent, wc; tail.go; sed.go; expr.go; compare.go: cmp,
+// comm, paste, run-parts), users.go (gosu, su-exec, setpriv), checksums
 // (checksum.go: md5sum, sha*sum, base64), dumps (od.go, hexdump.go) and
 // date.go (date, touch). Options are parsed as getopt_long does
 // (getopt.go). Each is a func(*process.Proc, argv) int that
 // simnode/shell's tables name. The network tools and agnhost are package
-// network, the Windows tools package windows.
-//
-// awk (awk.go) runs GoAWK in a child process, the binary itself run again
-// in a hidden mode (awksandbox.go: ServeAwk, which main and the shell's
-// TestMain call first): the kernel bounds its memory and CPU, since GoAWK
-// has no hook of its own for either.
+// network, the Windows tools package windows, awk (GoAWK in a sandboxed
+// child process) package awk.
 package programs

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package programs
+package awk
 
 import (
 	"io"

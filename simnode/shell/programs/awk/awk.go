@@ -1,4 +1,4 @@
-package programs
+package awk
 
 import (
 	"bytes"
@@ -100,7 +100,7 @@ operands:
 	var inputs []io.Reader
 	for _, f := range files {
 		if f == "-" {
-			inputs = append(inputs, io.LimitReader(p.Stdin, maxInput))
+			inputs = append(inputs, io.LimitReader(p.Stdin, process.MaxInput))
 			continue
 		}
 		data, err := p.ReadFile(f)
@@ -112,7 +112,7 @@ operands:
 		inputs = append(inputs, bytes.NewReader(data))
 	}
 	if len(files) == 0 {
-		inputs = append(inputs, io.LimitReader(p.Stdin, maxInput))
+		inputs = append(inputs, io.LimitReader(p.Stdin, process.MaxInput))
 	}
 	job := awkJob{Src: src, Vars: vars}
 	for _, e := range p.Vars.Sorted() {
@@ -192,7 +192,9 @@ func (r awkResult) report(p *process.Proc) int {
 var awkName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // unescapeAwk is the escape processing of -v and VAR=VAL values.
-func unescapeAwk(s string) string { return sedUnescape(s) }
+func unescapeAwk(s string) string {
+	return strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`).Replace(s)
+}
 
 func awkUsage(p *process.Proc) int {
 	p.Eprintln("Usage: awk [OPTIONS] [AWK_PROGRAM] [FILE]...")

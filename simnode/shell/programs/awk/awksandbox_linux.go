@@ -1,4 +1,4 @@
-package programs
+package awk
 
 import (
 	"bytes"
