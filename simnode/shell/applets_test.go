@@ -107,4 +107,10 @@ var appletCases = []tcase{
 	{name: "getent passwd", argv: sh(`mkdir -p /etc; printf 'root:x:0:0:root:/root:/bin/sh\ntelegraf:x:999:999::/etc/telegraf:/bin/false\n' > /etc/passwd; getent passwd telegraf | cut -d : -f 6; getent passwd nobody; echo $?`), out: "/etc/telegraf\n2\n"},
 	// busybox APPLET runs the applet (https://busybox.net/downloads/BusyBox.html: "busybox [function [arguments]...]")
 	{name: "busybox applet", argv: sh(`busybox echo hi; busybox basename /a/b`), out: "hi\nb\n"},
+	// https://pubs.opengroup.org/onlinepubs/9699919799/utilities/printf.html: flags, width, precision, \ddd
+	{name: "printf precision", argv: sh(`printf '%s-%05.1f-%x-%-4s|%3d|%o|%c|%%\n' a 3.14159 255 ab 7 8 xyz`), out: "a-003.1-ff-ab  |  7|10|x|%\n"},
+	{name: "printf octal escape, %b, reuse", argv: sh(`printf '\101\t%b\n' 'x\ty'; printf '%s,' a b c; printf '%.3s\n' abcdef`), out: "A\tx\ty\na,b,c,abc\n"},
+	{name: "printf bad number", argv: sh(`printf '%d\n' abc; echo $?`), out: "0\n1\n", errOut: "printf: invalid number 'abc'\n"},
+	// https://www.gnu.org/software/grep/manual/grep.html#index-_002do
+	{name: "grep -o", argv: sh(`printf 'a1b2\nc3\n' | grep -oE '[0-9]'`), out: "1\n2\n3\n"},
 }

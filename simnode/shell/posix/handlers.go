@@ -105,6 +105,12 @@ func (s *shell) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	case "ulimit", "umask":
 		return []string{":"}, nil
+	case "printf":
+		// interp's printf lacks precisions (%.2f, %05.1f): the printf
+		// program runs it, but for bash's -v VAR, which sets a variable
+		if len(args) > 1 && args[1] != "-v" && !s.p.Win {
+			return append([]string{"/usr/bin/printf"}, args[1:]...), nil
+		}
 	case "set":
 		return setOptions(args), nil
 	}

@@ -3,10 +3,12 @@ package programs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -234,36 +236,148 @@ func echoEscapes(s string) (out string, stop bool) {
 	return b.String(), false
 }
 
-// Printf is a small printf: %s %d %% and C escapes.
+// Printf is printf FORMAT [ARGUMENT]...
+// (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/printf.html;
+// https://www.gnu.org/software/coreutils/manual/html_node/printf-invocation.html):
+// the conversions d i o u x X f F e E g G c s b q %, with flags (-+ #0),
+// width and precision (* from an argument); the format is reused while
+// arguments remain. A numeric argument that is not a number prints a
+// complaint and makes the exit status 1; 'c (a leading quote) is the
+// character's code.
 func Printf(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
 		p.Eprintln("printf: usage: printf FORMAT [ARGUMENT]...")
 		return 1
 	}
-	format, args := unescapeC(argv[1]), argv[2:]
+	format, args := argv[1], argv[2:]
+	code := 0
+	next := func() (string, bool) {
+		if len(args) == 0 {
+			return "", false
+		}
+		a := args[0]
+		args = args[1:]
+		return a, true
+	}
+	number := func(a string) (float64, int64, bool) {
+		if len(a) > 1 && (a[0] == '\'' || a[0] == '"') {
+			r, _ := utf8.DecodeRuneInString(a[1:])
+			return float64(r), int64(r), true
+		}
+		if a == "" {
+			return 0, 0, true
+		}
+		if n, err := strconv.ParseInt(a, 0, 64); err == nil {
+			return float64(n), n, true
+		}
+		if f, err := strconv.ParseFloat(a, 64); err == nil {
+			return f, int64(f), true
+		}
+		p.Eprintln("printf: invalid number '" + a + "'")
+		code = 1
+		return 0, 0, false
+	}
 	var b strings.Builder
 	for {
 		before := len(args)
 		for i := 0; i < len(format); i++ {
 			c := format[i]
+			if c == '\\' && i+1 < len(format) {
+				// \ddd: one to three octal digits; the others as echo -e's
+				if end := i + 1; format[end] >= '0' && format[end] <= '7' {
+					for end < len(format) && end-i <= 3 && format[end] >= '0' && format[end] <= '7' {
+						end++
+					}
+					v, _ := strconv.ParseUint(format[i+1:end], 8, 16)
+					b.WriteByte(byte(v))
+					i = end - 1
+					continue
+				}
+				out, stop := echoEscapes(format[i : i+2])
+				b.WriteString(out)
+				if stop {
+					io.WriteString(p.Stdout, b.String())
+					return code
+				}
+				i++
+				continue
+			}
 			if c != '%' || i+1 >= len(format) {
 				b.WriteByte(c)
 				continue
 			}
-			i++
-			switch format[i] {
+			// %[flags][width][.precision]conversion
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+				j++
+			}
+			spec := format[i:j]
+			readNum := func() {
+				if j < len(format) && format[j] == '*' {
+					a, _ := next()
+					_, n, _ := number(a)
+					spec += strconv.FormatInt(n, 10)
+					j++
+					return
+				}
+				k := j
+				for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+					j++
+				}
+				spec += format[k:j]
+			}
+			readNum()
+			if j < len(format) && format[j] == '.' {
+				spec += "."
+				j++
+				readNum()
+			}
+			if j >= len(format) {
+				b.WriteString(format[i:])
+				break
+			}
+			conv := format[j]
+			i = j
+			switch conv {
 			case '%':
 				b.WriteByte('%')
-			case 's', 'd', 'q':
-				if len(args) > 0 {
-					b.WriteString(args[0])
-					args = args[1:]
-				} else if format[i] == 'd' {
-					b.WriteByte('0')
+			case 's', 'q':
+				a, _ := next()
+				fmt.Fprintf(&b, spec+"s", a)
+			case 'b':
+				a, _ := next()
+				out, stop := echoEscapes(a)
+				fmt.Fprintf(&b, spec+"s", out)
+				if stop {
+					io.WriteString(p.Stdout, b.String())
+					return code
 				}
+			case 'c':
+				a, _ := next()
+				if a != "" {
+					r, _ := utf8.DecodeRuneInString(a)
+					fmt.Fprintf(&b, spec+"c", r)
+				}
+			case 'd', 'i':
+				a, _ := next()
+				_, n, _ := number(a)
+				fmt.Fprintf(&b, spec+"d", n)
+			case 'o', 'u', 'x', 'X':
+				a, _ := next()
+				_, n, _ := number(a)
+				verb := map[byte]string{'o': "o", 'u': "d", 'x': "x", 'X': "X"}[conv]
+				fmt.Fprintf(&b, spec+verb, uint64(n))
+			case 'f', 'F', 'e', 'E', 'g', 'G':
+				a, _ := next()
+				f, _, _ := number(a)
+				if conv == 'F' {
+					conv = 'f'
+				}
+				fmt.Fprintf(&b, spec+string(conv), f)
 			default:
-				b.WriteByte('%')
-				b.WriteByte(format[i])
+				p.Eprintln(fmt.Sprintf("printf: %%%c: invalid conversion specification", conv))
+				io.WriteString(p.Stdout, b.String())
+				return 1
 			}
 		}
 		// The format is reused while arguments remain, but only while it
@@ -272,8 +386,8 @@ func Printf(p *process.Proc, argv []string) int {
 			break
 		}
 	}
-	p.Stdout.Write([]byte(b.String()))
-	return 0
+	io.WriteString(p.Stdout, b.String())
+	return code
 }
 
 // Printenv is env / printenv.

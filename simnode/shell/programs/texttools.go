@@ -122,11 +122,14 @@ func breToGo(re string) string {
 	return b.String()
 }
 
-// Grep is busybox grep [-iFEvcqlnxws] [-e PATTERN]... PATTERN [FILE]...:
-// exit 0 when a line matched, 1 when none did, 2 on an error.
+// Grep is busybox grep [-iFEvcqlnxwso] [-e PATTERN]... PATTERN [FILE]...:
+// exit 0 when a line matched, 1 when none did, 2 on an error; -o prints
+// each match on a line of its own
+// (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/grep.html,
+// https://www.gnu.org/software/grep/manual/grep.html#index-_002do).
 func Grep(p *process.Proc, argv []string) int {
 	var patterns, files []string
-	var ignoreCase, fixed, extended, invert, count, quiet, list, number, line, word, silent bool
+	var ignoreCase, fixed, extended, invert, count, quiet, list, number, line, word, silent, only bool
 	i := 1
 	for ; i < len(argv); i++ {
 		a := argv[i]
@@ -166,7 +169,9 @@ func Grep(p *process.Proc, argv []string) int {
 				word = true
 			case 's':
 				silent = true
-			case 'H', 'h', 'o', 'r', 'R':
+			case 'o':
+				only = true
+			case 'H', 'h', 'r', 'R':
 			default:
 				p.Eprintln(fmt.Sprintf("grep: invalid option -- '%c'", f))
 				return 2
@@ -261,14 +266,27 @@ func Grep(p *process.Proc, argv []string) int {
 			if count || list {
 				continue
 			}
-			out := text
-			if number {
-				out = strconv.Itoa(lineNo) + ":" + out
-			}
+			prefix := ""
 			if len(files) > 1 {
-				out = in.name + ":" + out
+				prefix = in.name + ":"
 			}
-			p.Stdout.Write([]byte(out + "\n"))
+			if number {
+				prefix += strconv.Itoa(lineNo) + ":"
+			}
+			if !only {
+				p.Stdout.Write([]byte(prefix + text + "\n"))
+				continue
+			}
+			if invert {
+				continue
+			}
+			for _, re := range res {
+				for _, m := range re.FindAllString(strings.TrimSuffix(text, "\r"), -1) {
+					if m != "" {
+						p.Stdout.Write([]byte(prefix + m + "\n"))
+					}
+				}
+			}
 		}
 		switch {
 		case count && len(files) > 1:
