@@ -8,12 +8,12 @@ import (
 
 	"wink.dev/wink/cmd/wink/app"
 	"wink.dev/wink/harness/controlplane"
-	"wink.dev/wink/simnode/shell/programs"
+	"wink.dev/wink/simnode/shell/programs/awk"
 )
 
 func main() {
 	// simnode's awk runs in a bounded child: this binary in a hidden mode.
-	if code, ok := programs.ServeAwk(); ok {
+	if code, ok := awk.ServeAwk(); ok {
 		os.Exit(code)
 	}
 	args := os.Args[1:]

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"wink.dev/wink/simnode/shell/process"
-	"wink.dev/wink/simnode/shell/programs"
+	"wink.dev/wink/simnode/shell/programs/network"
 )
 
 // The types a container's shell is built from; they live in the leaf
@@ -51,7 +51,7 @@ type (
 	// InBoxFile is inbox.yaml.
 	InBoxFile = process.InBoxFile
 	// Listener is a port a command listens on.
-	Listener = programs.Listener
+	Listener = network.Listener
 	// BodySender is a Network whose HTTP requests carry a body.
 	BodySender = process.BodySender
 )
@@ -90,14 +90,14 @@ var (
 )
 
 // Listens reports the TCP ports the command argv would listen on.
-func Listens(argv []string) []int { return programs.Listens(argv) }
+func Listens(argv []string) []int { return network.Listens(argv) }
 
 // Listeners is Listens with protocols (netexec's UDP port too).
-func Listeners(argv []string) []Listener { return programs.Listeners(argv) }
+func Listeners(argv []string) []Listener { return network.Listeners(argv) }
 
 // ShutdownDelay reports how long argv keeps running after SIGTERM before it
 // exits with 0 by itself (agnhost netexec --delay-shutdown).
-func ShutdownDelay(argv []string) (time.Duration, bool) { return programs.ShutdownDelay(argv) }
+func ShutdownDelay(argv []string) (time.Duration, bool) { return network.ShutdownDelay(argv) }
 
 // ImageOf is what wink knows of the programs of image ref on os.
 func ImageOf(os OS, ref string, hostProcess bool) Image {

@@ -56,3 +56,24 @@ func TestLinuxBases(t *testing.T) {
 type tracer struct{ what []string }
 
 func (t *tracer) NotSimulated(what string) { t.what = append(t.what, what) }
+
+// TestShResultUsed: a program wink does not simulate exits 0 with no
+// output; where the script uses its exit status or output (if, &&, ||,
+// $(...), a pipe), the shell reports that the result is not judged. The
+// lines are drawn from the mined corpus: docker-library's
+// docker-entrypoint.sh (`if ! mysqladmin ...`), `"$(pwgen ...)"`,
+// bitnami's `jq ... | ...` (jq: a tool of an open image, inbox.yaml).
+func TestShResultUsed(t *testing.T) {
+	tr := &tracer{}
+	f := newFixture(Linux)
+	f.env.Image = ImageOf(Linux, "example.com/own/image:1", false)
+	f.env.Tracer = tr
+	r := f.run(t, sh("jq 8 >/dev/null\nif ! jq -1 32; then echo no; fi\npw=\"$(jq -1 32)\"\njq 4 | cat\njq 5 && echo yes"), "")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	want := "jq,jq,the result of jq at line 2,jq,the result of jq at line 3,jq,the result of jq at line 4,jq,the result of jq at line 5"
+	if got := strings.Join(tr.what, ","); got != want {
+		t.Errorf("NotSimulated %q,\nwant %q", got, want)
+	}
+}

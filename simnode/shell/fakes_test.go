@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/netip"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,11 +24,12 @@ type memFS struct {
 	files map[string][]byte // key: normalised path
 	names map[string]string // key → path as created
 	dirs  map[string]bool
-	ro    []string // read-only mount points
+	links map[string]string // key → target of a symbolic link (Linux)
+	ro    []string          // read-only mount points
 }
 
 func newMemFS(win bool) *memFS {
-	m := &memFS{win: win, files: map[string][]byte{}, names: map[string]string{}, dirs: map[string]bool{}}
+	m := &memFS{win: win, files: map[string][]byte{}, names: map[string]string{}, dirs: map[string]bool{}, links: map[string]string{}}
 	if win {
 		m.dirs[m.key(`C:\`)] = true
 		m.names[m.key(`C:\`)] = `C:\`
@@ -115,6 +117,7 @@ func (m *memFS) get(p string) (string, bool) {
 func (m *memFS) ReadFile(p string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	p = m.follow(p)
 	if b, ok := m.files[m.key(p)]; ok {
 		return append([]byte{}, b...), nil
 	}
@@ -127,6 +130,7 @@ func (m *memFS) ReadFile(p string) ([]byte, error) {
 func (m *memFS) WriteFile(p string, data []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	p = m.follow(p)
 	k := m.key(p)
 	for _, r := range m.ro {
 		if k == r || strings.HasPrefix(k, r+m.sep()) {
@@ -153,6 +157,10 @@ func (m *memFS) Remove(p string) error {
 			return fs.ErrPermission
 		}
 	}
+	if _, ok := m.links[k]; ok {
+		delete(m.links, k)
+		return nil
+	}
 	_, file := m.files[k]
 	if !file && !m.dirs[k] {
 		return fs.ErrNotExist
@@ -168,6 +176,65 @@ func (m *memFS) Remove(p string) error {
 		}
 	}
 	return nil
+}
+
+// Symlink implements process.Linker.
+func (m *memFS) Symlink(target, link string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(link)
+	if _, ok := m.files[k]; ok || m.dirs[k] || m.links[k] != "" {
+		return fs.ErrExist
+	}
+	if !m.dirs[m.key(m.follow(m.parent(link)))] {
+		return fs.ErrNotExist
+	}
+	m.links[k] = target
+	m.names[k] = link
+	return nil
+}
+
+// Readlink implements process.Linker.
+func (m *memFS) Readlink(link string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	link = m.follow(m.parent(link)) + "/" + path.Base(link)
+	k := m.key(path.Clean(link))
+	if t, ok := m.links[k]; ok {
+		return t, nil
+	}
+	if _, ok := m.files[k]; ok || m.dirs[k] {
+		return "", fs.ErrInvalid
+	}
+	return "", fs.ErrNotExist
+}
+
+// follow resolves the symbolic links in Linux path p (at most 40, as
+// Linux before ELOOP).
+func (m *memFS) follow(p string) string {
+	if m.win || len(m.links) == 0 {
+		return p
+	}
+	p = path.Clean(p)
+	for hops := 0; hops < 40; hops++ {
+		changed := false
+		for q := p; q != "/" && q != "."; q = path.Dir(q) {
+			t, ok := m.links[m.key(q)]
+			if !ok {
+				continue
+			}
+			if !strings.HasPrefix(t, "/") {
+				t = path.Join(path.Dir(q), t)
+			}
+			p = path.Clean(t + strings.TrimPrefix(p, q))
+			changed = true
+			break
+		}
+		if !changed {
+			return p
+		}
+	}
+	return p
 }
 
 // MkdirAll implements process.Mkdirer.
@@ -199,6 +266,7 @@ type memInfo struct {
 	name string
 	size int64
 	dir  bool
+	link bool
 }
 
 func (i memInfo) Name() string { return i.name }
@@ -206,6 +274,9 @@ func (i memInfo) Name() string { return i.name }
 func (i memInfo) Size() int64 { return i.size }
 
 func (i memInfo) Mode() fs.FileMode {
+	if i.link {
+		return fs.ModeSymlink | 0o777
+	}
 	if i.dir {
 		return fs.ModeDir | 0o755
 	}
@@ -221,6 +292,7 @@ func (i memInfo) Sys() any { return nil }
 func (m *memFS) ReadDir(p string) ([]fs.DirEntry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	p = m.follow(p)
 	k := m.key(p)
 	if !m.dirs[k] {
 		if _, ok := m.files[k]; ok {
@@ -245,6 +317,11 @@ func (m *memFS) ReadDir(p string) ([]fs.DirEntry, error) {
 	for ck, b := range m.files {
 		if name, ok := child(ck); ok {
 			out = append(out, fs.FileInfoToDirEntry(memInfo{name: name, size: int64(len(b))}))
+		}
+	}
+	for ck, target := range m.links {
+		if name, ok := child(ck); ok {
+			out = append(out, fs.FileInfoToDirEntry(memInfo{name: name, size: int64(len(target)), link: true}))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })

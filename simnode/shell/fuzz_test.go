@@ -42,6 +42,10 @@ func FuzzRun(f *testing.F) {
 		// hostile loops (issue 18): they must stay within the bounds
 		"x=x; while :; do x=$x$x; done", ":a & goto a", "set x=x\n:a\nset x=%x%%x%\ngoto a", "$s='x'; while($true){$s+=$s}",
 		"yes", "yes | cat", `awk 'BEGIN{x="a"; while(1) x=x x}'`, `awk 'BEGIN{while(1);}'`, "printf \"%05d\\n\" 42", "while :; do printf x; done", "for /L %i in (1,0,2) do @echo y",
+		// applets and bash's <(list)
+		"find / -name '*.txt' -exec cat {} +", "find -L / -type l", "ln -s / /data/loop; find -L /data", "od -c /data/hello.txt", "yes | head -c 100000 | od -An -tx1 | tail -n2",
+		"cat <(echo a) <(yes | head -n 3)", "sort -t: -k3,3nr -k1 /data/hello.txt", "sha256sum /data/hello.txt | sha256sum -c", "date -d '1 day ago' +%F%n%s", "readlink -f /data/../data/./x",
+		"stat -c '%n %s %A %F' /data /data/hello.txt", "du -ah / | sort -h", "mktemp -d; touch -t 202401010000 /tmp/x; echo -en 'a\\tb\\c'", "uniq -c -f1 -s2 /data/hello.txt",
 	} {
 		f.Add(seed)
 	}

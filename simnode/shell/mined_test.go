@@ -3,16 +3,20 @@ package shell
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
 	"sigs.k8s.io/yaml"
 
 	"wink.dev/wink/simnode/shell/cmd"
 	"wink.dev/wink/simnode/shell/posix"
 	"wink.dev/wink/simnode/shell/powershell"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // The mined corpus, testdata/mined: scripts taken from public charts,
@@ -220,4 +224,114 @@ func TestMinedBehaviour(t *testing.T) {
 	for _, k := range known {
 		t.Logf("known mismatch: %s", k)
 	}
+}
+
+// minedUnsimulated is testdata/mined/sh-unsimulated.yaml: the commands the
+// mined sh scripts run that wink does not simulate, each with why (a name
+// may be a path.Match pattern, such as *.sh).
+type minedUnsimulated map[string]string
+
+// why is the reason name is not simulated, "" when the list lacks it.
+func (u minedUnsimulated) why(name string) string {
+	if r, ok := u[name]; ok {
+		return r
+	}
+	for pat, r := range u {
+		if ok, _ := path.Match(pat, name); ok {
+			return r
+		}
+	}
+	return ""
+}
+
+// shCommands are the commands script runs by a literal name (the first
+// word of a simple command), less the shell's builtins and the script's own
+// functions.
+func shCommands(script string) ([]string, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	if err != nil {
+		return nil, err
+	}
+	funcs := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if d, ok := n.(*syntax.FuncDecl); ok {
+			funcs[d.Name.Value] = true
+		}
+		return true
+	})
+	seen := map[string]bool{}
+	var names []string
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 {
+			return true
+		}
+		args := c.Args
+		// exec [-cl] [-a NAME] CMD and command CMD run CMD
+		if len(args) > 1 && args[0].Lit() == "exec" {
+			args = args[1:]
+			for len(args) > 1 && strings.HasPrefix(args[0].Lit(), "-") {
+				if args[0].Lit() == "-a" {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+		}
+		if len(args) > 1 && args[0].Lit() == "command" && !strings.HasPrefix(args[1].Lit(), "-") {
+			args = args[1:]
+		}
+		name := args[0].Lit()
+		if name == "" || funcs[name] || interp.IsBuiltin(name) || seen[name] {
+			return true
+		}
+		seen[name] = true
+		names = append(names, name)
+		return true
+	})
+	return names, nil
+}
+
+// TestMinedCommands: every command a mined sh script runs is simulated
+// (the Linux program table) or on the reasoned list of
+// testdata/mined/sh-unsimulated.yaml. The figures are logged for the README.
+func TestMinedCommands(t *testing.T) {
+	data, err := os.ReadFile("testdata/mined/sh-unsimulated.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed minedUnsimulated
+	if err := yaml.UnmarshalStrict(data, &listed); err != nil {
+		t.Fatal(err)
+	}
+	uses := map[string]int{}
+	for _, s := range loadMined(t) {
+		if s.lang.dir != "sh" {
+			continue
+		}
+		names, err := shCommands(s.text)
+		if err != nil {
+			t.Errorf("sh/%s: %v", s.name, err)
+			continue
+		}
+		for _, n := range names {
+			uses[n]++
+		}
+	}
+	var simulated, unsimulated, missing []string
+	for n := range uses {
+		base := process.ProgramName(n, false)
+		switch {
+		case Found(Linux, []string{base}):
+			simulated = append(simulated, n)
+		case listed.why(base) != "" || listed.why(n) != "":
+			unsimulated = append(unsimulated, n)
+		default:
+			missing = append(missing, n)
+		}
+	}
+	sort.Strings(missing)
+	for _, n := range missing {
+		t.Errorf("sh: %s (run by %d mined scripts) is neither simulated nor in testdata/mined/sh-unsimulated.yaml", n, uses[n])
+	}
+	t.Logf("mined corpus: sh scripts run %d commands: %d simulated, %d listed as not simulated, %d neither", len(uses), len(simulated), len(unsimulated), len(missing))
 }

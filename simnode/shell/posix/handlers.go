@@ -105,12 +105,36 @@ func (s *shell) call(ctx context.Context, args []string) ([]string, error) {
 		}
 	case "ulimit", "umask":
 		return []string{":"}, nil
+	case "printf":
+		// interp's printf lacks precisions (%.2f, %05.1f): the printf
+		// program runs it, but for bash's -v VAR, which sets a variable
+		if len(args) > 1 && args[1] != "-v" && !s.p.Win {
+			return append([]string{"/usr/bin/printf"}, args[1:]...), nil
+		}
+	case "set":
+		return setOptions(args), nil
 	}
 	if specialBuiltins[args[0]] {
 		// POSIX 2.9.1: special built-ins are found before functions
 		return append([]string{"builtin"}, args...), nil
 	}
 	return args, nil
+}
+
+// setOptions is set's arguments without bash's -E (errtrace) and -T
+// (functrace), which interp does not have: they only pass ERR and DEBUG
+// traps on to functions, which the shell runs without them.
+func setOptions(args []string) []string {
+	out := []string{args[0]}
+	for i, a := range args[1:] {
+		if a == "--" || a == "-o" || a == "+o" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
+			return append(out, args[1+i:]...)
+		}
+		if a = strings.NewReplacer("E", "", "T", "").Replace(a); len(a) > 1 {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // sourcePrefix is where `.` finds the script it reads.
@@ -282,6 +306,9 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
 	c := s.proc(hc)
 	var code int
+	if args[0] == procSubstCmd {
+		return s.keepSubst(c)
+	}
 	if args[0] == internal {
 		w := c.Stderr
 		if len(args) > 3 && args[3] == "stdout" {
@@ -292,7 +319,10 @@ func (s *shell) exec(ctx context.Context, args []string) error {
 		}
 		code, _ = strconv.Atoi(args[1])
 	} else {
-		code = s.command(c, args, hc.Pos.Line())
+		s.mu.Lock()
+		used := s.used[hc.Pos]
+		s.mu.Unlock()
+		code = s.command(c, args, hc.Pos.Line(), used)
 	}
 	if code == 0 {
 		return nil
@@ -332,13 +362,16 @@ func (s *shell) proc(hc interp.HandlerContext) *process.Proc {
 	return c
 }
 
-// command runs words (a program by name or path) as ash does.
-func (s *shell) command(p *process.Proc, words []string, line uint) int {
+// command runs words (a program by name or path) as ash does; used: the
+// script uses its result (used.go), which a program wink does not simulate
+// cannot give, so the shell reports it as not judged.
+func (s *shell) command(p *process.Proc, words []string, line uint, used bool) int {
 	os := process.Linux
 	if p.Win {
 		os = process.Windows // busybox-w32 sh runs the programs of C:\bin, C:\dig, System32
 	}
 	name := words[0]
+	p = s.withSubsts(p, words)
 	if _, ok := p.Programs.Lookup(os, name); ok && !process.BaseLacks(p.Env.Image.Base, name) {
 		if !strings.Contains(name, "/") || strings.HasPrefix(name, "/") || strings.HasPrefix(name, "./") {
 			return p.Exec(words)
@@ -356,6 +389,9 @@ func (s *shell) command(p *process.Proc, words []string, line uint) int {
 		}
 	}
 	if code, ok := p.Unsimulated(name); ok {
+		if used {
+			p.NotSimulated(fmt.Sprintf("the result of %s at line %d", process.ProgramName(name, p.Win), line))
+		}
 		return code // open world (openworld.go)
 	}
 	p.Eprintln(s.notFound(name, line))
@@ -411,6 +447,9 @@ func (s *shell) open(ctx context.Context, name string, flag int, perm os.FileMod
 		}
 		return nopFile{strings.NewReader("")}, nil
 	}
+	if data, ok := s.subst(name); ok {
+		return nopFile{bytes.NewReader(data)}, nil
+	}
 	switch name {
 	case "/dev/null":
 		return nopFile{strings.NewReader("")}, nil
@@ -460,11 +499,17 @@ func (writeFile) Close() error             { return nil }
 
 // stat is test's -e, -f, -d, -s, cd's check and the glob's: a file the
 // container's file system can read, or a directory it can list.
-func (s *shell) stat(ctx context.Context, name string, _ bool) (fs.FileInfo, error) {
+func (s *shell) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
 	full := s.resolve(interp.HandlerCtx(ctx).Dir, name)
 	base := process.BaseName(full)
+	if _, err := s.p.Readlink(full); err == nil && !follow {
+		return fileInfo{name: base, mode: fs.ModeSymlink | 0o777}, nil
+	}
 	if full == "/dev/null" {
 		return fileInfo{name: "null", mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, nil
+	}
+	if data, ok := s.subst(full); ok {
+		return fileInfo{name: base, size: int64(len(data)), mode: fs.ModeNamedPipe | 0o600}, nil
 	}
 	if data, err := s.p.ReadFile(full); err == nil {
 		mode := fs.FileMode(0o644)

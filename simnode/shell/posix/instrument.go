@@ -35,6 +35,12 @@ func instrument(f *syntax.File, top bool) {
 			n.Cond = append([]*syntax.Stmt{checkpoint()}, n.Cond...)
 		case *syntax.ForClause:
 			n.Do = append([]*syntax.Stmt{checkpoint()}, n.Do...)
+		case *syntax.Word:
+			for i, part := range n.Parts {
+				if ps, ok := part.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn {
+					n.Parts[i] = procSubst(ps)
+				}
+			}
 		}
 		return true
 	})
@@ -64,8 +70,25 @@ func instrument(f *syntax.File, top bool) {
 // refuses it (interp lets it through).
 const localOutside = "wink:local-outside-function"
 
-// unsupported names a construct the shell does not run: process
-// substitution and coprocesses (bash's, through real FIFOs of the
+// procSubstCmd is the command that keeps the output of a process
+// substitution <(list) and prints the path it is read from (handlers.go).
+const procSubstCmd = "wink:process-substitution"
+
+// procSubst is <(list) as `$( { list; } | procSubstCmd )`: interp would
+// make a FIFO of the real machine; here the list runs to its end first and
+// its output is the file the path names (bash: /dev/fd/63), which a
+// reader of a pipe cannot tell apart.
+func procSubst(ps *syntax.ProcSubst) *syntax.CmdSubst {
+	keep := &syntax.CallExpr{Args: []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: procSubstCmd}}}}}
+	return &syntax.CmdSubst{Stmts: []*syntax.Stmt{{Cmd: &syntax.BinaryCmd{
+		Op: syntax.Pipe,
+		X:  &syntax.Stmt{Cmd: &syntax.Block{Stmts: ps.Stmts}},
+		Y:  &syntax.Stmt{Cmd: keep},
+	}}}}
+}
+
+// unsupported names a construct the shell does not run: output process
+// substitution >(list) and coprocesses (bash's, through real FIFOs of the
 // machine); "" when there is none.
 func unsupported(f *syntax.File) string {
 	what := ""
@@ -76,7 +99,9 @@ func unsupported(f *syntax.File) string {
 				what = "function body"
 			}
 		case *syntax.ProcSubst:
-			what = "process substitution"
+			if n.Op != syntax.CmdIn {
+				what = "process substitution " + n.Op.String()
+			}
 		case *syntax.CoprocClause:
 			what = "coproc"
 		}

@@ -16,7 +16,8 @@ func TestInstrumentText(t *testing.T) {
 		{"for ((;;)); do x=1; done", "for (( ; ; )); do\n\t<" + stepPath + "\n\tx=1\ndone"},
 		{"echo 'no loop'", "echo 'no loop'"},
 		{"echo 'unterminated", "echo 'unterminated"},
-		{"cat <(ls)", "false"},
+		{"cat <(ls)", "cat $({ ls; } | " + procSubstCmd + ")"},
+		{"tee >(ls)", "false"},
 	} {
 		if got := strings.TrimSpace(instrumentText(c.src)); got != c.want {
 			t.Errorf("instrumentText(%q) = %q, want %q", c.src, got, c.want)

@@ -47,6 +47,15 @@ type shell struct {
 	// base is the context of the Run in progress (the script's, or the
 	// TERM trap's); the programs it runs stop with it.
 	base context.Context
+	// substs are the outputs of the process substitutions <(list) by the
+	// path they are read from (/dev/fd/63 down), the last maxSubsts of
+	// them (procsubst.go).
+	substs    map[string][]byte
+	nextSubst int
+	// used are the commands whose result the script uses (used.go), by
+	// position in the texts the shell parsed (the script, trap handlers);
+	// those of a script read by `.` are not among them.
+	used map[syntax.Pos]bool
 	// closers are closed when the shell ends.
 	closers []io.Closer
 	// ended is why the shell must stop at once (errOOM, errDepth): every
@@ -75,7 +84,7 @@ func Run(p *process.Proc, argv []string) int {
 	p.Stdout = lockedWriter{mu: &mu, w: p.Stdout, win: p.Win}
 	p.Stderr = lockedWriter{mu: &mu, w: p.Stderr, win: p.Win, s: s}
 	defer func() {
-		p.Grow(-s.held)
+		p.Grow(-s.held - s.substHeld())
 		for _, c := range s.closers {
 			c.Close()
 		}
@@ -193,6 +202,16 @@ func (s *shell) parse(script, name string, top bool) (*syntax.File, bool) {
 		s.p.Eprintln("sh: syntax error: unexpected \"(\"")
 		return nil, false
 	}
+	used := usedCalls(f)
+	s.mu.Lock()
+	if s.used == nil {
+		s.used = used
+	} else {
+		for pos := range used {
+			s.used[pos] = true
+		}
+	}
+	s.mu.Unlock()
 	instrument(f, top)
 	return f, true
 }

@@ -10,7 +10,7 @@ import (
 	"unicode/utf16"
 
 	"wink.dev/wink/simnode/shell/process"
-	"wink.dev/wink/simnode/shell/programs"
+	"wink.dev/wink/simnode/shell/programs/network"
 )
 
 // This file runs PowerShell (row E): values, operators, pipelines, the
@@ -278,11 +278,11 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 func (s *psShell) run(script string) (code int) {
 	block, perr := parsePowerShell(script)
 	if perr != nil {
-		if ls := programs.Listeners([]string{"powershell", script}); len(ls) > 0 && strings.Contains(script, "System.Net.HttpListener") {
+		if ls := network.Listeners([]string{"powershell", script}); len(ls) > 0 && strings.Contains(script, "System.Net.HttpListener") {
 			// An HttpListener script this parser cannot read is still a
 			// web server (row S5): announce it the way the docs' script
 			// does and serve until the container stops.
-			for _, m := range programs.HTTPListenerPrefix.FindAllStringSubmatch(script, -1) {
+			for _, m := range network.HTTPListenerPrefix.FindAllStringSubmatch(script, -1) {
 				p := strings.TrimSuffix(strings.TrimPrefix(m[0][strings.Index(m[0], "(")+1:], " "), ")")
 				s.p.Println("Listening at " + strings.Trim(strings.TrimSpace(p), `'"`))
 			}

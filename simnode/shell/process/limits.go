@@ -104,6 +104,9 @@ const (
 	// reader) keeps at most this much (16 MiB, as LimitedBuffer's callers
 	// did) and its bytes count against Memory.
 	MaxWrite = 16 << 20
+	// MaxInput bounds what a filter (sort, xargs, awk...) reads from its
+	// standard input.
+	MaxInput = 16 << 20
 )
 
 // StepsFor is the pace of a process whose CPU is cpuMilli millicores (a

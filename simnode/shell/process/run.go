@@ -153,6 +153,9 @@ func (p *Proc) Exec(argv []string) int {
 		ok = false // not in this image (inbox.yaml exact bases, issue 18)
 	}
 	if !ok {
+		if in, name, ok := p.shebang(argv[0]); ok {
+			return in.Run(p, append([]string{name, argv[0]}, argv[1:]...))
+		}
 		if code, ok := p.Unsimulated(argv[0]); ok {
 			return code // open world (openworld.go)
 		}
@@ -160,6 +163,29 @@ func (p *Proc) Exec(argv []string) int {
 		return ExitCannotExec
 	}
 	return c.Run(p, argv)
+}
+
+// shebang is the interpreter the kernel runs a script by path with: the
+// program its #! line names (#!/bin/sh, #!/usr/bin/env bash), when the
+// table has it, and its name.
+func (p *Proc) shebang(path string) (*Command, string, bool) {
+	if !strings.Contains(path, "/") {
+		return nil, "", false
+	}
+	data, err := p.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(data), "#!") {
+		return nil, "", false
+	}
+	line, _, _ := strings.Cut(string(data[2:min(len(data), 256)]), "\n")
+	f := strings.Fields(line)
+	if len(f) > 1 && ProgramName(f[0], false) == "env" {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return nil, "", false
+	}
+	c, ok := p.Programs.Lookup(Linux, f[0])
+	return c, ProgramName(f[0], false), ok
 }
 
 // Killed is the code a process stopped because ctx is done returns.

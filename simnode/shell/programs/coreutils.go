@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"path"
 	"sort"
 	"strconv"
@@ -140,61 +141,107 @@ func Cut(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Head is busybox head [-n N | -N] [-c N] [FILE]...
+// Head is head [-n [-]N | -N] [-c [-]N] [-qv] [FILE]...: the first N
+// lines (default 10) or bytes of each file or of stdin; with a leading -,
+// all but the last N (GNU)
+// (https://www.gnu.org/software/coreutils/manual/html_node/head-invocation.html).
 func Head(p *process.Proc, argv []string) int {
-	n, bytes := 10, -1
-	var files []string
 	args := argv[1:]
-	for len(args) > 0 {
-		a := args[0]
-		args = args[1:]
-		switch {
-		case (a == "-n" || a == "-c") && len(args) > 0:
-			v, err := strconv.Atoi(args[0])
-			if err != nil {
-				p.Eprintln("head: invalid number '" + args[0] + "'")
-				return 1
-			}
-			if a == "-n" {
-				n = v
-			} else {
-				bytes = v
-			}
-			args = args[1:]
-		case strings.HasPrefix(a, "-n") && len(a) > 2:
-			n, _ = strconv.Atoi(a[2:])
-		case len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9':
-			n, _ = strconv.Atoi(a[1:])
-		default:
-			files = append(files, a)
-		}
+	if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0][1] >= '0' && args[0][1] <= '9' {
+		args = append([]string{"-n", args[0][1:]}, args[1:]...) // head -5
+	}
+	o := newOptions("head")
+	lineCount := o.StringP("lines", "n", "10", "")
+	byteCount := o.StringP("bytes", "c", "", "")
+	quiet := o.BoolP("quiet", "q", false, "")
+	verbose := o.BoolP("verbose", "v", false, "")
+	files, ok := o.parse(p, args)
+	if !ok {
+		return 1
+	}
+	count, unit := *lineCount, "lines"
+	if *byteCount != "" {
+		count, unit = *byteCount, "bytes"
+	}
+	n, allBut, err := headCount(count)
+	if err != nil {
+		p.Eprintln("head: invalid number '" + count + "'")
+		return 1
 	}
 	names, data, code := readInputs(p, "head", files)
 	for k, d := range data {
-		if len(names) > 1 {
+		if (len(names) > 1 && !*quiet) || *verbose {
 			if k > 0 {
 				p.Println("")
 			}
-			p.Println("==> " + names[k] + " <==")
-		}
-		if bytes >= 0 {
-			p.Stdout.Write(d[:min(bytes, len(d))])
-			continue
-		}
-		text := string(d)
-		end, count := 0, 0
-		for end < len(text) && count < n {
-			j := strings.IndexByte(text[end:], '\n')
-			if j < 0 {
-				end = len(text)
-				break
+			name := names[k]
+			if name == "" {
+				name = "standard input"
 			}
-			end += j + 1
-			count++
+			p.Println("==> " + name + " <==")
 		}
-		io.WriteString(p.Stdout, text[:end])
+		var end int
+		if unit == "bytes" {
+			end = min(n, len(d))
+			if allBut {
+				end = max(len(d)-n, 0)
+			}
+		} else {
+			ends := lineEnds(d)
+			switch {
+			case allBut && n < len(ends):
+				end = 0
+				if len(ends)-n > 0 {
+					end = ends[len(ends)-n-1]
+				}
+			case allBut:
+				end = 0
+			case n < len(ends):
+				end = ends[n-1]
+				if n == 0 {
+					end = 0
+				}
+			default:
+				end = len(d)
+			}
+		}
+		p.Stdout.Write(d[:end])
 	}
 	return code
+}
+
+// headCount reads head's and tail's N: digits with an optional sign and
+// a multiplier suffix (b 512, K/k 1024, M 1048576); allBut: a leading -.
+func headCount(s string) (n int, sign bool, err error) {
+	sign = strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	mult := 1
+	for suffix, m := range map[string]int{"b": 512, "k": 1024, "K": 1024, "kB": 1000, "M": 1 << 20, "MB": 1000000, "G": 1 << 30} {
+		if strings.HasSuffix(s, suffix) {
+			s, mult = strings.TrimSuffix(s, suffix), m
+			break
+		}
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 {
+		return 0, false, strconv.ErrSyntax
+	}
+	return min(v*mult, 1<<40), sign, nil
+}
+
+// lineEnds are the offsets just past each line of d (the last line may
+// lack its newline).
+func lineEnds(d []byte) []int {
+	var ends []int
+	for i, c := range d {
+		if c == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(d) > 0 && d[len(d)-1] != '\n' {
+		ends = append(ends, len(d))
+	}
+	return ends
 }
 
 // Basename is basename NAME [SUFFIX].
@@ -277,7 +324,7 @@ func Tr(p *process.Proc, argv []string) int {
 	if len(ops) > 1 {
 		to = trSet(ops[1])
 	}
-	in, _ := io.ReadAll(io.LimitReader(p.Stdin, maxInput))
+	in, _ := io.ReadAll(io.LimitReader(p.Stdin, process.MaxInput))
 	var b strings.Builder
 	var last rune = -1
 	for _, r := range string(in) {
@@ -320,107 +367,365 @@ func containsRune(rs []rune, r rune) bool {
 	return false
 }
 
-// maxInput bounds what a filter reads from stdin (issue 18).
-const maxInput = 16 << 20
-
-// Sort is busybox sort [-nrufb] [-t SEP] [-k N[,M]] [FILE]...
+// Sort is sort [-bcfhnrsuVz] [-t SEP] [-k KEYDEF]... [-o FILE] [FILE]...
+// (https://www.gnu.org/software/coreutils/manual/html_node/sort-invocation.html;
+// https://pubs.opengroup.org/onlinepubs/9699919799/utilities/sort.html):
+// KEYDEF is F[.C][OPTS][,F[.C][OPTS]], a key from field F to the end of
+// the line unless its end is given; lines equal by their keys are
+// compared whole, unless -s or -u.
 func Sort(p *process.Proc, argv []string) int {
-	var files []string
-	numeric, reverse, unique, fold := false, false, false, false
-	sep, key := "", 0
-	args := argv[1:]
-	for len(args) > 0 {
-		a := args[0]
-		args = args[1:]
-		switch {
-		case (a == "-t" || a == "-k") && len(args) > 0:
-			if a == "-t" {
-				sep = args[0]
-			} else {
-				key, _ = strconv.Atoi(strings.SplitN(args[0], ",", 2)[0])
-			}
-			args = args[1:]
-		case strings.HasPrefix(a, "-t") && len(a) > 2:
-			sep = a[2:]
-		case strings.HasPrefix(a, "-k") && len(a) > 2:
-			key, _ = strconv.Atoi(strings.SplitN(a[2:], ",", 2)[0])
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			numeric = numeric || strings.Contains(a, "n")
-			reverse = reverse || strings.Contains(a, "r")
-			unique = unique || strings.Contains(a, "u")
-			fold = fold || strings.Contains(a, "f")
-		default:
-			files = append(files, a)
+	o := newOptions("sort")
+	var g sortKey
+	o.BoolVarP(&g.numeric, "numeric-sort", "n", false, "")
+	o.BoolVarP(&g.human, "human-numeric-sort", "h", false, "")
+	o.BoolVarP(&g.general, "general-numeric-sort", "g", false, "")
+	o.BoolVarP(&g.version, "version-sort", "V", false, "")
+	o.BoolVarP(&g.reverse, "reverse", "r", false, "")
+	o.BoolVarP(&g.fold, "ignore-case", "f", false, "")
+	o.BoolVarP(&g.blanks, "ignore-leading-blanks", "b", false, "")
+	unique := o.BoolP("unique", "u", false, "")
+	stable := o.BoolP("stable", "s", false, "")
+	check := o.BoolP("check", "c", false, "")
+	zero := o.BoolP("zero-terminated", "z", false, "")
+	sep := o.StringP("field-separator", "t", "", "")
+	keys := o.StringArrayP("key", "k", nil, "")
+	out := o.StringP("output", "o", "", "")
+	o.StringP("buffer-size", "S", "", "")
+	o.StringP("temporary-directory", "T", "", "")
+	o.String("parallel", "", "")
+	files, ok := o.parse(p, argv[1:])
+	if !ok {
+		return 2
+	}
+	var defs []sortKey
+	for _, k := range *keys {
+		d, ok := parseSortKey(k, g)
+		if !ok {
+			p.Eprintln("sort: invalid number at field start: invalid count at start of '" + k + "'")
+			return 2
 		}
+		defs = append(defs, d)
 	}
 	text, code := readAll(p, "sort", files)
-	ls := lines(text)
-	field := func(l string) string {
-		if key <= 0 {
-			return l
-		}
-		var fs []string
-		if sep == "" {
-			fs = strings.Fields(l)
-		} else {
-			fs = strings.Split(l, sep)
-		}
-		if key <= len(fs) {
-			return fs[key-1]
-		}
-		return ""
+	end := "\n"
+	if *zero {
+		end = "\x00"
 	}
-	less := func(a, b string) bool {
-		a, b = field(a), field(b)
-		if numeric {
-			x, _ := strconv.ParseFloat(strings.TrimSpace(a), 64)
-			y, _ := strconv.ParseFloat(strings.TrimSpace(b), 64)
-			if x != y {
-				return x < y
+	ls := strings.SplitAfter(text, end)
+	if n := len(ls); n > 0 && ls[n-1] == "" {
+		ls = ls[:n-1]
+	}
+	for i := range ls {
+		ls[i] = strings.TrimSuffix(ls[i], end)
+	}
+	cmp := func(a, b string) int {
+		if len(defs) == 0 {
+			if c := g.compare(a, b); c != 0 || *stable || *unique {
+				return c
 			}
 		}
-		if fold {
-			a, b = strings.ToLower(a), strings.ToLower(b)
+		for _, d := range defs {
+			if c := d.compare(d.extract(a, *sep), d.extract(b, *sep)); c != 0 {
+				return c
+			}
 		}
-		return a < b
+		if *stable || *unique {
+			return 0
+		}
+		c := strings.Compare(a, b)
+		if g.reverse {
+			c = -c
+		}
+		return c
 	}
-	sort.SliceStable(ls, func(i, j int) bool {
-		if reverse {
-			return less(ls[j], ls[i])
+	if *check {
+		for i := 1; i < len(ls); i++ {
+			if c := cmp(ls[i-1], ls[i]); c > 0 || *unique && c == 0 {
+				p.Eprintln(fmt.Sprintf("sort: -:%d: disorder: %s", i+1, ls[i]))
+				return 1
+			}
 		}
-		return less(ls[i], ls[j])
-	})
+		return code
+	}
+	sort.SliceStable(ls, func(i, j int) bool { return cmp(ls[i], ls[j]) < 0 })
 	var b strings.Builder
 	for i, l := range ls {
-		if unique && i > 0 && !less(ls[i-1], l) && !less(l, ls[i-1]) {
+		if *unique && i > 0 && cmp(ls[i-1], l) == 0 {
 			continue
 		}
-		b.WriteString(l + "\n")
+		b.WriteString(l + end)
+	}
+	if *out != "" {
+		if err := p.WriteFile(*out, []byte(b.String()), false); err != nil {
+			p.Eprintln("sort: open failed: " + *out + ": " + process.PosixFileError(err, true))
+			return 2
+		}
+		return code
 	}
 	io.WriteString(p.Stdout, b.String())
 	return code
 }
 
-// Uniq is busybox uniq [-cdu] [INPUT].
+// sortKey is one -k KEYDEF, or the global ordering options.
+type sortKey struct {
+	startField, startChar, endField, endChar                          int
+	numeric, human, general, version, reverse, fold, blanks, hasOrder bool
+}
+
+// parseSortKey reads KEYDEF; a key without ordering options of its own
+// takes the global ones.
+func parseSortKey(s string, global sortKey) (sortKey, bool) {
+	var k sortKey
+	pos := func(s string) (field, char int, opts string, ok bool) {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		f, c, _ := strings.Cut(s[:i], ".")
+		field, err := strconv.Atoi(f)
+		if err != nil || field < 1 {
+			return 0, 0, "", false
+		}
+		if c != "" {
+			if char, err = strconv.Atoi(c); err != nil {
+				return 0, 0, "", false
+			}
+		}
+		return field, char, s[i:], true
+	}
+	start, end, hasEnd := strings.Cut(s, ",")
+	var opts, opts2 string
+	var ok bool
+	if k.startField, k.startChar, opts, ok = pos(start); !ok {
+		return k, false
+	}
+	if hasEnd {
+		if k.endField, k.endChar, opts2, ok = pos(end); !ok {
+			return k, false
+		}
+	}
+	for _, c := range opts + opts2 {
+		k.hasOrder = true
+		switch c {
+		case 'n':
+			k.numeric = true
+		case 'h':
+			k.human = true
+		case 'g':
+			k.general = true
+		case 'V':
+			k.version = true
+		case 'r':
+			k.reverse = true
+		case 'f':
+			k.fold = true
+		case 'b':
+			k.blanks = true
+		default:
+			return k, false
+		}
+	}
+	if !k.hasOrder {
+		sf, sc, ef, ec := k.startField, k.startChar, k.endField, k.endChar
+		k = global
+		k.startField, k.startChar, k.endField, k.endChar = sf, sc, ef, ec
+	}
+	return k, true
+}
+
+// extract is the key's text of line: fields separated by sep, or by the
+// empty-to-non-blank transition (a field then keeps its leading blanks).
+func (k sortKey) extract(line, sep string) string {
+	var starts, ends []int
+	if sep != "" {
+		i := 0
+		for {
+			starts = append(starts, i)
+			j := strings.Index(line[i:], sep)
+			if j < 0 {
+				ends = append(ends, len(line))
+				break
+			}
+			ends = append(ends, i+j)
+			i += j + len(sep)
+		}
+	} else {
+		i := 0
+		for i < len(line) {
+			st := i
+			for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+				i++
+			}
+			for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+				i++
+			}
+			starts, ends = append(starts, st), append(ends, i)
+		}
+	}
+	if k.startField > len(starts) {
+		return ""
+	}
+	from := starts[k.startField-1]
+	if k.blanks {
+		for from < len(line) && (line[from] == ' ' || line[from] == '\t') {
+			from++
+		}
+	}
+	if k.startChar > 0 {
+		from = min(from+k.startChar-1, len(line))
+	}
+	to := len(line)
+	if k.endField > 0 && k.endField <= len(ends) {
+		to = ends[k.endField-1]
+		if k.endChar > 0 {
+			to = min(starts[k.endField-1]+k.endChar, len(line))
+		}
+	}
+	if to < from {
+		return ""
+	}
+	return line[from:to]
+}
+
+// compare orders two keys by the key's options.
+func (k sortKey) compare(a, b string) int {
+	if k.blanks {
+		a, b = strings.TrimLeft(a, " \t"), strings.TrimLeft(b, " \t")
+	}
+	var c int
+	switch {
+	case k.numeric, k.general, k.human:
+		x, y := sortNumber(a, k.human), sortNumber(b, k.human)
+		switch {
+		case x < y:
+			c = -1
+		case x > y:
+			c = 1
+		}
+	case k.version:
+		c = versionCompare(a, b)
+	case k.fold:
+		c = strings.Compare(strings.ToUpper(a), strings.ToUpper(b))
+	default:
+		c = strings.Compare(a, b)
+	}
+	if k.reverse {
+		c = -c
+	}
+	return c
+}
+
+// sortNumber is the number a key starts with (0 when none); human: with
+// its K, M, G... suffix.
+func sortNumber(s string, human bool) float64 {
+	s = strings.TrimSpace(s)
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	v, _ := strconv.ParseFloat(s[:i], 64)
+	if human && i < len(s) {
+		if e := strings.IndexByte("KMGTPEZY", s[i]&^0x20); e >= 0 {
+			v *= math.Pow(1024, float64(e+1))
+		}
+	}
+	return v
+}
+
+// versionCompare is sort -V's order: runs of digits compare as numbers.
+func versionCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := a[0] >= '0' && a[0] <= '9', b[0] >= '0' && b[0] <= '9'
+		if da && db {
+			i, j := 0, 0
+			for i < len(a) && a[i] >= '0' && a[i] <= '9' {
+				i++
+			}
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				j++
+			}
+			x, y := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
+			if len(x) != len(y) {
+				return map[bool]int{true: -1, false: 1}[len(x) < len(y)]
+			}
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if a[0] != b[0] {
+			return map[bool]int{true: -1, false: 1}[a[0] < b[0]]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+// Uniq is uniq [-cdiu] [-f N] [-s N] [-w N] [INPUT [OUTPUT]]: adjacent
+// repeated lines once (https://www.gnu.org/software/coreutils/manual/html_node/uniq-invocation.html).
 func Uniq(p *process.Proc, argv []string) int {
-	flags, ops := busyboxArgs(argv[1:])
-	text, code := readAll(p, "uniq", ops[:min(len(ops), 1)])
+	o := newOptions("uniq")
+	count := o.BoolP("count", "c", false, "")
+	dups := o.BoolP("repeated", "d", false, "")
+	uniques := o.BoolP("unique", "u", false, "")
+	fold := o.BoolP("ignore-case", "i", false, "")
+	skipFields := o.IntP("skip-fields", "f", 0, "")
+	skipChars := o.IntP("skip-chars", "s", 0, "")
+	width := o.IntP("check-chars", "w", -1, "")
+	ops, ok := o.parse(p, argv[1:])
+	if !ok {
+		return 1
+	}
+	in := ops[:min(len(ops), 1)]
+	if len(in) == 1 && in[0] == "-" {
+		in = nil
+	}
+	text, code := readAll(p, "uniq", in)
+	key := func(l string) string {
+		for f := 0; f < *skipFields; f++ {
+			l = strings.TrimLeft(l, " \t")
+			if i := strings.IndexAny(l, " \t"); i >= 0 {
+				l = l[i:]
+			} else {
+				l = ""
+			}
+		}
+		l = l[min(*skipChars, len(l)):]
+		if *width >= 0 {
+			l = l[:min(*width, len(l))]
+		}
+		if *fold {
+			l = strings.ToLower(l)
+		}
+		return l
+	}
 	var b strings.Builder
 	ls := lines(text)
 	for i := 0; i < len(ls); {
 		j := i
-		for j < len(ls) && ls[j] == ls[i] {
+		for j < len(ls) && key(ls[j]) == key(ls[i]) {
 			j++
 		}
 		n := j - i
 		switch {
-		case strings.Contains(flags, "d") && n == 1, strings.Contains(flags, "u") && n > 1:
-		case strings.Contains(flags, "c"):
+		case *dups && n == 1, *uniques && n > 1:
+		case *count:
 			fmt.Fprintf(&b, "%7d %s\n", n, ls[i])
 		default:
 			b.WriteString(ls[i] + "\n")
 		}
 		i = j
+	}
+	if len(ops) > 1 {
+		if err := p.WriteFile(ops[1], []byte(b.String()), false); err != nil {
+			p.Eprintln("uniq: " + ops[1] + ": " + process.PosixFileError(err, true))
+			return 1
+		}
+		return code
 	}
 	io.WriteString(p.Stdout, b.String())
 	return code
@@ -440,7 +745,7 @@ func Tee(p *process.Proc, argv []string) int {
 		}
 		ws = append(ws, w)
 	}
-	if _, err := io.Copy(io.MultiWriter(ws...), io.LimitReader(p.Stdin, maxInput)); err != nil {
+	if _, err := io.Copy(io.MultiWriter(ws...), io.LimitReader(p.Stdin, process.MaxInput)); err != nil {
 		code = 1
 	}
 	return code
@@ -546,36 +851,91 @@ func Cp(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Ln is busybox ln [-sfn] TARGET LINK. The container's file system has no
-// links: a link to a file is a copy of it as it is now, a link to a
-// directory is not simulated.
+// Ln is ln [-sfnTv] TARGET LINK, or TARGET... DIR
+// (https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html):
+// -s makes a symbolic link, where the file system keeps them
+// (process.Linker); a hard link, or a symbolic link on a file system
+// without them, is a copy of the file as it is now.
 func Ln(p *process.Proc, argv []string) int {
-	flags, ops := busyboxArgs(argv[1:])
-	if len(ops) < 2 {
-		p.Eprintln("Usage: ln [-sfnbtv] [-S SUF] TARGET... LINK|DIR")
+	o := newOptions("ln")
+	symbolic := o.BoolP("symbolic", "s", false, "")
+	force := o.BoolP("force", "f", false, "")
+	noDeref := o.BoolP("no-dereference", "n", false, "")
+	o.BoolP("no-target-directory", "T", false, "")
+	verbose := o.BoolP("verbose", "v", false, "")
+	o.BoolP("b", "b", false, "")
+	ops, ok := o.parse(p, argv[1:])
+	if !ok {
 		return 1
 	}
-	target, link := ops[0], ops[1]
-	if isDir, ok := statPath(p, link); ok && isDir {
-		link = link + "/" + process.BaseName(target)
-	} else if ok && !strings.Contains(flags, "f") {
-		p.Eprintln("ln: " + link + ": File exists")
+	if len(ops) == 0 {
+		p.Eprintln("ln: missing file operand")
 		return 1
 	}
-	from := target
-	if strings.Contains(flags, "s") && !strings.HasPrefix(target, "/") {
-		from = path.Join(path.Dir(p.Path(link)), target) // relative to the link
+	if len(ops) == 1 {
+		ops = append(ops, path.Base(ops[0]))
 	}
-	data, err := p.ReadFile(from)
-	if err != nil {
-		p.NotSimulated("ln: a link to a directory or a missing file")
-		return 0
+	targets, dest := ops[:len(ops)-1], ops[len(ops)-1]
+	destNode, destErr := lstat(p, dest)
+	if destErr == nil && destNode.kind == 'l' && !*noDeref {
+		destNode, destErr = statFollow(p, dest)
 	}
-	if err := p.WriteFile(link, data, false); err != nil {
-		p.Eprintln("ln: " + link + ": " + process.PosixFileError(err, true))
+	intoDir := destErr == nil && destNode.kind == 'd'
+	if len(targets) > 1 && !intoDir {
+		p.Eprintln("ln: target '" + dest + "' is not a directory")
 		return 1
 	}
-	return 0
+	code := 0
+	for _, target := range targets {
+		link := dest
+		if intoDir {
+			link = strings.TrimSuffix(dest, "/") + "/" + path.Base(target)
+		}
+		if _, err := lstat(p, link); err == nil {
+			if !*force {
+				p.Eprintln("ln: " + link + ": File exists")
+				code = 1
+				continue
+			}
+			p.Remove(link)
+		}
+		if *verbose {
+			p.Println("'" + link + "' -> '" + target + "'")
+		}
+		if *symbolic {
+			err := p.Symlink(target, link)
+			if err == nil {
+				continue
+			}
+			if !errors.Is(err, process.ErrNoLinks) {
+				p.Eprintln("ln: " + link + ": " + process.PosixFileError(err, true))
+				code = 1
+				continue
+			}
+		}
+		from := target
+		if *symbolic && !strings.HasPrefix(target, "/") {
+			from = path.Join(path.Dir(p.Path(link)), target) // relative to the link
+		}
+		data, err := p.ReadFile(from)
+		if err != nil {
+			if !*symbolic {
+				p.Eprintln("ln: " + target + ": " + process.PosixFileError(err, false))
+				code = 1
+				continue
+			}
+			p.NotSimulated("ln -s: a link to a directory or a missing file")
+			continue
+		}
+		if *symbolic {
+			p.NotSimulated("ln -s: a symbolic link (a copy on this file system)")
+		}
+		if err := p.WriteFile(link, data, false); err != nil {
+			p.Eprintln("ln: " + link + ": " + process.PosixFileError(err, true))
+			code = 1
+		}
+	}
+	return code
 }
 
 // Chmod is chmod, chown and chgrp: the container's file system keeps no
@@ -624,7 +984,7 @@ func Xargs(p *process.Proc, argv []string) int {
 	if len(args) == 0 {
 		args = []string{"echo"}
 	}
-	in, _ := io.ReadAll(io.LimitReader(p.Stdin, maxInput))
+	in, _ := io.ReadAll(io.LimitReader(p.Stdin, process.MaxInput))
 	var items []string
 	if repl != "" {
 		items, n = lines(string(in)), 1

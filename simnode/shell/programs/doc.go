@@ -1,22 +1,15 @@
-// Package programs are the programs of wink's simulated images other than
-// the shells: file and text tools (filetools.go: cat, ls, echo, sleep,
-// timeout...), text tools (texttools.go: seq, grep, getent), network
-// tools (nettools.go: ipconfig, ping, curl, wget, nslookup, nltest, nc;
-// dig.go: dig over the cluster DNS's messages; rows H1–H6), agnhost
-// (agnhost.go, agnhost_mounttest.go, agnhost_oidc.go: the OIDC discovery
-// client against the real apiserver) and Windows administration (winadmin.go: net
-// localgroup, shutdown, testlimit; rows B5, B6, B9, B10, B15). Each is a
-// func(*process.Proc, argv) int that simnode/shell's tables name; Listens
-// tells the ports a command listens on.
-//
-// awk (awk.go) runs GoAWK in a child process, the binary itself run again
-// in a hidden mode (awksandbox.go: ServeAwk, which main and the shell's
-// TestMain call first): the kernel bounds its memory and CPU, since GoAWK
-// has no hook of its own for either (issue 18).
-//
-// Size: about 6,100 lines: a table of independent programs (busybox
-// applets, System32 tools, network tools, agnhost), one family per file,
-// each a func(*process.Proc, argv) int. The families share only process;
-// the Windows tools (wintools.go, winadmin.go) or the agnhost family could
-// move to packages of their own when one of them grows.
+// Package programs are the busybox applets and Debian tools of wink's
+// simulated Linux images (and busybox-w32's in the e2e images for
+// Windows), one family per file: file tools (filetools.go: cat, ls, echo,
+// printf, sleep, rm; fileinfo.go: stat, readlink, realpath, du, df,
+// mktemp, rmdir; find.go; mv.go), text tools (coreutils.go: cut, head,
+// tr, sort, uniq, tee, mkdir, cp, ln, chmod, xargs, which; texttools.go:
+// seq, grep, getent, wc; tail.go; sed.go; expr.go; compare.go: cmp,
+// comm, paste, run-parts), users.go (gosu, su-exec, setpriv), checksums
+// (checksum.go: md5sum, sha*sum, base64), dumps (od.go, hexdump.go) and
+// date.go (date, touch). Options are parsed as getopt_long does
+// (getopt.go). Each is a func(*process.Proc, argv) int that
+// simnode/shell's tables name. The network tools and agnhost are package
+// network, the Windows tools package windows, awk (GoAWK in a sandboxed
+// child process) package awk.
 package programs

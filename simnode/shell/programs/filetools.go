@@ -3,10 +3,12 @@ package programs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -43,72 +45,148 @@ func Cat(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Ls is busybox ls (one name a line: stdout is not a terminal).
+// Ls is ls [-1aAdlR...] [FILE]... (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/ls.html;
+// busybox's ls): one name a line, since stdout is not a terminal; -a
+// adds . and .., -A the other dot files; -l the long format, a
+// directory's listing led by its "total" of 1 KiB blocks; -d a directory
+// itself. Sorted by name; the other options (sort orders, colours,
+// classifiers) are accepted and leave this order and format.
 func Ls(p *process.Proc, argv []string) int {
-	long, all := false, false
-	var names []string
-	for _, a := range argv[1:] {
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			long = long || strings.Contains(a, "l")
-			all = all || strings.ContainsAny(a, "aA")
-			continue
-		}
-		names = append(names, a)
+	o := newOptions("ls")
+	long := o.BoolP("l", "l", false, "")
+	all := o.BoolP("all", "a", false, "")
+	almost := o.BoolP("almost-all", "A", false, "")
+	dirs := o.BoolP("directory", "d", false, "")
+	numeric := o.BoolP("numeric-uid-gid", "n", false, "")
+	for _, c := range "1CFRSceghikpqrstuxLH" {
+		o.BoolP(string(c), string(c), false, "")
 	}
+	o.String("color", "", "")
+	o.Lookup("color").NoOptDefVal = "always"
+	o.Bool("full-time", false, "")
+	o.Bool("group-directories-first", false, "")
+	names, ok := o.parse(p, argv[1:])
+	// exit status: busybox's 1, GNU's 2 for an operand it cannot access
+	failed := 1
+	if !busybox(p) {
+		failed = 2
+	}
+	if !ok {
+		return failed
+	}
+	*long = *long || *numeric
 	if len(names) == 0 {
 		names = []string{"."}
 	}
-	code := 0
-	for i, n := range names {
-		if _, err := p.ReadFile(n); err == nil {
-			p.Println(n)
-			continue
+	owner := "root     root    "
+	if *numeric {
+		owner = "0        0       "
+	}
+	line := func(name string, n node) string {
+		if !*long {
+			return name
 		}
+		if n.kind == 'l' {
+			name += " -> " + n.target
+		}
+		links := 1
+		if n.kind == 'd' {
+			links = 2
+		}
+		return fmt.Sprintf("%s %4d %s %9d %s %s", n.modeString(), links, owner, n.size, p.Now().Format("Jan _2 15:04"), name)
+	}
+	code := 0
+	var files, listed []string
+	for _, n := range names {
+		nd, err := lstat(p, n)
+		if err == nil && nd.kind == 'l' && !*long {
+			nd, err = statFollow(p, n)
+		}
+		switch {
+		case err != nil && busybox(p):
+			p.Eprintln(fmt.Sprintf("ls: %s: %s", n, process.PosixFileError(err, false)))
+			code = failed
+		case err != nil:
+			p.Eprintln(fmt.Sprintf("ls: cannot access '%s': %s", n, process.PosixFileError(err, false)))
+			code = failed
+		case nd.kind == 'd' && !*dirs:
+			listed = append(listed, n)
+		default:
+			files = append(files, line(n, nd))
+		}
+	}
+	for _, f := range files {
+		p.Println(f)
+	}
+	for i, n := range listed {
 		ents, err := p.ReadDir(n)
 		if err != nil {
 			p.Eprintln(fmt.Sprintf("ls: %s: %s", n, process.PosixFileError(err, false)))
-			code = 1
+			code = failed
 			continue
 		}
 		if len(names) > 1 {
-			if i > 0 {
+			if i > 0 || len(files) > 0 {
 				p.Println("")
 			}
 			p.Println(n + ":")
 		}
+		var out []string
+		var blocks int64
+		add := func(name string) {
+			nd, err := lstat(p, strings.TrimSuffix(n, "/")+"/"+name)
+			if err != nil {
+				nd = node{kind: 'f'}
+			}
+			blocks += nd.blocks()
+			out = append(out, line(name, nd))
+		}
+		if *all {
+			add(".")
+			add("..")
+		}
 		for _, e := range ents {
-			if !all && strings.HasPrefix(e.Name(), ".") {
+			if strings.HasPrefix(e.Name(), ".") && !*all && !*almost {
 				continue
 			}
-			if !long {
-				p.Println(e.Name())
-				continue
-			}
-			mode, size, mt := "-rw-r--r--", int64(0), p.Now()
-			if info, err := e.Info(); err == nil {
-				size, mt = info.Size(), info.ModTime()
-			}
-			if e.IsDir() {
-				mode = "drwxr-xr-x"
-			}
-			p.Println(fmt.Sprintf("%s    1 root     root     %9d %s %s", mode, size, mt.Format("Jan _2 15:04"), e.Name()))
+			add(e.Name())
+		}
+		if *long {
+			p.Println(fmt.Sprintf("total %d", blocks))
+		}
+		for _, l := range out {
+			p.Println(l)
 		}
 	}
 	return code
 }
 
-// Echo is /bin/echo (and busybox echo): -n and -e.
+// Echo is /bin/echo and busybox echo
+// (https://www.gnu.org/software/coreutils/manual/html_node/echo-invocation.html):
+// leading arguments made only of the options -n, -e and -E, in any
+// combination (-en, -neE), are options; -e interprets backslash escapes,
+// \c ending the output.
 func Echo(p *process.Proc, argv []string) int {
 	args := argv[1:]
 	newline, escapes := true, false
-	for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-ne" || args[0] == "-en" || args[0] == "-E") {
-		newline = newline && !strings.Contains(args[0], "n")
-		escapes = strings.Contains(args[0], "e")
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
 		args = args[1:]
 	}
 	s := strings.Join(args, " ")
 	if escapes {
-		s = unescapeC(s)
+		var stop bool
+		s, stop = echoEscapes(s)
+		newline = newline && !stop
 	}
 	if newline {
 		s += p.NL
@@ -117,41 +195,189 @@ func Echo(p *process.Proc, argv []string) int {
 	return 0
 }
 
-func unescapeC(s string) string {
-	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, `\r`, "\r", `\a`, "\a", `\0`, "\x00")
-	return r.Replace(s)
+// echoEscapes interprets echo -e's escapes: \\ \a \b \e \f \n \r \t \v,
+// \0NNN (octal), \xHH (hex); \c ends the output (stop).
+func echoEscapes(s string) (out string, stop bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'c':
+			return b.String(), true
+		case '0', 'x':
+			base, max, digits := 8, 3, "01234567"
+			if c == 'x' {
+				base, max, digits = 16, 2, "0123456789abcdefABCDEF"
+			}
+			j := i + 1
+			for j < len(s) && j-i-1 < max && strings.IndexByte(digits, s[j]) >= 0 {
+				j++
+			}
+			if c == 'x' && j == i+1 {
+				b.WriteString("\\x")
+				continue
+			}
+			v, _ := strconv.ParseUint("0"+s[i+1:j], base, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			if r, ok := map[byte]byte{'\\': '\\', 'a': 7, 'b': 8, 'e': 27, 'f': 12, 'n': 10, 'r': 13, 't': 9, 'v': 11}[c]; ok {
+				b.WriteByte(r)
+			} else {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String(), false
 }
 
-// Printf is a small printf: %s %d %% and C escapes.
+// Printf is printf FORMAT [ARGUMENT]...
+// (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/printf.html;
+// https://www.gnu.org/software/coreutils/manual/html_node/printf-invocation.html):
+// the conversions d i o u x X f F e E g G c s b q %, with flags (-+ #0),
+// width and precision (* from an argument); the format is reused while
+// arguments remain. A numeric argument that is not a number prints a
+// complaint and makes the exit status 1; 'c (a leading quote) is the
+// character's code.
 func Printf(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
 		p.Eprintln("printf: usage: printf FORMAT [ARGUMENT]...")
 		return 1
 	}
-	format, args := unescapeC(argv[1]), argv[2:]
+	format, args := argv[1], argv[2:]
+	code := 0
+	next := func() (string, bool) {
+		if len(args) == 0 {
+			return "", false
+		}
+		a := args[0]
+		args = args[1:]
+		return a, true
+	}
+	number := func(a string) (float64, int64, bool) {
+		if len(a) > 1 && (a[0] == '\'' || a[0] == '"') {
+			r, _ := utf8.DecodeRuneInString(a[1:])
+			return float64(r), int64(r), true
+		}
+		if a == "" {
+			return 0, 0, true
+		}
+		if n, err := strconv.ParseInt(a, 0, 64); err == nil {
+			return float64(n), n, true
+		}
+		if f, err := strconv.ParseFloat(a, 64); err == nil {
+			return f, int64(f), true
+		}
+		p.Eprintln("printf: invalid number '" + a + "'")
+		code = 1
+		return 0, 0, false
+	}
 	var b strings.Builder
 	for {
 		before := len(args)
 		for i := 0; i < len(format); i++ {
 			c := format[i]
+			if c == '\\' && i+1 < len(format) {
+				// \ddd: one to three octal digits; the others as echo -e's
+				if end := i + 1; format[end] >= '0' && format[end] <= '7' {
+					for end < len(format) && end-i <= 3 && format[end] >= '0' && format[end] <= '7' {
+						end++
+					}
+					v, _ := strconv.ParseUint(format[i+1:end], 8, 16)
+					b.WriteByte(byte(v))
+					i = end - 1
+					continue
+				}
+				out, stop := echoEscapes(format[i : i+2])
+				b.WriteString(out)
+				if stop {
+					io.WriteString(p.Stdout, b.String())
+					return code
+				}
+				i++
+				continue
+			}
 			if c != '%' || i+1 >= len(format) {
 				b.WriteByte(c)
 				continue
 			}
-			i++
-			switch format[i] {
+			// %[flags][width][.precision]conversion
+			j := i + 1
+			for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+				j++
+			}
+			spec := format[i:j]
+			readNum := func() {
+				if j < len(format) && format[j] == '*' {
+					a, _ := next()
+					_, n, _ := number(a)
+					spec += strconv.FormatInt(n, 10)
+					j++
+					return
+				}
+				k := j
+				for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+					j++
+				}
+				spec += format[k:j]
+			}
+			readNum()
+			if j < len(format) && format[j] == '.' {
+				spec += "."
+				j++
+				readNum()
+			}
+			if j >= len(format) {
+				b.WriteString(format[i:])
+				break
+			}
+			conv := format[j]
+			i = j
+			switch conv {
 			case '%':
 				b.WriteByte('%')
-			case 's', 'd', 'q':
-				if len(args) > 0 {
-					b.WriteString(args[0])
-					args = args[1:]
-				} else if format[i] == 'd' {
-					b.WriteByte('0')
+			case 's', 'q':
+				a, _ := next()
+				fmt.Fprintf(&b, spec+"s", a)
+			case 'b':
+				a, _ := next()
+				out, stop := echoEscapes(a)
+				fmt.Fprintf(&b, spec+"s", out)
+				if stop {
+					io.WriteString(p.Stdout, b.String())
+					return code
 				}
+			case 'c':
+				a, _ := next()
+				if a != "" {
+					r, _ := utf8.DecodeRuneInString(a)
+					fmt.Fprintf(&b, spec+"c", r)
+				}
+			case 'd', 'i':
+				a, _ := next()
+				_, n, _ := number(a)
+				fmt.Fprintf(&b, spec+"d", n)
+			case 'o', 'u', 'x', 'X':
+				a, _ := next()
+				_, n, _ := number(a)
+				verb := map[byte]string{'o': "o", 'u': "d", 'x': "x", 'X': "X"}[conv]
+				fmt.Fprintf(&b, spec+verb, uint64(n))
+			case 'f', 'F', 'e', 'E', 'g', 'G':
+				a, _ := next()
+				f, _, _ := number(a)
+				if conv == 'F' {
+					conv = 'f'
+				}
+				fmt.Fprintf(&b, spec+string(conv), f)
 			default:
-				b.WriteByte('%')
-				b.WriteByte(format[i])
+				p.Eprintln(fmt.Sprintf("printf: %%%c: invalid conversion specification", conv))
+				io.WriteString(p.Stdout, b.String())
+				return 1
 			}
 		}
 		// The format is reused while arguments remain, but only while it
@@ -160,8 +386,8 @@ func Printf(p *process.Proc, argv []string) int {
 			break
 		}
 	}
-	p.Stdout.Write([]byte(b.String()))
-	return 0
+	io.WriteString(p.Stdout, b.String())
+	return code
 }
 
 // Printenv is env / printenv.
@@ -234,28 +460,6 @@ func Uname(p *process.Proc, argv []string) int {
 	}
 	p.Println("Linux")
 	return 0
-}
-
-// Date is date.
-func Date(p *process.Proc, argv []string) int {
-	p.Println(p.Now().UTC().Format("Mon Jan  2 15:04:05 UTC 2006"))
-	return 0
-}
-
-// Touch is touch.
-func Touch(p *process.Proc, argv []string) int {
-	code := 0
-	for _, f := range argv[1:] {
-		if strings.HasPrefix(f, "-") {
-			continue
-		}
-		data, _ := p.ReadFile(f)
-		if err := p.WriteFile(f, data, false); err != nil {
-			p.Eprintln(fmt.Sprintf("touch: %s: %s", f, process.PosixFileError(err, true)))
-			code = 1
-		}
-	}
-	return code
 }
 
 // parseSleep reads `sleep` arguments: seconds with optional s/m/h/d suffix,
@@ -401,4 +605,10 @@ func Rm(p *process.Proc, argv []string) int {
 		}
 	}
 	return code
+}
+
+// unescapeC is s with its C escapes interpreted (printf's format).
+func unescapeC(s string) string {
+	out, _ := echoEscapes(s)
+	return out
 }

@@ -1,54 +1,101 @@
 package programs
 
 import (
-	"wink.dev/wink/simnode/shell/process"
-
-	"strconv"
 	"strings"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
-// progTail is busybox tail: the last lines of a file (-n N, default 10)
-// and, with -f, following it: the process then runs until stopped (upstream
-// expansion.go keeps a pod running with `sh -c "tail -f /dev/null"`). Row
-// E; all kubelet versions.
+// Tail is tail [-n [+]N | -N | +N] [-c [+]N] [-fFqv] [FILE]...: the last
+// N lines (default 10) or bytes of each file or of stdin (a pipe); +N
+// from the Nth on (https://www.gnu.org/software/coreutils/manual/html_node/tail-invocation.html).
+// With -f it then follows the file: the process runs until stopped
+// (upstream expansion.go keeps a pod running with `sh -c "tail -f
+// /dev/null"`). Row E; all kubelet versions.
 func Tail(p *process.Proc, argv []string) int {
-	n, follow := 10, false
-	var files []string
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case a == "-f" || a == "-F":
-			follow = true
-		case a == "-n" && i+1 < len(argv):
-			i++
-			n, _ = strconv.Atoi(strings.TrimPrefix(argv[i], "+"))
-		case strings.HasPrefix(a, "-n"):
-			n, _ = strconv.Atoi(strings.TrimPrefix(a[2:], "+"))
-		default:
-			files = append(files, a)
+	args := argv[1:]
+	if len(args) > 0 && len(args[0]) > 1 && (args[0][0] == '-' || args[0][0] == '+') && args[0][1] >= '0' && args[0][1] <= '9' {
+		n := strings.TrimLeft(args[0], "-")
+		follow := strings.HasSuffix(n, "f")
+		args = append([]string{"-n", strings.TrimSuffix(n, "f")}, args[1:]...) // tail -5, tail +2
+		if follow {
+			args = append(args, "-f")
 		}
 	}
-	code := 0
+	o := newOptions("tail")
+	lineCount := o.StringP("lines", "n", "10", "")
+	byteCount := o.StringP("bytes", "c", "", "")
+	follow := o.BoolP("follow", "f", false, "")
+	followName := o.BoolP("F", "F", false, "")
+	quiet := o.BoolP("quiet", "q", false, "")
+	verbose := o.BoolP("verbose", "v", false, "")
+	o.StringP("sleep-interval", "s", "", "")
+	o.String("pid", "", "")
+	o.Bool("retry", false, "")
+	files, ok := o.parse(p, args)
+	if !ok {
+		return 1
+	}
+	count, bytes := *lineCount, false
+	if *byteCount != "" {
+		count, bytes = *byteCount, true
+	}
+	n, _, err := headCount(count)
+	if err != nil {
+		p.Eprintln("tail: invalid number '" + count + "'")
+		return 1
+	}
+	from := strings.HasPrefix(count, "+")
+	var shown []string
 	for _, f := range files {
-		if f == "/dev/null" || strings.EqualFold(f, "NUL") {
+		if f == "/dev/null" || p.IsNullDevice(f) {
 			continue
 		}
-		data, err := p.ReadFile(f)
-		if err != nil {
-			p.Eprintln("tail: can't open '" + f + "': No such file or directory")
-			code = 1
-			continue
-		}
-		lines := strings.SplitAfter(string(data), "\n")
-		if len(lines) > 0 && lines[len(lines)-1] == "" {
-			lines = lines[:len(lines)-1]
-		}
-		if len(lines) > n {
-			lines = lines[len(lines)-n:]
-		}
-		_, _ = p.Stdout.Write([]byte(strings.Join(lines, "")))
+		shown = append(shown, f)
 	}
-	if follow && code == 0 {
+	if len(files) > 0 && len(shown) == 0 {
+		// only /dev/null: nothing to print, and -f waits on it
+		if *follow || *followName {
+			return p.Block()
+		}
+		return 0
+	}
+	names, data, code := readInputs(p, "tail", shown)
+	for k, d := range data {
+		if (len(names) > 1 && !*quiet) || *verbose {
+			if k > 0 {
+				p.Println("")
+			}
+			name := names[k]
+			if name == "" {
+				name = "standard input"
+			}
+			p.Println("==> " + name + " <==")
+		}
+		start := 0
+		switch {
+		case bytes && from:
+			start = min(max(n-1, 0), len(d))
+		case bytes:
+			start = max(len(d)-n, 0)
+		default:
+			ends := lineEnds(d)
+			switch {
+			case from && n > 1:
+				start = len(d)
+				if n-2 < len(ends) {
+					start = ends[n-2]
+				}
+			case from:
+			case n == 0:
+				start = len(d)
+			case n < len(ends):
+				start = ends[len(ends)-n-1]
+			}
+		}
+		p.Stdout.Write(d[start:])
+	}
+	if (*follow || *followName) && code == 0 && len(files) > 0 {
 		return p.Block()
 	}
 	return code

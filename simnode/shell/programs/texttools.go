@@ -122,11 +122,14 @@ func breToGo(re string) string {
 	return b.String()
 }
 
-// Grep is busybox grep [-iFEvcqlnxws] [-e PATTERN]... PATTERN [FILE]...:
-// exit 0 when a line matched, 1 when none did, 2 on an error.
+// Grep is busybox grep [-iFEvcqlnxwso] [-e PATTERN]... PATTERN [FILE]...:
+// exit 0 when a line matched, 1 when none did, 2 on an error; -o prints
+// each match on a line of its own
+// (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/grep.html,
+// https://www.gnu.org/software/grep/manual/grep.html#index-_002do).
 func Grep(p *process.Proc, argv []string) int {
 	var patterns, files []string
-	var ignoreCase, fixed, extended, invert, count, quiet, list, number, line, word, silent bool
+	var ignoreCase, fixed, extended, invert, count, quiet, list, number, line, word, silent, only bool
 	i := 1
 	for ; i < len(argv); i++ {
 		a := argv[i]
@@ -166,7 +169,9 @@ func Grep(p *process.Proc, argv []string) int {
 				word = true
 			case 's':
 				silent = true
-			case 'H', 'h', 'o', 'r', 'R':
+			case 'o':
+				only = true
+			case 'H', 'h', 'r', 'R':
 			default:
 				p.Eprintln(fmt.Sprintf("grep: invalid option -- '%c'", f))
 				return 2
@@ -261,14 +266,27 @@ func Grep(p *process.Proc, argv []string) int {
 			if count || list {
 				continue
 			}
-			out := text
-			if number {
-				out = strconv.Itoa(lineNo) + ":" + out
-			}
+			prefix := ""
 			if len(files) > 1 {
-				out = in.name + ":" + out
+				prefix = in.name + ":"
 			}
-			p.Stdout.Write([]byte(out + "\n"))
+			if number {
+				prefix += strconv.Itoa(lineNo) + ":"
+			}
+			if !only {
+				p.Stdout.Write([]byte(prefix + text + "\n"))
+				continue
+			}
+			if invert {
+				continue
+			}
+			for _, re := range res {
+				for _, m := range re.FindAllString(strings.TrimSuffix(text, "\r"), -1) {
+					if m != "" {
+						p.Stdout.Write([]byte(prefix + m + "\n"))
+					}
+				}
+			}
 		}
 		switch {
 		case count && len(files) > 1:
@@ -285,13 +303,18 @@ func Grep(p *process.Proc, argv []string) int {
 	return code
 }
 
-// Getent is glibc's getent for the hosts database: `getent hosts NAME...`
-// prints "ADDRESS  NAMES" from the hosts file, else from DNS (the
-// container's resolver, row H2); exit 2 when a key is not found.
+// Getent is glibc's getent (https://man7.org/linux/man-pages/man1/getent.1.html)
+// for the hosts database: `getent hosts NAME...` prints "ADDRESS  NAMES"
+// from the hosts file, else from DNS (the container's resolver, row H2);
+// and for passwd and group, the lines of /etc/passwd and /etc/group whose
+// name or ID is the key. Exit 2 when a key is not found.
 func Getent(p *process.Proc, argv []string) int {
 	if len(argv) < 2 {
 		p.Eprintln("Usage: getent [OPTION...] database [key ...]")
 		return 1
+	}
+	if argv[1] == "passwd" || argv[1] == "group" {
+		return getentFile(p, "/etc/"+argv[1], argv[2:])
 	}
 	if argv[1] != "hosts" && argv[1] != "ahosts" && argv[1] != "ahostsv4" {
 		p.Eprintln("Unknown database: " + argv[1])
@@ -317,6 +340,32 @@ func Getent(p *process.Proc, argv []string) int {
 			continue
 		}
 		p.Println(fmt.Sprintf("%-15s %s", addrs[0], p.FQDN(key)))
+	}
+	return code
+}
+
+// getentFile is getent passwd and group: the lines of file (NAME:x:ID:...)
+// whose name or ID is a key, or all of them.
+func getentFile(p *process.Proc, file string, keys []string) int {
+	data, _ := p.ReadFile(file)
+	if len(keys) == 0 {
+		p.Stdout.Write(data)
+		return 0
+	}
+	code := 0
+	for _, key := range keys {
+		found := false
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.Split(l, ":")
+			if len(f) > 2 && (f[0] == key || f[2] == key) {
+				p.Println(l)
+				found = true
+				break
+			}
+		}
+		if !found {
+			code = 2
+		}
 	}
 	return code
 }

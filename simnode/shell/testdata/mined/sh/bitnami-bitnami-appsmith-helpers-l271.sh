@@ -1,0 +1,25 @@
+# source: https://github.com/bitnami/charts/blob/5165628ae06697f8f68a670bef7739d93c4b7f44/bitnami/appsmith/templates/_helpers.tpl#L271
+#!/bin/bash
+
+set -o errexit
+set -o nounset
+set -o pipefail
+
+. /opt/bitnami/scripts/liblog.sh
+. /opt/bitnami/scripts/libvalidations.sh
+. /opt/bitnami/scripts/libappsmith.sh
+. /opt/bitnami/scripts/appsmith-env.sh
+
+info "Waiting for Appsmith backend to be available"
+
+check_api() {
+    curl --max-time 5 "http://$APPSMITH_API_HOST:$APPSMITH_API_PORT/api/v1/users/me" | grep -q "success"
+}
+
+if retry_while check_api; then
+    info "Backend is available"
+    exit 0
+else
+    error "Backend not available"
+    exit 1
+fi

@@ -1,0 +1,14 @@
+# source: https://github.com/bitnami/charts/blob/5165628ae06697f8f68a670bef7739d93c4b7f44/bitnami/mastodon/templates/_helpers.tpl#L647
+#!/bin/bash
+
+set -o errexit
+set -o nounset
+set -o pipefail
+
+. /opt/bitnami/scripts/liblog.sh
+. /opt/bitnami/scripts/libvalidations.sh
+. /opt/bitnami/scripts/libmastodon.sh
+. /opt/bitnami/scripts/mastodon-env.sh
+
+mastodon_wait_for_redis_connection "redis://${MASTODON_REDIS_PASSWORD:-}@${MASTODON_REDIS_HOST}:${MASTODON_REDIS_PORT_NUMBER}"
+info "Redis(TM) is ready"

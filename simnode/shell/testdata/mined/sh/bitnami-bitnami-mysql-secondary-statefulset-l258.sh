@@ -1,0 +1,6 @@
+# source: https://github.com/bitnami/charts/blob/5165628ae06697f8f68a670bef7739d93c4b7f44/bitnami/mysql/templates/secondary/statefulset.yaml#L258
+password_aux="${MYSQL_MASTER_ROOT_PASSWORD:-}"
+if [[ -f "${MYSQL_MASTER_ROOT_PASSWORD_FILE:-}" ]]; then
+    password_aux=$(cat "$MYSQL_MASTER_ROOT_PASSWORD_FILE")
+fi
+mysqladmin ping -uroot -p"${password_aux}" | grep "mysqld is alive"

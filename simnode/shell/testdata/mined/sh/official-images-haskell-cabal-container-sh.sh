@@ -1,0 +1,6 @@
+# source: https://github.com/docker-library/official-images/blob/37079fb336f572a88700cf32e5e1f6be54a04e8f/test/tests/haskell-cabal/container.sh
+#!/bin/bash
+set -e
+
+cabal update
+cabal install --lib primitive
