@@ -1081,6 +1081,20 @@ func (s *psShell) eval(n *psNode) any {
 		}
 		return collapse(vals)
 	case "paren":
+		if a := n.kids[0]; a.kind == "assign" && a.kids[0].kind != "lvalues" {
+			// ($x = 1) and ($i++) give a value: the variable's after the
+			// assignment, the one before a postfix increment
+			// (about_Assignment_Operators)
+			var old any
+			if a.name == "postfix" {
+				old = s.eval(a.kids[0])
+			}
+			s.execStmt(a, nil)
+			if a.name == "postfix" {
+				return old
+			}
+			return s.eval(a.kids[0])
+		}
 		return s.evalValue(n.kids[0])
 	case "array":
 		var out []any
@@ -1125,6 +1139,10 @@ func (s *psShell) eval(n *psNode) any {
 		return &psObject{typeName: n.name, str: n.name}
 	case "cast":
 		return s.cast(n.name, s.eval(n.kids[0]))
+	case "postfix":
+		old := s.eval(n.kids[0])
+		s.assign(&psNode{kind: "assign", op: n.op, kids: []*psNode{n.kids[0], {kind: "lit", val: int64(1)}}})
+		return old
 	case "member", "call":
 		return s.member(n)
 	case "index":

@@ -173,7 +173,14 @@ func (ps *psParser) unary() *psNode {
 		}
 		return &psNode{kind: "type", name: t, pos: start, end: ps.i}
 	}
-	return ps.postfix(ps.primary())
+	n := ps.postfix(ps.primary())
+	if c := ps.peek(); (c == '+' || c == '-') && ps.peekAt(1) == c && (n.kind == "var" || n.kind == "member" || n.kind == "index") {
+		// $i++ inside an expression: the postfix increment gives the
+		// value before it (about_Assignment_Operators)
+		ps.i += 2
+		n = &psNode{kind: "postfix", op: string(c) + "=", pos: n.pos, end: ps.i, kids: []*psNode{n}}
+	}
+	return n
 }
 
 func (ps *psParser) typeName() string {
@@ -200,13 +207,14 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 	for {
 		c := ps.peek()
 		switch {
-		case c == '.' && ps.peekAt(1) != '.' && (process.IsLetter(ps.peekAt(1)) || ps.peekAt(1) == '_' || ps.peekAt(1) == '$' || ps.peekAt(1) == '\'' || ps.peekAt(1) == '"'),
+		case c == '.' && ps.memberNameAfterDot(),
 			c == ':' && ps.peekAt(1) == ':':
 			static := c == ':'
 			if static {
 				ps.i += 2
 			} else {
 				ps.i++
+				ps.skipAll() // a member name may follow on the next line
 			}
 			var name string
 			if ps.peek() == '\'' || ps.peek() == '"' || ps.peek() == '$' {
@@ -258,6 +266,22 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 			return n
 		}
 	}
+}
+
+// memberNameAfterDot reports whether the '.' here is member access: a
+// name, a quoted or $variable name, or a number ($Matches.1; the
+// specification's member-name is any simple name or a value such as a
+// numeric literal, §7.1.2), on this line or, after the dot, the next.
+func (ps *psParser) memberNameAfterDot() bool {
+	j := ps.i + 1
+	for j < len(ps.src) && strings.ContainsRune(" \t\r\n", rune(ps.src[j])) {
+		j++
+	}
+	if j == len(ps.src) || ps.src[j] == '.' || (j > ps.i+1 && !strings.Contains(ps.src[ps.i+1:j], "\n")) {
+		return false
+	}
+	c := ps.src[j]
+	return process.IsLetter(c) || c == '_' || c == '$' || c == '\'' || c == '"' || (c >= '0' && c <= '9' && j == ps.i+1)
 }
 
 func (ps *psParser) variable() *psNode {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -141,6 +143,8 @@ func (ps *psParser) skip() {
 		switch {
 		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 			ps.i++
+		case ps.spaceLen(ps.i) > 0:
+			ps.i += ps.spaceLen(ps.i)
 		case c == '`' && (ps.peekAt(1) == '\n' || ps.peekAt(1) == '\r'):
 			ps.i += 2
 			if ps.peek() == '\n' {
@@ -172,6 +176,21 @@ func (ps *psParser) skipAll() {
 		}
 		return
 	}
+}
+
+// spaceLen is the length of the Unicode whitespace character (classes Zs,
+// Zl, Zp: the no-break space among them) at i, 0 if there is none: the
+// language specification's whitespace (PowerShell Language Specification
+// 3.0, §2.2.4) beyond the ASCII blanks skip handles byte by byte.
+func (ps *psParser) spaceLen(i int) int {
+	if i >= len(ps.src) || ps.src[i] < utf8.RuneSelf {
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(ps.src[i:])
+	if unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) {
+		return n
+	}
+	return 0
 }
 
 func isWordByte(c byte) bool {
@@ -212,11 +231,12 @@ func (ps *psParser) statements(close string) []*psNode {
 		out = append(out, ps.statement())
 		// statements end at ; or a newline (or the block's end)
 		ps.skip()
-		prev := byte(0)
-		if ps.i > 0 {
-			prev = ps.src[ps.i-1]
+		// a statement that ends in a block or a parenthesis may be followed
+		// by the next one on its line: foreach ($x in $y) { ... } return
+		if ended := strings.TrimRight(ps.src[:ps.i], " \t"); strings.HasSuffix(ended, "}") || strings.HasSuffix(ended, ")") {
+			continue
 		}
-		if c := ps.peek(); c != 0 && c != ';' && c != '\n' && c != '\r' && c != '}' && c != ')' && prev != '}' && prev != ')' && !(prev == ' ' && strings.HasSuffix(strings.TrimRight(ps.src[:ps.i], " \t"), ")")) {
+		if c := ps.peek(); c != 0 && c != ';' && c != '\n' && c != '\r' && c != '}' && c != ')' {
 			ps.fail(ps.i, fmt.Sprintf("Unexpected token '%s' in expression or statement.", ps.tokenText()), "UnexpectedToken")
 		}
 	}
@@ -336,7 +356,7 @@ func (ps *psParser) statement() *psNode {
 		for isWordByte(ps.peek()) {
 			ps.i++
 		}
-		ps.skip()
+		ps.skipAll() // the name may be on the next line
 		j := ps.i
 		for ps.i < len(ps.src) && !strings.ContainsRune(" \t\r\n({", rune(ps.src[ps.i])) {
 			ps.i++
@@ -390,8 +410,8 @@ func (ps *psParser) statement() *psNode {
 		for ps.i < len(ps.src) && ps.src[ps.i] != '{' && ps.src[ps.i] != '\n' {
 			ps.i++
 		}
-		if ps.peek() == '{' {
-			ps.balanced('{', '}')
+		if ps.skipToByte('{') {
+			ps.skipBraces()
 		}
 		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: " + kw}
 	case ps.keyword("using"):
@@ -412,6 +432,9 @@ func (ps *psParser) statement() *psNode {
 	case ps.keyword("param"):
 		ps.i += 5
 		ps.skip()
+		if save := ps.i; !ps.skipToByte('(') {
+			ps.i = save
+		}
 		var params []psParam
 		if ps.peek() == '(' {
 			params = ps.paramList()
@@ -438,7 +461,7 @@ func (ps *psParser) statement() *psNode {
 		}
 	}
 	// assignment?
-	if c := ps.peek(); c == '$' || c == '[' {
+	if c := ps.peek(); c == '$' || c == '[' || c == '(' {
 		save := ps.i
 		if lv, ok := ps.tryLValue(); ok {
 			ps.skip()
@@ -464,11 +487,11 @@ func (ps *psParser) statement() *psNode {
 				ps.i = save
 				return ps.pipelineChain()
 			}
-			if strings.HasPrefix(ps.src[ps.i:], "++") || strings.HasPrefix(ps.src[ps.i:], "--") {
+			if (strings.HasPrefix(ps.src[ps.i:], "++") || strings.HasPrefix(ps.src[ps.i:], "--")) && ps.nextNonSpace(2) != ',' {
 				op := ps.src[ps.i:ps.i+1] + "="
 				ps.i += 2
 				one := &psNode{kind: "lit", val: int64(1), pos: ps.i, end: ps.i}
-				return &psNode{kind: "assign", pos: start, end: ps.i, op: op, kids: []*psNode{lv, one}}
+				return &psNode{kind: "assign", name: "postfix", pos: start, end: ps.i, op: op, kids: []*psNode{lv, one}}
 			}
 			for _, op := range []string{"=", "+=", "-=", "*=", "/="} {
 				if strings.HasPrefix(ps.src[ps.i:], op) && !strings.HasPrefix(ps.src[ps.i:], "==") {
@@ -618,21 +641,40 @@ func (ps *psParser) typeList() []string {
 	}
 }
 
-// balanced skips a bracketed region.
-func (ps *psParser) balanced(open, close byte) {
-	depth := 0
+// skipBraces skips a {...} region the parser does not read (a class or
+// enum body), passing strings and comments whole so that their braces do
+// not count.
+func (ps *psParser) skipBraces() {
+	start, depth := ps.i, 0
 	for ps.i < len(ps.src) {
-		c := ps.src[ps.i]
-		ps.i++
-		if c == open {
+		switch c := ps.src[ps.i]; {
+		case c == '\'' || c == '"' || c == '@' && (ps.peekAt(1) == '"' || ps.peekAt(1) == '\''):
+			ps.primary()
+			continue
+		case c == '#' || c == '<' && ps.peekAt(1) == '#' || c == '`':
+			before := ps.i
+			if ps.skip(); ps.i > before {
+				continue
+			}
+		case c == '{':
 			depth++
-		} else if c == close {
+		case c == '}':
 			depth--
 			if depth == 0 {
+				ps.i++
 				return
 			}
 		}
+		ps.i++
 	}
+	ps.fail(start, "Missing closing '}' in statement block or type definition.", "MissingEndCurlyBrace")
+}
+
+// skipToByte passes blank lines and comments to c; it is false when
+// something else comes first.
+func (ps *psParser) skipToByte(c byte) bool {
+	ps.skipAll()
+	return ps.peek() == c
 }
 
 func (ps *psParser) nextNonSpace(from int) byte {
@@ -673,6 +715,12 @@ func (ps *psParser) tryLValue() (n *psNode, ok bool) {
 			return n, n.kind == "member"
 		}
 		ps.skip()
+	}
+	if ps.peek() == '(' {
+		// (Get-Item x).LastWriteTime = ...: a member or element of any
+		// expression is assignable (about_Assignment_Operators)
+		n = ps.postfix(ps.primary())
+		return n, n.kind == "member" || n.kind == "index"
 	}
 	if ps.peek() != '$' {
 		return nil, false
@@ -762,7 +810,7 @@ func (ps *psParser) element() *psNode {
 		ps.commandArgs(cmd)
 		return cmd
 	}
-	if ps.keyword("-not") || isExprStart(c, next) {
+	if ps.keyword("-not") || isExprStart(c, next) && !ps.genericTokenAhead() {
 		e := ps.expr()
 		n := &psNode{kind: "exprelem", pos: start, kids: []*psNode{e}}
 		ps.redirections(n)
@@ -773,6 +821,26 @@ func (ps *psParser) element() *psNode {
 	cmd := &psNode{kind: "command", pos: start, kids: []*psNode{name}}
 	ps.commandArgs(cmd)
 	return cmd
+}
+
+// genericTokenAhead reports whether a digit here starts a command name,
+// not a number: a numeric literal ends at a delimiter, so 7z is a generic
+// token (PowerShell Language Specification 3.0, §2.3.5.1 and §2.3.4).
+func (ps *psParser) genericTokenAhead() bool {
+	j := ps.i
+	for j < len(ps.src) && (ps.src[j] >= '0' && ps.src[j] <= '9') {
+		j++
+	}
+	if j == ps.i || j >= len(ps.src) {
+		return false
+	}
+	rest := strings.ToLower(ps.src[j:])
+	for _, suffix := range []string{"kb", "mb", "gb", "tb", "pb", "l", "d", "e"} {
+		if strings.HasPrefix(rest, suffix) && (len(rest) == len(suffix) || !isWordByte(rest[len(suffix)]) || suffix == "e") {
+			return false
+		}
+	}
+	return process.IsLetter(ps.src[j]) || ps.src[j] == '_'
 }
 
 func (ps *psParser) atArgEnd() bool {
@@ -840,7 +908,9 @@ func (ps *psParser) commandArgs(cmd *psNode) {
 		if c == '-' && (process.IsLetter(ps.peekAt(1)) || ps.peekAt(1) == '_') {
 			ps.i++
 			j := ps.i
-			for ps.i < len(ps.src) && !strings.ContainsRune(" \t\r\n;|)}:,", rune(ps.src[ps.i])) {
+			// a parameter name ends where a script block or expression
+			// starts: -MockWith{ ... } (§2.3.4's parameter-char)
+			for ps.i < len(ps.src) && !strings.ContainsRune(" \t\r\n;|)}:,{(", rune(ps.src[ps.i])) && ps.spaceLen(ps.i) == 0 {
 				ps.i++
 			}
 			a := psArg{param: ps.src[j:ps.i], pos: start}
@@ -906,7 +976,9 @@ func (ps *psParser) singleArgument() *psNode {
 	if c == '$' || c == '(' || c == '@' || c == '\'' || c == '"' || c == '{' {
 		e := ps.postfix(ps.primary())
 		// `$env:X\bin\file.exe` and "a"b: one expandable word
-		if d := ps.peek(); d != 0 && !strings.ContainsRune(" \t\r\n;|)},", rune(d)) && !(d == '&' && ps.peekAt(1) == '&') && d != '>' {
+		// (about_Parsing); an argument that starts with (, @( or { ends
+		// with it: Write-Output (1)a passes two arguments
+		if d := ps.peek(); c != '(' && c != '@' && c != '{' && d != 0 && !strings.ContainsRune(" \t\r\n;|)},", rune(d)) && !(d == '&' && ps.peekAt(1) == '&') && d != '>' && ps.spaceLen(ps.i) == 0 {
 			ps.i = start
 			return ps.bareword(false)
 		}
@@ -934,7 +1006,7 @@ func (ps *psParser) bareword(isName bool) *psNode {
 	}
 	for ps.i < len(ps.src) {
 		c := ps.src[ps.i]
-		if strings.ContainsRune(" \t\r\n;|)},", rune(c)) || (c == '&' && ps.peekAt(1) == '&') {
+		if strings.ContainsRune(" \t\r\n;|)},", rune(c)) || (c == '&' && ps.peekAt(1) == '&') || ps.spaceLen(ps.i) > 0 {
 			break
 		}
 		if c == '>' || (c == '<' && ps.peekAt(1) != '#') {
