@@ -173,9 +173,8 @@ func TestMinedBehaviour(t *testing.T) {
 		cases[s.lang.dir]++
 		t.Run(s.lang.dir+"/"+s.name, func(t *testing.T) {
 			f := newFixture(s.lang.os)
-			if s.image != "" {
-				f.env.Image = ImageOf(s.lang.os, s.image, false)
-			}
+			// the image the source names, else an open image of its OS
+			f.env.Image = ImageOf(s.lang.os, s.image, false)
 			for k, v := range want.Vars {
 				f.env.Vars[k] = v
 			}

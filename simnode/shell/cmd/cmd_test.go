@@ -33,10 +33,10 @@ func TestCmdQuoteRules(t *testing.T) {
 		{`"a\\" b`, []string{`a\`, "b"}},
 		{`""`, []string{""}},
 	} {
-		if got := splitWinArgs(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("splitWinArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := process.SplitCommandLine(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("process.SplitCommandLine(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-		if got := splitWinArgs(joinWinArgs(tc.want)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+		if got := process.SplitCommandLine(joinWinArgs(tc.want)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("round trip %q: %q", tc.want, got)
 		}
 	}

@@ -249,7 +249,7 @@ func (s *shell) external(name, rest string, st streams, call bool) int {
 			}
 		}
 	}
-	args := splitWinArgs(rest)
+	args := process.SplitCommandLine(rest)
 	if _, ok := c.Programs.Lookup(process.Windows, name); ok {
 		child := s.p.Sub(st.in, st.out, st.err)
 		return child.Exec(append([]string{name}, args...))

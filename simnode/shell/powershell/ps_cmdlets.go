@@ -70,12 +70,6 @@ func init() {
 		{name: "Write-Output", aliases: []string{"echo", "write"}, help: "Sends objects to the pipeline.", rows: "E", positional: []string{"InputObject*"}, switches: []string{"NoEnumerate"}, run: cmdletWriteOutput},
 		{name: "Write-Host", help: "Writes to the host (the container log).", rows: "E, S5", positional: []string{"Object*"}, switches: []string{"NoNewline"}, params: []string{"Separator", "ForegroundColor", "BackgroundColor"}, run: cmdletWriteHost},
 		{name: "Write-Error", help: "Writes a non-terminating error.", positional: []string{"Message*"}, params: []string{"Category", "ErrorId"}, run: cmdletWriteError},
-		{name: "Write-Warning", help: "Writes a warning.", positional: []string{"Message*"}, run: func(c *psCall) {
-			c.s.p.Println("WARNING: " + joinValues(c.named["Message"], " "))
-		}},
-		{name: "Write-Verbose", help: "Writes a verbose message (hidden by default).", positional: []string{"Message*"}, run: func(*psCall) {}},
-		{name: "Write-Debug", help: "Writes a debug message (hidden by default).", positional: []string{"Message*"}, run: func(*psCall) {}},
-		{name: "Write-Information", help: "Writes an information record.", positional: []string{"MessageData*"}, run: func(*psCall) {}},
 		{name: "Get-Content", aliases: []string{"gc", "cat", "type"}, help: "Gets the content of a file.", rows: "E, B11, B12", positional: []string{"Path"}, params: []string{"LiteralPath", "TotalCount", "Head", "First", "Tail", "Last", "Encoding", "Delimiter", "ReadCount"}, switches: []string{"Raw", "Wait", "Force"}, run: cmdletGetContent},
 		{name: "Set-Content", aliases: []string{"sc"}, help: "Writes content to a file.", rows: "E, B10, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
 		{name: "Add-Content", aliases: []string{"ac"}, help: "Appends content to a file.", rows: "E, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},

@@ -48,6 +48,53 @@ func timeSpan(d time.Duration) *psObject {
 		{"TotalMinutes", d.Minutes()}, {"TotalSeconds", d.Seconds()}, {"TotalMilliseconds", float64(d.Milliseconds())}}}
 }
 
+// parseVersion is System.Version.Parse: two to four dot-separated
+// non-negative numbers (https://learn.microsoft.com/dotnet/api/system.version.parse).
+func parseVersion(text string) (*psObject, bool) {
+	fields := strings.Split(strings.TrimSpace(text), ".")
+	if len(fields) < 2 || len(fields) > 4 {
+		return nil, false
+	}
+	parts := make([]int64, len(fields))
+	for i, f := range fields {
+		n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 32)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		parts[i] = n
+	}
+	return newVersion(parts...), true
+}
+
+// isVersion reports whether v is a System.Version.
+func isVersion(v any) bool {
+	o, ok := v.(*psObject)
+	return ok && o.typeName == "System.Version"
+}
+
+// compareVersions is System.Version.CompareTo: Major, Minor, Build and
+// Revision in turn, an undefined component (-1) before any defined one.
+// The right side converts to a version; ok is false when it cannot.
+func compareVersions(l *psObject, r any) (c int, ok bool) {
+	rv, isV := r.(*psObject)
+	if !isVersion(r) {
+		if rv, isV = parseVersion(toStr(r)); !isV {
+			return 0, false
+		}
+	}
+	for _, name := range []string{"Major", "Minor", "Build", "Revision"} {
+		a, _ := l.get(name)
+		b, _ := rv.get(name)
+		if d := toInt(a) - toInt(b); d != 0 {
+			if d < 0 {
+				return -1, true
+			}
+			return 1, true
+		}
+	}
+	return 0, true
+}
+
 // newVersion is a System.Version, shown as its table.
 func newVersion(parts ...int64) *psObject {
 	names := []string{"Major", "Minor", "Build", "Revision"}

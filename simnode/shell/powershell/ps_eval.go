@@ -35,7 +35,9 @@ type psShell struct {
 	errToOut emitter
 	// jobs are the session's background jobs; steps and computing pace a
 	// script that computes (ps_jobs.go).
-	jobs      *psJobs
+	jobs *psJobs
+	// started are the processes Start-Process started (ps_process.go).
+	started   []*startedProcess
 	steps     int64
 	computing bool
 	// errs is $Error, newest first; handlers counts the try blocks and
@@ -259,6 +261,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 	s.src = script
 	code := s.run(script)
 	s.endCompute()
+	s.endStarted()
 	if s.hasShouldExit && (code == -2 || code == 1) {
 		return s.shouldExit
 	}

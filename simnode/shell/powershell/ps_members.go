@@ -32,11 +32,13 @@ func (s *psShell) cast(t string, v any) any {
 			return d
 		}
 	case "version":
-		var parts []int64
-		for _, p := range strings.Split(toStr(v), ".") {
-			parts = append(parts, toInt(p))
+		if isVersion(v) {
+			return v
 		}
-		return newVersion(parts...)
+		if ver, ok := parseVersion(toStr(v)); ok {
+			return ver
+		}
+		s.throwStmt(&psErrorRecord{msg: "Cannot convert value \"" + toStr(v) + "\" to type \"System.Version\".", category: "InvalidArgument", target: ":", reason: "RuntimeException", fqid: "InvalidCastParseTargetInvocation"})
 	case "char":
 		if i, ok := v.(int64); ok {
 			return string(rune(i))
@@ -315,6 +317,21 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		return nil
 	}
 	switch lt {
+	case "version":
+		// [version]::new(major, minor[, build[, revision]]) and ::Parse
+		switch {
+		case ln == "new" && len(args) >= 2:
+			parts := make([]int64, len(args))
+			for i, a := range args {
+				parts[i] = toInt(a)
+			}
+			return newVersion(parts...)
+		case ln == "new" && len(args) == 1, ln == "parse":
+			return s.cast("version", arg(0))
+		case ln == "tryparse":
+			_, ok := parseVersion(toStr(arg(0)))
+			return ok
+		}
 	case "environment":
 		switch ln {
 		case "machinename":

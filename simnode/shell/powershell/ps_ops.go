@@ -176,6 +176,10 @@ func psArith(l, r any, ff func(a, b float64) float64, fi func(a, b int64) int64)
 }
 
 func (s *psShell) compare(op string, l, r any, cs bool) any {
+	if v, ok := l.(*psObject); ok && isVersion(v) && (op == "eq" || op == "ne") {
+		c, ok := compareVersions(v, r)
+		return (ok && c == 0) == (op == "eq")
+	}
 	switch op {
 	case "eq":
 		return looseEqual(l, r, !cs)
@@ -206,6 +210,15 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 	// ordering
 	var c int
 	switch x := l.(type) {
+	case *psObject:
+		if !isVersion(x) {
+			c = strings.Compare(toStr(x), toStr(r))
+			break
+		}
+		var ok bool
+		if c, ok = compareVersions(x, r); !ok {
+			return false
+		}
 	case string:
 		a, b := x, toStr(r)
 		if !cs {
@@ -470,7 +483,8 @@ func toInt(v any) int64 {
 		if x != x || math.IsInf(x, 0) || math.Abs(x) > 9e18 {
 			return 0
 		}
-		return int64(math.Round(x))
+		// .NET's conversion rounds half to even: [int]2.5 is 2
+		return int64(math.RoundToEven(x))
 	case bool:
 		if x {
 			return 1
