@@ -232,7 +232,6 @@ func (s *shell) grow(delta int64, errw io.Writer) bool {
 	return true
 }
 
-
 // escapeWinArg quotes an argument the way the container runtime does when
 // it turns argv into a Windows command line (syscall.EscapeArg).
 func escapeWinArg(s string) string {
