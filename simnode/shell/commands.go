@@ -41,6 +41,8 @@ var windowsPrograms = []*process.Command{
 	{Name: "more", Help: "Displays output one screen at a time (a filter in a container).", Rows: "E", Run: programs.More},
 	{Name: "sort", Help: "Sorts lines of text.", Rows: "E", Run: programs.SortExe},
 	{Name: "where", Help: "Displays the location of files that match the given search pattern.", Rows: "E", Run: programs.Where},
+	{Name: "reg", Help: "Reads the registry (programs/winreg.go).", Rows: "E", Run: programs.Reg},
+	{Name: "setx", Help: "Saves environment variables in the registry.", Rows: "E", Run: programs.Setx},
 	{Name: "agnhost", Aliases: []string{"agnhost-2"}, Help: "The Kubernetes e2e test image's multi-call binary (and its copy /agnhost-2, Dockerfile_windows).", Rows: "H1", Run: programs.Agnhost},
 	{Name: "pause", Help: "The pause container: waits forever.", Run: programs.Pause},
 	{Name: "test-webserver", Help: "agnhost test-webserver (the image's entrypoint argument).", Run: programs.AgnhostSub},

@@ -34,3 +34,55 @@ func TestPowerShellSpec(t *testing.T) {
 		{name: startPro + ": WaitForExit on the process -PassThru returns", setup: servercore, argv: ps(`$p = Start-Process cmd -ArgumentList '/c exit 4' -PassThru; $p.WaitForExit(); $p.ExitCode`), out: "4\r\n"},
 	})
 }
+
+// TestPowerShellProviders: the env:, variable:, function: and registry
+// drives (about_Providers, about_Environment_Provider,
+// about_Variable_Provider, about_Function_Provider, about_Registry_Provider).
+func TestPowerShellProviders(t *testing.T) {
+	const (
+		env      = "https://learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_environment_provider"
+		variable = "https://learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_variable_provider"
+		function = "https://learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_function_provider"
+		registry = "https://learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_registry_provider"
+		cv       = `'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion'`
+	)
+	runCases(t, []tcase{
+		{name: env + ": items of env:", argv: ps(`Test-Path env:GREETING; (Get-Item env:GREETING).Value; Get-Content env:GREETING; Test-Path env:NOPE`), out: "True\r\nhello world\r\nhello world\r\nFalse\r\n"},
+		{name: env + ": Set-Item, New-Item and Remove-Item change the environment", argv: ps(`Set-Item -Path env:FOO -Value bar; $env:FOO; New-Item -Path env: -Name BAZ -Value qux | Out-Null; $env:BAZ; Remove-Item env:FOO; Test-Path env:FOO`), out: "bar\r\nqux\r\nFalse\r\n"},
+		{name: env + ": an item that is not there", argv: ps(`Get-Item env:NOPE; 'after'`), out: "after\r\n", errHas: []string{"Get-Item : Cannot find path 'NOPE' because it does not exist."}},
+		{name: variable, argv: ps(`$a = 5; Test-Path variable:a; (Get-Item variable:a).Value; Get-Content Variable:\a; Remove-Item variable:a; Test-Path variable:a`), out: "True\r\n5\r\n5\r\nFalse\r\n"},
+		{name: function, argv: ps(`function hello { 'hi' }; Test-Path function:hello; (Get-Item function:hello).Name; & (Get-Content function:hello); Remove-Item function:hello; Test-Path function:hello`), out: "True\r\nhello\r\nhi\r\nFalse\r\n"},
+		{name: registry + ": the build of the image", argv: ps(`(Get-ItemProperty ` + cv + `).CurrentBuild; Get-ItemPropertyValue ` + cv + ` -Name CurrentMajorVersionNumber, UBR`), out: "20348\r\n10\r\n2655\r\n"},
+		{name: registry + ": the node's build", setup: func(f *fixture) { f.env.OSVersion = "10.0.17763.6893" }, argv: ps(`(Get-ItemProperty ` + cv + ` -Name ReleaseId).ReleaseId; (Get-Item ` + cv + `).GetValue('CurrentBuildNumber')`), out: "1809\r\n17763\r\n"},
+		{name: registry + ": keys and values that are not there", argv: ps(`Test-Path HKLM:\SOFTWARE\Microsoft; Get-ItemPropertyValue ` + cv + ` -Name Nope; Get-Item HKLM:\SOFTWARE\Nope\Deeper; 'after'`), out: "True\r\nafter\r\n",
+			errHas: []string{`Property Nope does not exist at path HKEY_LOCAL_MACHINE\SOFTWARE\Microsoft\Windows NT\CurrentVersion.`}},
+	})
+}
+
+// TestRegAndSetx: reg.exe query over the simulated keys, and setx
+// (https://learn.microsoft.com/windows-server/administration/windows-commands/reg-query,
+// .../setx).
+func TestRegAndSetx(t *testing.T) {
+	admin := func(f *fixture) { f.env.User = "ContainerAdministrator" }
+	// batch runs a batch file (cmd /c with one quoted argument would take
+	// the first and last quote of the line away: cmd /?).
+	batch := func(text string) func(f *fixture) {
+		return func(f *fixture) { f.fs.add(`C:\t.cmd`, "@echo off\r\n"+text+"\r\n") }
+	}
+	bat := []string{"cmd", "/c", `C:\t.cmd`}
+	runCases(t, []tcase{
+		{name: "reg query /v", setup: batch(`reg query "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion" /v CurrentBuild`), argv: bat,
+			out: "\r\nHKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\r\n    CurrentBuild    REG_SZ    20348\r\n\r\n"},
+		{name: "reg query a DWORD", argv: []string{"cmd", "/c", "reg", "query", `HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion`, "/v", "CurrentMajorVersionNumber"},
+			out: "\r\nHKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\r\n    CurrentMajorVersionNumber    REG_DWORD    0xa\r\n\r\n"},
+		{name: "reg query a value that is not there", setup: batch(`reg query "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion" /v Nope`), argv: bat, code: 1,
+			errOut: "ERROR: The system was unable to find the specified registry key or value.\r\n"},
+		{name: "for /f over reg query's output", setup: batch(`for /f "tokens=3" %%a in ('reg query "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion" /v CurrentBuild ^| findstr CurrentBuild') do echo build %%a`), argv: bat,
+			out: "build 20348\r\n"},
+		{name: "reg add to HKLM as ContainerUser", argv: []string{"cmd", "/c", `reg add HKLM\SOFTWARE\x /v a /t REG_SZ /d b /f`}, code: 1, errOut: "ERROR: Access is denied.\r\n"},
+		{name: "reg add to HKLM as ContainerAdministrator", setup: admin, argv: []string{"cmd", "/c", `reg add HKLM\SOFTWARE\x /v a /t REG_SZ /d b /f`}, out: "The operation completed successfully.\r\n"},
+		{name: "setx saves for later processes", argv: []string{"cmd", "/c", `setx FOO bar & echo [%FOO%]`}, out: "\r\nSUCCESS: Specified value was saved.\r\n[%FOO%]\r\n"},
+		{name: "setx /M needs an administrator", argv: []string{"cmd", "/c", `setx FOO bar /M`}, code: 1, errOut: "ERROR: Access to the registry path is denied.\r\n"},
+		{name: "setx /M as ContainerAdministrator", setup: admin, argv: []string{"cmd", "/c", `setx FOO bar /M`}, out: "\r\nSUCCESS: Specified value was saved.\r\n"},
+	})
+}

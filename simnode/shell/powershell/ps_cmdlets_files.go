@@ -45,12 +45,14 @@ func cmdletGetContent(c *psCall) {
 		}
 	}
 	for _, p := range paths {
-		if ev, ok := cutFold(p, "env:"); ok {
-			v, found := c.s.p.Vars.Get(strings.TrimLeft(ev, `\`))
-			if found {
+		if c.providerPath(p, func(d psDrive, rest string) {
+			if v, ok := d.content(c.s, rest); ok {
 				c.out(v)
-				continue
+			} else {
+				c.itemNotFound(rest)
 			}
+		}) {
+			continue
 		}
 		full := c.s.p.Path(p)
 		data, err := c.s.p.ReadFile(p)
@@ -155,9 +157,10 @@ func cmdletOutFile(c *psCall) {
 func cmdletTestPath(c *psCall) {
 	kind := strings.ToLower(c.str("PathType"))
 	for _, p := range c.paths() {
-		if ev, ok := cutFold(p, "env:"); ok {
-			_, found := c.s.p.Vars.Get(strings.TrimLeft(ev, `\`))
+		if c.providerPath(p, func(d psDrive, rest string) {
+			_, found, _ := d.item(c.s, rest)
 			c.out(found)
+		}) {
 			continue
 		}
 		_, ferr := c.s.p.ReadFile(p)
@@ -194,11 +197,15 @@ func cmdletGetChildItem(c *psCall) {
 		paths = []string{"."}
 	}
 	for _, p := range paths {
-		if strings.EqualFold(strings.TrimRight(p, `\/`), "env:") {
-			for _, e := range c.s.p.Vars.Sorted() {
-				c.out(&psObject{typeName: "System.Collections.DictionaryEntry", view: "table", str: e.Name,
-					cols: []psCol{{name: "Name", width: 31}, {name: "Value"}}, props: []psProp{{"Name", e.Name}, {"Value", e.Value}}})
+		if c.providerPath(p, func(d psDrive, rest string) {
+			items, ok := d.children(c.s, rest)
+			if !ok {
+				c.itemNotFound(p)
 			}
+			for _, it := range items {
+				c.out(it)
+			}
+		}) {
 			continue
 		}
 		full := c.s.p.Path(p)
@@ -242,6 +249,16 @@ func cmdletGetChildItem(c *psCall) {
 
 func cmdletGetItem(c *psCall) {
 	for _, p := range c.paths() {
+		if c.providerPath(p, func(d psDrive, rest string) {
+			switch v, found, known := d.item(c.s, rest); {
+			case found && v != nil:
+				c.out(v)
+			case !found && known:
+				c.itemNotFound(rest)
+			}
+		}) {
+			continue
+		}
 		full := c.s.p.Path(p)
 		if data, err := c.s.p.ReadFile(p); err == nil {
 			c.out(c.fileObject(process.ParentDir(full), process.BaseName(full), false, int64(len(data)), c.s.p.Now()))
@@ -261,6 +278,17 @@ func cmdletNewItem(c *psCall) {
 	for _, p := range c.paths() {
 		if c.set("Name") {
 			p = strings.TrimRight(p, `\/`) + `\` + c.str("Name")
+		}
+		if c.providerPath(p, func(d psDrive, rest string) {
+			if !d.set(c.s, rest, c.named["Value"]) {
+				c.s.p.NotSimulated("powershell: New-Item " + p)
+				return
+			}
+			if v, found, _ := d.item(c.s, rest); found && v != nil {
+				c.out(v)
+			}
+		}) {
+			continue
 		}
 		full := c.s.p.Path(p)
 		if kind == "directory" {
@@ -344,6 +372,13 @@ func cmdletMkdir(c *psCall) {
 // cmdletRemoveItem is Remove-Item (rm, del, rd, rmdir, erase, ri).
 func cmdletRemoveItem(c *psCall) {
 	for _, p := range c.paths() {
+		if c.providerPath(p, func(d psDrive, rest string) {
+			if !d.remove(c.s, rest) {
+				c.itemNotFound(rest)
+			}
+		}) {
+			continue
+		}
 		full := c.s.p.Path(p)
 		_, ferr := c.s.p.ReadFile(p)
 		_, derr := c.s.p.ReadDir(p)
