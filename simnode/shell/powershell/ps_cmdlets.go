@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -91,7 +92,7 @@ func init() {
 		{name: "ForEach-Object", aliases: []string{"%", "foreach"}, help: "Runs a script block for each input.", positional: []string{"Process*"}, params: []string{"Begin", "End", "MemberName"}, run: cmdletForEach},
 		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript", "Value"}, params: []string{"InputObject", "Property"}, switches: whereOps, run: cmdletWhere},
 		{name: "Select-Object", aliases: []string{"select"}, help: "Selects objects or properties.", positional: []string{"Property*"}, params: []string{"First", "Last", "Skip", "ExpandProperty", "Index"}, switches: []string{"Unique"}, run: cmdletSelect},
-		{name: "Select-String", aliases: []string{"sls"}, help: "Finds text.", positional: []string{"Pattern", "Path"}, params: []string{"InputObject", "Context"}, switches: []string{"SimpleMatch", "CaseSensitive", "NotMatch", "Quiet", "List"}, run: cmdletSelectString},
+		{name: "Select-String", aliases: []string{"sls"}, help: "Finds text.", positional: []string{"Pattern", "Path"}, params: []string{"InputObject", "Context"}, switches: []string{"SimpleMatch", "CaseSensitive", "NotMatch", "Quiet", "List", "AllMatches"}, run: cmdletSelectString},
 		{name: "Sort-Object", aliases: []string{"sort"}, help: "Sorts input.", positional: []string{"Property*"}, switches: []string{"Descending", "Unique"}, run: cmdletSort},
 		{name: "Measure-Object", aliases: []string{"measure"}, help: "Counts input.", positional: []string{"Property"}, switches: []string{"Sum", "Average", "Line", "Word", "Character"}, run: func(c *psCall) {
 			c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.GenericMeasureInfo", view: "list", props: []psProp{{"Count", int64(len(c.input))}, {"Average", nil}, {"Sum", nil}, {"Maximum", nil}, {"Minimum", nil}, {"Property", nil}}})
@@ -1215,18 +1216,60 @@ func cmdletSelectString(c *psCall) {
 		}
 		lines = toAnySlice(strings.Split(strings.ReplaceAll(DecodeText(data), "\r\n", "\n"), "\n"))
 	}
+	file, path := "InputStream", "InputStream"
+	if c.set("Path") {
+		path = c.s.p.Path(c.str("Path"))
+		file = process.BaseName(path)
+	}
 	found := false
-	for _, l := range lines {
-		if re.MatchString(toStr(l)) != c.has("NotMatch") {
-			found = true
-			if !c.has("Quiet") {
-				c.out(toStr(l))
-			}
+	for i, l := range lines {
+		line := toStr(l)
+		if re.MatchString(line) == c.has("NotMatch") {
+			continue
 		}
+		found = true
+		if c.has("Quiet") {
+			continue
+		}
+		n := 1
+		if c.has("AllMatches") {
+			n = -1
+		}
+		var matches []any
+		for _, m := range re.FindAllStringSubmatchIndex(line, n) {
+			matches = append(matches, regexMatch(line, m))
+		}
+		str := line
+		if path != "InputStream" {
+			str = fmt.Sprintf("%s:%d:%s", path, i+1, line)
+		}
+		c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.MatchInfo", str: str, props: []psProp{
+			{"IgnoreCase", !c.has("CaseSensitive")}, {"LineNumber", int64(i + 1)}, {"Line", line}, {"Filename", file},
+			{"Path", path}, {"Pattern", c.str("Pattern")}, {"Context", nil}, {"Matches", matches}}})
 	}
 	if c.has("Quiet") {
 		c.out(found)
 	}
+}
+
+// regexMatch is the System.Text.RegularExpressions.Match of the submatch
+// indexes m in s: its Value, Index, Length, Success and Groups (0 the
+// whole match).
+// https://learn.microsoft.com/dotnet/api/system.text.regularexpressions.match
+func regexMatch(s string, m []int) *psObject {
+	var groups []any
+	for g := 0; 2*g+1 < len(m); g++ {
+		ok := m[2*g] >= 0
+		val, idx := "", int64(0)
+		if ok {
+			val, idx = s[m[2*g]:m[2*g+1]], int64(m[2*g])
+		}
+		groups = append(groups, &psObject{typeName: "System.Text.RegularExpressions.Group", str: val,
+			props: []psProp{{"Success", ok}, {"Name", strconv.Itoa(g)}, {"Index", idx}, {"Length", int64(len(val))}, {"Value", val}}})
+	}
+	whole := groups[0].(*psObject)
+	return &psObject{typeName: "System.Text.RegularExpressions.Match", str: s[m[0]:m[1]],
+		props: append([]psProp{{"Groups", groups}}, whole.props...)}
 }
 
 // cmdletSort is Sort-Object: numbers as numbers, text case-insensitively,
