@@ -33,7 +33,7 @@ func TestPowerShellSpec(t *testing.T) {
 			errHas: []string{"Start-Process : This command cannot be run due to the error: The system cannot find the file specified.", "InvalidOperationException,Microsoft.PowerShell.Commands.StartProcessCommand"}},
 		{name: "https://learn.microsoft.com/powershell/module/microsoft.powershell.utility/select-string?view=powershell-5.1: MatchInfo objects with their Matches",
 			argv: ps(`$m = 'key=value' | Select-String -Pattern '(\w+)=(\w+)'; $m.Matches[0].Groups[2].Value; $m.Line; $m.LineNumber; $m.Filename; ('a1b22c333' | Select-String '\d+' -AllMatches).Matches.Value`),
-			out: "value\r\nkey=value\r\n1\r\nInputStream\r\n1\r\n22\r\n333\r\n"},
+			out:  "value\r\nkey=value\r\n1\r\nInputStream\r\n1\r\n22\r\n333\r\n"},
 		{name: "https://learn.microsoft.com/dotnet/api/microsoft.powershell.commands.matchinfo.tostring: a file's match shows its path and line number",
 			argv: ps(`Select-String -Path C:\data\hello.txt -Pattern 'from (\w)' | ForEach-Object { $_.Matches[0].Groups[1].Value; "$_" }`), out: "a\r\nC:\\data\\hello.txt:1:hello from a configmap\r\n"},
 		{name: startPro + ": WaitForExit on the process -PassThru returns", setup: servercore, argv: ps(`$p = Start-Process cmd -ArgumentList '/c exit 4' -PassThru; $p.WaitForExit(); $p.ExitCode`), out: "4\r\n"},
