@@ -1,8 +1,7 @@
 // Package powershell is the simulated Windows PowerShell 5.1 / pwsh of
 // Windows containers (rows E, B9, B11, H1–H6; issue 18), following
-// Microsoft Learn's PowerShell 5.1 documentation as its spec: a parser
-// (ps_parse.go statements, ps_expr.go the operator-precedence chain of
-// about_Operator_Precedence), an evaluator (ps_eval.go, ps_ops.go
+// Microsoft Learn's PowerShell 5.1 documentation as its spec: the parser
+// (package parser), an evaluator (ps_eval.go, ps_ops.go
 // operators, ps_members.go and ps_dotnet.go the .NET members scripts use,
 // ps_format.go the default formatter), the error model of
 // about_Try_Catch_Finally, about_Trap, about_Preference_Variables and
@@ -24,8 +23,8 @@
 // world (ps_openworld.go), and a construct it does not implement is a
 // NotSimulated trace (Proc.NotSimulated).
 //
-// Size: about 7,800 lines: one interpreter of one language (parser,
-// evaluator, error model, the .NET members and the core cmdlets scripts
-// use), whose parts share the evaluator's state and are each in a file of
-// their own. No Go implementation of PowerShell exists to use instead.
+// One interpreter of one language (evaluator, error model, the .NET
+// members and the core cmdlets scripts use), whose parts share the
+// evaluator's state and are each in a file of their own. No Go
+// implementation of PowerShell exists to use instead.
 package powershell

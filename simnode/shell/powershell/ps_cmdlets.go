@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -37,7 +38,7 @@ type psCmdlet struct {
 type psCall struct {
 	s        *psShell
 	cmdlet   *psCmdlet
-	node     *psNode
+	node     *parser.Node
 	named    map[string]any
 	extra    []any
 	input    []any
@@ -121,7 +122,7 @@ func init() {
 			}
 		}},
 		{name: "Invoke-Expression", aliases: []string{"iex"}, help: "Runs a string as a script.", positional: []string{"Command"}, run: func(c *psCall) {
-			block, perr := parsePowerShell(c.str("Command"))
+			block, perr := parser.ParseScript(c.str("Command"))
 			if perr != nil {
 				c.s.printParseError(perr)
 				c.s.failed()
@@ -189,41 +190,41 @@ func (l *lineWriter) flush() {
 // expandSplats replaces @name arguments with the hashtable's entries as
 // named arguments or the array's elements as positional ones
 // (about_Splatting).
-func (s *psShell) expandSplats(el *psNode) *psNode {
+func (s *psShell) expandSplats(el *parser.Node) *parser.Node {
 	splat := false
-	for _, a := range el.args {
-		splat = splat || a.param == "@"
+	for _, a := range el.Args {
+		splat = splat || a.Param == "@"
 	}
 	if !splat {
 		return el
 	}
 	cp := *el
-	cp.args = nil
-	for _, a := range el.args {
-		if a.param != "@" {
-			cp.args = append(cp.args, a)
+	cp.Args = nil
+	for _, a := range el.Args {
+		if a.Param != "@" {
+			cp.Args = append(cp.Args, a)
 			continue
 		}
-		switch v := s.eval(a.value).(type) {
+		switch v := s.eval(a.Value).(type) {
 		case *psHash:
 			for _, k := range v.keys {
 				x, _ := v.get(k)
-				cp.args = append(cp.args, psArg{param: k, colon: true, value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+				cp.Args = append(cp.Args, parser.Arg{Param: k, Colon: true, Value: &parser.Node{Kind: "lit", Val: x}, Pos: a.Pos, End: a.End})
 			}
 		default:
 			for _, x := range enumerate(v) {
-				cp.args = append(cp.args, psArg{value: &psNode{kind: "lit", val: x}, pos: a.pos, end: a.end})
+				cp.Args = append(cp.Args, parser.Arg{Value: &parser.Node{Kind: "lit", Val: x}, Pos: a.Pos, End: a.End})
 			}
 		}
 	}
 	return &cp
 }
 
-func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter) {
+func (s *psShell) runCommand(el *parser.Node, input []any, hasInput bool, out emitter) {
 	el = s.expandSplats(el)
-	nameNode := el.kids[0]
+	nameNode := el.Kids[0]
 	var target any
-	if nameNode.kind == "bare" {
+	if nameNode.Kind == "bare" {
 		target = toStr(s.eval(nameNode))
 	} else {
 		target = s.eval(nameNode)
@@ -231,7 +232,7 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	if sb, ok := target.(*psScriptBlock); ok {
 		// & { } runs in a child scope, . { } in the caller's (about_Scopes)
 		args := s.evalArgs(el)
-		if el.op != "." {
+		if el.Op != "." {
 			defer s.pushScope(false)()
 		}
 		s.invokeBlock(sb.node, args, input, out)
@@ -261,30 +262,30 @@ func (s *psShell) runCommand(el *psNode, input []any, hasInput bool, out emitter
 	if s.unsimulated(name, el) {
 		return // open world (openworld.go)
 	}
-	s.commandNotFound(name, nameNode.pos, nameNode.end)
+	s.commandNotFound(name, nameNode.Pos, nameNode.End)
 }
 
 // evalArgs evaluates arguments for functions, scripts and native programs.
-func (s *psShell) evalArgs(el *psNode) []any {
+func (s *psShell) evalArgs(el *parser.Node) []any {
 	var args []any
-	for _, a := range el.args {
-		if a.param != "" {
-			if a.param == "--" {
+	for _, a := range el.Args {
+		if a.Param != "" {
+			if a.Param == "--" {
 				continue
 			}
-			if a.colon {
-				args = append(args, "-"+a.param+":"+toStr(s.eval(a.value)))
+			if a.Colon {
+				args = append(args, "-"+a.Param+":"+toStr(s.eval(a.Value)))
 			} else {
-				args = append(args, "-"+a.param)
+				args = append(args, "-"+a.Param)
 			}
 			continue
 		}
-		args = append(args, s.eval(a.value))
+		args = append(args, s.eval(a.Value))
 	}
 	return args
 }
 
-func (s *psShell) runNative(c *process.Command, name string, el *psNode, input []any, hasInput bool, out emitter) {
+func (s *psShell) runNative(c *process.Command, name string, el *parser.Node, input []any, hasInput bool, out emitter) {
 	argv := []string{name}
 	for _, a := range s.evalArgs(el) {
 		for _, v := range enumerate(a) {
@@ -315,15 +316,15 @@ func (s *psShell) runNative(c *process.Command, name string, el *psNode, input [
 	s.checkCtx()
 }
 
-func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitter) {
+func (s *psShell) invokeBlock(block *parser.Node, args []any, input []any, out emitter) {
 	if !s.p.Enter() {
 		s.p.Leave()
 		s.throwStmt(&psErrorRecord{msg: "The script failed due to call depth overflow.", category: "InvalidOperation", target: ":", reason: "ParentContainsErrorRecordException", fqid: "CallDepthOverflow"})
 	}
 	defer s.p.Leave()
 	saveArgs := s.vars["args"]
-	if b := block.block; len(b) > 0 && b[0].kind == "param" && block.kind != "body" {
-		ps, _ := b[0].val.([]psParam)
+	if b := block.Block; len(b) > 0 && b[0].Kind == "param" && block.Kind != "body" {
+		ps, _ := b[0].Val.([]parser.Param)
 		s.bindParams(ps, nil, &args)
 	}
 	s.vars["args"] = args
@@ -343,49 +344,49 @@ func (s *psShell) invokeBlock(block *psNode, args []any, input []any, out emitte
 				panic(r)
 			}
 		}()
-		if block.kind == "body" {
-			s.execBody(block.block, input, block.op == "filter", out)
+		if block.Kind == "body" {
+			s.execBody(block.Block, input, block.Op == "filter", out)
 			return
 		}
-		s.execBlock(block.block, out)
+		s.execBlock(block.Block, out)
 	}()
 }
 
 // namedBlocks are a function body's begin, process and end blocks
 // (about_Functions: "Piping Objects to Functions"), nil when the body is
 // a plain statement list.
-func namedBlocks(block []*psNode) map[string][]*psNode {
-	named := map[string][]*psNode{}
+func namedBlocks(block []*parser.Node) map[string][]*parser.Node {
+	named := map[string][]*parser.Node{}
 	for _, st := range block {
-		if st.kind == "param" {
+		if st.Kind == "param" {
 			continue
 		}
-		if st.kind != "pipeline" || len(st.kids) != 1 || st.kids[0].kind != "command" {
+		if st.Kind != "pipeline" || len(st.Kids) != 1 || st.Kids[0].Kind != "command" {
 			return nil
 		}
 		// begin { } process { } end { } on one line parses as one command:
 		// name, block, name, block, ...
-		cmd := st.kids[0]
-		words := append([]*psNode{cmd.kids[0]}, nil)[:1]
-		for _, a := range cmd.args {
-			if a.param != "" || a.value == nil {
+		cmd := st.Kids[0]
+		words := append([]*parser.Node{cmd.Kids[0]}, nil)[:1]
+		for _, a := range cmd.Args {
+			if a.Param != "" || a.Value == nil {
 				return nil
 			}
-			words = append(words, a.value)
+			words = append(words, a.Value)
 		}
 		if len(words)%2 != 0 {
 			return nil
 		}
 		for i := 0; i < len(words); i += 2 {
 			name, body := words[i], words[i+1]
-			if name.kind != "bare" || len(name.kids) != 1 || name.kids[0].kind != "lit" || body.kind != "scriptblock" {
+			if name.Kind != "bare" || len(name.Kids) != 1 || name.Kids[0].Kind != "lit" || body.Kind != "scriptblock" {
 				return nil
 			}
-			k := strings.ToLower(toStr(name.kids[0].val))
+			k := strings.ToLower(toStr(name.Kids[0].Val))
 			if k != "begin" && k != "process" && k != "end" {
 				return nil
 			}
-			named[k] = body.block
+			named[k] = body.Block
 		}
 	}
 	if len(named) == 0 {
@@ -397,16 +398,16 @@ func namedBlocks(block []*psNode) map[string][]*psNode {
 // execBody runs a function's body: begin once, process once per pipeline
 // object ($_ is the object; once when the function is not in a pipeline),
 // end once; return ends only the block it is in.
-func (s *psShell) execBody(block []*psNode, input []any, filter bool, out emitter) {
+func (s *psShell) execBody(block []*parser.Node, input []any, filter bool, out emitter) {
 	named := namedBlocks(block)
 	if filter {
-		named = map[string][]*psNode{"process": block}
+		named = map[string][]*parser.Node{"process": block}
 	}
 	if named == nil {
 		s.execBlock(block, out)
 		return
 	}
-	run := func(b []*psNode) {
+	run := func(b []*parser.Node) {
 		defer func() {
 			if r := recover(); r != nil {
 				ret, ok := r.(psReturnSignal)
@@ -428,11 +429,11 @@ func (s *psShell) execBody(block []*psNode, input []any, filter bool, out emitte
 			run(b)
 		}
 		var pipeParams []string
-		if len(block) > 0 && block[0].kind == "param" {
-			ps, _ := block[0].val.([]psParam)
+		if len(block) > 0 && block[0].Kind == "param" {
+			ps, _ := block[0].Val.([]parser.Param)
 			for _, p := range ps {
-				if p.pipeline {
-					pipeParams = append(pipeParams, p.name)
+				if p.Pipeline {
+					pipeParams = append(pipeParams, p.Name)
 				}
 			}
 		}
@@ -452,12 +453,12 @@ func (s *psShell) execBody(block []*psNode, input []any, filter bool, out emitte
 
 // paramsOf are a function's parameters: function f($a, $b) or the param
 // block that opens its body.
-func paramsOf(fn *psNode) []psParam {
-	if ps, ok := fn.val.([]psParam); ok && len(ps) > 0 {
+func paramsOf(fn *parser.Node) []parser.Param {
+	if ps, ok := fn.Val.([]parser.Param); ok && len(ps) > 0 {
 		return ps
 	}
-	if b := fn.kids[0].block; len(b) > 0 && b[0].kind == "param" {
-		ps, _ := b[0].val.([]psParam)
+	if b := fn.Kids[0].Block; len(b) > 0 && b[0].Kind == "param" {
+		ps, _ := b[0].Val.([]parser.Param)
 		return ps
 	}
 	return nil
@@ -468,76 +469,76 @@ func paramsOf(fn *psNode) []psParam {
 // splitArgs binds a call's arguments to parameters: -Name value (or a
 // unique prefix, -Name:value, a switch) by name, the rest positional
 // (about_Functions, about_Scripts).
-func (s *psShell) splitArgs(params []psParam, el *psNode) (map[string]any, []any) {
+func (s *psShell) splitArgs(params []parser.Param, el *parser.Node) (map[string]any, []any) {
 	named := map[string]any{}
 	var positional []any
-	for i := 0; i < len(el.args); i++ {
-		a := el.args[i]
-		if a.param == "" || a.param == "--" {
-			if a.value != nil {
-				positional = append(positional, s.eval(a.value))
+	for i := 0; i < len(el.Args); i++ {
+		a := el.Args[i]
+		if a.Param == "" || a.Param == "--" {
+			if a.Value != nil {
+				positional = append(positional, s.eval(a.Value))
 			}
 			continue
 		}
-		var match *psParam
+		var match *parser.Param
 		for k := range params {
-			if strings.EqualFold(params[k].name, a.param) || (match == nil && len(a.param) < len(params[k].name) && strings.EqualFold(params[k].name[:len(a.param)], a.param)) {
+			if strings.EqualFold(params[k].Name, a.Param) || (match == nil && len(a.Param) < len(params[k].Name) && strings.EqualFold(params[k].Name[:len(a.Param)], a.Param)) {
 				match = &params[k]
 			}
 		}
 		switch {
 		case match == nil:
-			if a.colon {
-				positional = append(positional, "-"+a.param+":"+toStr(s.eval(a.value)))
+			if a.Colon {
+				positional = append(positional, "-"+a.Param+":"+toStr(s.eval(a.Value)))
 			} else {
-				positional = append(positional, "-"+a.param)
+				positional = append(positional, "-"+a.Param)
 			}
-		case a.colon:
-			named[strings.ToLower(match.name)] = s.eval(a.value)
-		case match.isSwitch:
-			named[strings.ToLower(match.name)] = true
-		case i+1 < len(el.args) && el.args[i+1].param == "":
+		case a.Colon:
+			named[strings.ToLower(match.Name)] = s.eval(a.Value)
+		case match.IsSwitch:
+			named[strings.ToLower(match.Name)] = true
+		case i+1 < len(el.Args) && el.Args[i+1].Param == "":
 			i++
-			named[strings.ToLower(match.name)] = s.eval(el.args[i].value)
+			named[strings.ToLower(match.Name)] = s.eval(el.Args[i].Value)
 		}
 	}
 	return named, positional
 }
 
-func (s *psShell) callFunction(fn *psNode, el *psNode, input []any, out emitter) {
+func (s *psShell) callFunction(fn *parser.Node, el *parser.Node, input []any, out emitter) {
 	params := paramsOf(fn)
 	named, positional := s.splitArgs(params, el)
-	s.calls = append(s.calls, psFrame{name: fn.name, pos: el.pos, end: el.end, src: s.src, file: s.file})
+	s.calls = append(s.calls, psFrame{name: fn.Name, pos: el.Pos, end: el.End, src: s.src, file: s.file})
 	defer func() { s.calls = s.calls[:len(s.calls)-1] }()
 	// a function runs in a child scope, its parameters its variables;
 	// `. f` runs it in the caller's scope (about_Scopes)
-	if el.op != "." {
+	if el.Op != "." {
 		defer s.pushScope(false)()
 	}
 	s.bindParams(params, named, &positional)
-	s.invokeBlock(&psNode{kind: "body", op: fn.op, block: fn.kids[0].block}, positional, input, out)
+	s.invokeBlock(&parser.Node{Kind: "body", Op: fn.Op, Block: fn.Kids[0].Block}, positional, input, out)
 }
 
 // bindParams sets parameters in the current scope from named values, then
 // positional ones in order, then defaults.
-func (s *psShell) bindParams(params []psParam, named map[string]any, positional *[]any) {
+func (s *psShell) bindParams(params []parser.Param, named map[string]any, positional *[]any) {
 	// $PSBoundParameters: the parameters given, not defaulted
 	// (about_Automatic_Variables)
 	bound := newHash()
 	for _, p := range params {
-		k := strings.ToLower(p.name)
+		k := strings.ToLower(p.Name)
 		var v any
 		switch named, ok := named[k]; {
 		case ok:
 			v = named
-			bound.set(p.name, v)
-		case !p.isSwitch && len(*positional) > 0:
+			bound.set(p.Name, v)
+		case !p.IsSwitch && len(*positional) > 0:
 			v = (*positional)[0]
 			*positional = (*positional)[1:]
-			bound.set(p.name, v)
-		case p.def != nil:
-			v = s.eval(p.def)
-		case p.isSwitch:
+			bound.set(p.Name, v)
+		case p.Def != nil:
+			v = s.eval(p.Def)
+		case p.IsSwitch:
 			v = false
 		}
 		s.setIn(s.scope, k, v, false)
@@ -547,9 +548,9 @@ func (s *psShell) bindParams(params []psParam, named map[string]any, positional 
 
 // runScriptFile runs a .ps1 (upstream host_process.go:825 runs
 // `powershell.exe ./etc/configmap/validationscript.ps1`).
-func (s *psShell) runScriptFile(name, text string, el *psNode, out emitter) {
-	dot := el.op == "."
-	block, perr := parsePowerShell(text)
+func (s *psShell) runScriptFile(name, text string, el *parser.Node, out emitter) {
+	dot := el.Op == "."
+	block, perr := parser.ParseScript(text)
 	saveSrc, saveFile := s.src, s.file
 	s.src, s.file = text, s.p.Path(name)
 	defer func() { s.src, s.file = saveSrc, saveFile }()
@@ -580,18 +581,18 @@ func (s *psShell) runScriptFile(name, text string, el *psNode, out emitter) {
 	}
 	// the script's param block binds -Name value and positional
 	// arguments as a function's does (about_Scripts)
-	var ps []psParam
-	if len(block) > 0 && block[0].kind == "param" {
-		ps, _ = block[0].val.([]psParam)
+	var ps []parser.Param
+	if len(block) > 0 && block[0].Kind == "param" {
+		ps, _ = block[0].Val.([]parser.Param)
 	}
 	named, positional := s.splitArgs(ps, el)
 	s.bindParams(ps, named, &positional)
-	s.invokeBlock(&psNode{kind: "body", block: block}, positional, nil, out)
+	s.invokeBlock(&parser.Node{Kind: "body", Block: block}, positional, nil, out)
 }
 
 // invokeCmdlet binds parameters by name (unique prefixes, as PowerShell
 // allows: -V is -Value), then by position, and runs the cmdlet.
-func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bool, out emitter) {
+func (s *psShell) invokeCmdlet(c *psCmdlet, el *parser.Node, input []any, hasInput bool, out emitter) {
 	call := &psCall{s: s, cmdlet: c, node: el, named: map[string]any{}, input: input, hasInput: hasInput, out: out, stream: s.streamIn}
 	s.streamIn = nil
 	all := append(append(append([]string{}, c.switches...), c.params...), "ErrorAction", "ErrorVariable", "WarningAction", "Verbose", "Debug", "OutVariable", "InformationAction", "WarningVariable", "InformationVariable", "OutBuffer", "PipelineVariable")
@@ -607,39 +608,39 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 		return n == "Verbose" || n == "Debug"
 	}
 	var positional []any
-	var posNodes []*psNode
-	argNode := map[string]*psNode{} // where each parameter's argument is
-	for i := 0; i < len(el.args); i++ {
-		a := el.args[i]
-		if a.param == "" || a.param == "--" {
-			if a.value != nil {
-				positional = append(positional, s.eval(a.value))
-				posNodes = append(posNodes, a.value)
+	var posNodes []*parser.Node
+	argNode := map[string]*parser.Node{} // where each parameter's argument is
+	for i := 0; i < len(el.Args); i++ {
+		a := el.Args[i]
+		if a.Param == "" || a.Param == "--" {
+			if a.Value != nil {
+				positional = append(positional, s.eval(a.Value))
+				posNodes = append(posNodes, a.Value)
 			}
 			continue
 		}
-		given := a.param
+		given := a.Param
 		if alias, ok := commonAliases[strings.ToLower(given)]; ok {
 			given = alias
 		}
 		name, err := matchParam(given, all)
 		if err != "" {
-			s.cmdletError(call, err, "InvalidArgument", "", "ParameterBindingException", map[bool]string{true: "AmbiguousParameter", false: "NamedParameterNotFound"}[strings.Contains(err, "ambiguous")], a.pos, a.end)
+			s.cmdletError(call, err, "InvalidArgument", "", "ParameterBindingException", map[bool]string{true: "AmbiguousParameter", false: "NamedParameterNotFound"}[strings.Contains(err, "ambiguous")], a.Pos, a.End)
 			return
 		}
-		argNode[name] = a.value
+		argNode[name] = a.Value
 		switch {
-		case a.colon:
-			call.named[name] = s.eval(a.value)
+		case a.Colon:
+			call.named[name] = s.eval(a.Value)
 		case isSwitch(name):
 			call.named[name] = true
-		case i+1 < len(el.args) && el.args[i+1].param == "":
+		case i+1 < len(el.Args) && el.Args[i+1].Param == "":
 			i++
-			argNode[name] = el.args[i].value
-			call.named[name] = s.eval(el.args[i].value)
+			argNode[name] = el.Args[i].Value
+			call.named[name] = s.eval(el.Args[i].Value)
 		default:
 			s.cmdletError(call, fmt.Sprintf("Missing an argument for parameter '%s'. Specify a parameter of type 'System.String' and try again.", name),
-				"InvalidArgument", "", "ParameterBindingException", "MissingArgument", a.pos, a.end)
+				"InvalidArgument", "", "ParameterBindingException", "MissingArgument", a.Pos, a.End)
 			return
 		}
 	}
@@ -662,7 +663,7 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 	}
 	if len(positional) > 0 {
 		s.cmdletError(call, fmt.Sprintf("A positional parameter cannot be found that accepts argument '%s'.", toStr(positional[0])),
-			"InvalidArgument", "", "ParameterBindingException", "PositionalParameterNotFound", el.pos, el.end)
+			"InvalidArgument", "", "ParameterBindingException", "PositionalParameterNotFound", el.Pos, el.End)
 		return
 	}
 	for _, p := range notNullParams[strings.ToLower(c.name)] {
@@ -671,9 +672,9 @@ func (s *psShell) invokeCmdlet(c *psCmdlet, el *psNode, input []any, hasInput bo
 			if v == "" {
 				what, id = "an empty string", "ParameterArgumentValidationErrorEmptyStringNotAllowed"
 			}
-			pos, end := el.pos, el.end
-			if n := argNode[p]; n != nil && n.end > n.pos {
-				pos, end = n.pos, n.end
+			pos, end := el.Pos, el.End
+			if n := argNode[p]; n != nil && n.End > n.Pos {
+				pos, end = n.Pos, n.End
 			}
 			s.cmdletError(call, fmt.Sprintf("Cannot bind argument to parameter '%s' because it is %s.", p, what), "InvalidData", ":", "ParameterBindingValidationException", id, pos, end)
 		}
@@ -795,19 +796,19 @@ func (c *psCall) fail(msg, category, target, reason, fq string) {
 	if c.cmdlet.class != "" {
 		class = c.cmdlet.class
 	}
-	c.s.nonTerminating(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.pos, end: c.node.end}, c)
+	c.s.nonTerminating(&psErrorRecord{msg: msg, cmd: c.cmdlet.name, category: category, target: target, reason: reason, fqid: fq + "," + class, pos: c.node.Pos, end: c.node.End}, c)
 }
 
 // failRecord is a non-terminating error given as a record.
 func (c *psCall) failRecord(rec *psErrorRecord) {
-	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
+	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.Pos, c.node.End
 	c.s.nonTerminating(rec, c)
 }
 
 // terminate is the cmdlet's ThrowTerminatingError: a statement-terminating
 // error (Invoke-WebRequest's WebException).
 func (c *psCall) terminate(rec *psErrorRecord) {
-	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.pos, c.node.end
+	rec.cmd, rec.pos, rec.end = c.cmdlet.name, c.node.Pos, c.node.End
 	c.errs = append(c.errs, rec)
 	c.s.throwStmt(rec)
 }
@@ -889,7 +890,7 @@ func cmdletStartSleep(c *psCall) {
 	case c.set("Milliseconds"):
 		d = time.Duration(toInt(c.named["Milliseconds"])) * time.Millisecond
 	default:
-		c.s.cmdletError(c, "Parameter set cannot be resolved using the specified named parameters.", "InvalidArgument", "", "ParameterBindingException", "AmbiguousParameterSet", c.node.pos, c.node.end)
+		c.s.cmdletError(c, "Parameter set cannot be resolved using the specified named parameters.", "InvalidArgument", "", "ParameterBindingException", "AmbiguousParameterSet", c.node.Pos, c.node.End)
 		return
 	}
 	if d < 0 {

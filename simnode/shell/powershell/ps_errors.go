@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 
 	"sigs.k8s.io/yaml"
 )
@@ -152,10 +153,10 @@ func methodError(method string, nargs int, msg, inner string) *psErrorRecord {
 }
 
 // traps are the trap statements of a block.
-func traps(block []*psNode) []*psNode {
-	var out []*psNode
+func traps(block []*parser.Node) []*parser.Node {
+	var out []*parser.Node
 	for _, st := range block {
-		if st.kind == "trap" {
+		if st.Kind == "trap" {
 			out = append(out, st)
 		}
 	}
@@ -164,9 +165,9 @@ func traps(block []*psNode) []*psNode {
 
 // matchClause is the first catch or trap clause whose types match the
 // error (a clause without types matches every error).
-func matchClause(clauses []*psNode, r *psErrorRecord) *psNode {
+func matchClause(clauses []*parser.Node, r *psErrorRecord) *parser.Node {
 	for _, c := range clauses {
-		types, _ := c.val.([]string)
+		types, _ := c.Val.([]string)
 		if len(types) == 0 {
 			return c
 		}
@@ -182,7 +183,7 @@ func matchClause(clauses []*psNode, r *psErrorRecord) *psNode {
 // execGuarded runs one statement of a block: a terminating error it raises
 // goes to the block's trap, else (statement-terminating, with no try or
 // trap around it) is reported and the block goes on.
-func (s *psShell) execGuarded(st *psNode, out emitter, trapList []*psNode) {
+func (s *psShell) execGuarded(st *parser.Node, out emitter, trapList []*parser.Node) {
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -193,7 +194,7 @@ func (s *psShell) execGuarded(st *psNode, out emitter, trapList []*psNode) {
 			panic(r)
 		}
 		if !sig.rec.stamped && sig.rec.pos == 0 && sig.rec.end == 0 {
-			sig.rec.pos, sig.rec.end = st.pos, st.end
+			sig.rec.pos, sig.rec.end = st.Pos, st.End
 		}
 		s.stamp(sig.rec)
 		if t := matchClause(trapList, sig.rec); t != nil {
@@ -224,12 +225,12 @@ func (s *psShell) execGuarded(st *psNode, out emitter, trapList []*psNode) {
 // runTrap runs a trap's body for an error (about_Trap): with break the error
 // ends the script, with continue it is silenced, otherwise it is printed and
 // the block goes on.
-func (s *psShell) runTrap(t *psNode, r *psErrorRecord, out emitter) {
+func (s *psShell) runTrap(t *parser.Node, r *psErrorRecord, out emitter) {
 	s.recordError(r)
 	save := s.vars["_"]
 	s.vars["_"] = s.errorObject(r)
 	defer func() { s.vars["_"] = save }()
-	brk, cont := s.breakable(t.kids[0].block, out)
+	brk, cont := s.breakable(t.Kids[0].Block, out)
 	switch {
 	case brk:
 		r.stmt = false
@@ -243,23 +244,23 @@ func (s *psShell) runTrap(t *psNode, r *psErrorRecord, out emitter) {
 }
 
 // execTry is try/catch/finally.
-func (s *psShell) execTry(n *psNode, out emitter) {
-	if fin := n.kids[1]; fin != nil {
+func (s *psShell) execTry(n *parser.Node, out emitter) {
+	if fin := n.Kids[1]; fin != nil {
 		defer func() {
 			r := recover()
 			if _, killed := r.(psKilledSignal); !killed {
-				s.execBlock(fin.block, out)
+				s.execBlock(fin.Block, out)
 			}
 			if r != nil {
 				panic(r)
 			}
 		}()
 	}
-	rec := s.tryBody(n.kids[0], out)
+	rec := s.tryBody(n.Kids[0], out)
 	if rec == nil {
 		return
 	}
-	c := matchClause(n.kids[2:], rec)
+	c := matchClause(n.Kids[2:], rec)
 	if c == nil {
 		panic(psThrowSignal{rec})
 	}
@@ -271,11 +272,11 @@ func (s *psShell) execTry(n *psNode, out emitter) {
 	s.vars["_"] = s.errorObject(rec)
 	s.vars["psitem"] = s.vars["_"]
 	defer func() { s.vars["_"] = save }()
-	s.execBlock(c.kids[0].block, out)
+	s.execBlock(c.Kids[0].Block, out)
 }
 
 // tryBody runs a try block; the terminating error that ended it, if any.
-func (s *psShell) tryBody(b *psNode, out emitter) (rec *psErrorRecord) {
+func (s *psShell) tryBody(b *parser.Node, out emitter) (rec *psErrorRecord) {
 	s.handlers++
 	defer func() {
 		s.handlers--
@@ -288,20 +289,20 @@ func (s *psShell) tryBody(b *psNode, out emitter) (rec *psErrorRecord) {
 			panic(r)
 		}
 	}()
-	s.execBlock(b.block, out)
+	s.execBlock(b.Block, out)
 	return nil
 }
 
 // throwValue is the error `throw <value>` raises: a string's message, an
 // error record rethrown, or an exception object.
-func (s *psShell) throwValue(n *psNode) *psErrorRecord {
-	if len(n.kids) == 0 {
+func (s *psShell) throwValue(n *parser.Node) *psErrorRecord {
+	if len(n.Kids) == 0 {
 		if cur, ok := s.getVar("_").(*psObject); ok && cur.rec != nil {
 			return cur.rec // a bare throw in catch rethrows
 		}
-		return &psErrorRecord{msg: "ScriptHalted", category: "OperationStopped", target: ":", reason: "RuntimeException", fqid: "ScriptHalted", pos: n.pos, end: n.end}
+		return &psErrorRecord{msg: "ScriptHalted", category: "OperationStopped", target: ":", reason: "RuntimeException", fqid: "ScriptHalted", pos: n.Pos, end: n.End}
 	}
-	v := s.evalValue(n.kids[0])
+	v := s.evalValue(n.Kids[0])
 	if o, ok := v.(*psObject); ok {
 		if o.rec != nil {
 			return o.rec
@@ -311,11 +312,11 @@ func (s *psShell) throwValue(n *psNode) *psErrorRecord {
 			if m, ok := o.get("Message"); ok {
 				msg = toStr(m)
 			}
-			return &psErrorRecord{msg: msg, category: "OperationStopped", target: ":", reason: typeName(o), fqid: msg, pos: n.pos, end: n.end}
+			return &psErrorRecord{msg: msg, category: "OperationStopped", target: ":", reason: typeName(o), fqid: msg, pos: n.Pos, end: n.End}
 		}
 	}
 	msg := toStr(v)
-	return &psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.pos, end: n.end}
+	return &psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.Pos, end: n.End}
 }
 
 // errorObject is the ErrorRecord a script sees as $_, $Error[0] or an
@@ -433,8 +434,8 @@ func httpStatusText(code int) string { return http.StatusText(code) }
 // -wildcard, -regex, a script block as a condition); every matching body
 // runs, break ends the switch, continue goes to the next element; default
 // runs when no clause matched.
-func (s *psShell) execSwitch(n *psNode, out emitter) {
-	opts, _ := n.val.([]string)
+func (s *psShell) execSwitch(n *parser.Node, out emitter) {
+	opts, _ := n.Val.([]string)
 	has := func(o string) bool {
 		for _, x := range opts {
 			if strings.HasPrefix(o, x) && x != "" {
@@ -444,8 +445,8 @@ func (s *psShell) execSwitch(n *psNode, out emitter) {
 		return false
 	}
 	cs := has("casesensitive")
-	items := enumerate(s.evalValue(n.kids[0]))
-	if v := s.evalValue(n.kids[0]); v != nil {
+	items := enumerate(s.evalValue(n.Kids[0]))
+	if v := s.evalValue(n.Kids[0]); v != nil {
 		if _, ok := v.([]any); !ok {
 			items = []any{v}
 		}
@@ -457,16 +458,16 @@ func (s *psShell) execSwitch(n *psNode, out emitter) {
 		s.vars["_"] = item
 		matched := false
 		brk, cont := false, false
-		run := func(body *psNode) { brk, cont = s.breakable(body.block, out) }
-		var def *psNode
-		for i := 1; i+1 < len(n.kids) && !brk && !cont; i += 2 {
-			pat, body := n.kids[i], n.kids[i+1]
+		run := func(body *parser.Node) { brk, cont = s.breakable(body.Block, out) }
+		var def *parser.Node
+		for i := 1; i+1 < len(n.Kids) && !brk && !cont; i += 2 {
+			pat, body := n.Kids[i], n.Kids[i+1]
 			if pat == nil {
 				def = body
 				continue
 			}
 			ok := false
-			if pat.kind == "scriptblock" {
+			if pat.Kind == "scriptblock" {
 				var vals []any
 				s.invokeBlock(pat, nil, nil, func(v any) {
 					if _, f := v.(flushMarker); !f {

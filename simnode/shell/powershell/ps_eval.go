@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 
 	"wink.dev/wink/simnode/shell/process"
 	"wink.dev/wink/simnode/shell/programs"
@@ -24,7 +25,7 @@ type psShell struct {
 	src   string
 	file  string
 	vars  map[string]any
-	funcs map[string]*psNode
+	funcs map[string]*parser.Node
 	// lastOK is $?; failures counts the errors that set it False, so
 	// that a pipeline that wrote none sets it True when it ends.
 	lastOK   bool
@@ -145,7 +146,7 @@ func (h *psHash) get(k string) (any, bool) {
 	return v, ok
 }
 
-type psScriptBlock struct{ node *psNode }
+type psScriptBlock struct{ node *parser.Node }
 
 // psErrorRecord is an error as PowerShell prints it.
 type psErrorRecord struct {
@@ -279,7 +280,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 
 // run parses and runs a script; -2 means "ended normally".
 func (s *psShell) run(script string) (code int) {
-	block, perr := parsePowerShell(script)
+	block, perr := parser.ParseScript(script)
 	if perr != nil {
 		if ls := programs.Listeners([]string{"powershell", script}); len(ls) > 0 && strings.Contains(script, "System.Net.HttpListener") {
 			// An HttpListener script this parser cannot read is still a
@@ -291,10 +292,10 @@ func (s *psShell) run(script string) (code int) {
 			}
 			return s.p.Block()
 		}
-		if perr.id == "NotSimulated" {
+		if perr.ID == "NotSimulated" {
 			// a construct the parser does not implement: the open world
 			// (the script ends well, or runs until stopped)
-			s.p.NotSimulated("powershell: " + perr.msg)
+			s.p.NotSimulated("powershell: " + perr.Msg)
 			return s.p.UnknownProgram()
 		}
 		s.printParseError(perr)
@@ -326,10 +327,10 @@ func (s *psShell) run(script string) (code int) {
 			}
 		}
 	}()
-	if args, ok := s.vars["args"].([]any); ok && len(block) > 0 && block[0].kind == "param" {
+	if args, ok := s.vars["args"].([]any); ok && len(block) > 0 && block[0].Kind == "param" {
 		// powershell -File script.ps1 -Name value: the script's param
 		// block binds named then positional arguments (about_PowerShell_exe)
-		ps, _ := block[0].val.([]psParam)
+		ps, _ := block[0].Val.([]parser.Param)
 		named := map[string]any{}
 		var rest []any
 		for i := 0; i < len(args); i++ {
@@ -337,15 +338,15 @@ func (s *psShell) run(script string) (code int) {
 			if strings.HasPrefix(a, "-") && len(a) > 1 {
 				name, val, colon := strings.Cut(a[1:], ":")
 				for _, p := range ps {
-					if strings.EqualFold(p.name, name) {
+					if strings.EqualFold(p.Name, name) {
 						switch {
 						case colon:
-							named[strings.ToLower(p.name)] = val
-						case p.isSwitch:
-							named[strings.ToLower(p.name)] = true
+							named[strings.ToLower(p.Name)] = val
+						case p.IsSwitch:
+							named[strings.ToLower(p.Name)] = true
 						case i+1 < len(args):
 							i++
-							named[strings.ToLower(p.name)] = args[i]
+							named[strings.ToLower(p.Name)] = args[i]
 						}
 						goto next
 					}
@@ -425,7 +426,7 @@ func (s *psShell) checkCtx() {
 	s.pace()
 }
 
-func (s *psShell) execBlock(block []*psNode, out emitter) {
+func (s *psShell) execBlock(block []*parser.Node, out emitter) {
 	trapList := traps(block)
 	if trapList != nil {
 		s.handlers++
@@ -437,74 +438,74 @@ func (s *psShell) execBlock(block []*psNode, out emitter) {
 	}
 }
 
-func (s *psShell) execStmt(n *psNode, out emitter) {
-	switch n.kind {
+func (s *psShell) execStmt(n *parser.Node, out emitter) {
+	switch n.Kind {
 	case "nop", "trap", "param":
 	case "notsim":
-		s.p.NotSimulated(n.name)
+		s.p.NotSimulated(n.Name)
 	case "if":
-		for i := 0; i+1 < len(n.kids); i += 2 {
-			if toBool(s.evalCond(n.kids[i])) {
-				s.execBlock(n.kids[i+1].block, out)
+		for i := 0; i+1 < len(n.Kids); i += 2 {
+			if toBool(s.evalCond(n.Kids[i])) {
+				s.execBlock(n.Kids[i+1].Block, out)
 				return
 			}
 		}
-		if len(n.kids)%2 == 1 {
-			s.execBlock(n.kids[len(n.kids)-1].block, out)
+		if len(n.Kids)%2 == 1 {
+			s.execBlock(n.Kids[len(n.Kids)-1].Block, out)
 		}
 	case "while", "dowhile", "dountil":
-		first := n.kind != "while"
+		first := n.Kind != "while"
 		for {
 			s.checkCtx()
 			if !first {
-				c := toBool(s.evalCond(n.kids[0]))
-				if c == (n.kind == "dountil") {
+				c := toBool(s.evalCond(n.Kids[0]))
+				if c == (n.Kind == "dountil") {
 					return
 				}
 			}
 			first = false
-			if brk, _ := s.breakable(n.kids[1].block, out); brk {
+			if brk, _ := s.breakable(n.Kids[1].Block, out); brk {
 				return
 			}
-			if n.kind != "while" {
-				c := toBool(s.evalCond(n.kids[0]))
-				if c == (n.kind == "dountil") {
+			if n.Kind != "while" {
+				c := toBool(s.evalCond(n.Kids[0]))
+				if c == (n.Kind == "dountil") {
 					return
 				}
 				first = true
 			}
 		}
 	case "for":
-		if n.kids[0] != nil {
-			s.execStmt(n.kids[0], func(any) {})
+		if n.Kids[0] != nil {
+			s.execStmt(n.Kids[0], func(any) {})
 		}
 		for {
 			s.checkCtx()
-			if n.kids[1] != nil && !toBool(s.evalCond(n.kids[1])) {
+			if n.Kids[1] != nil && !toBool(s.evalCond(n.Kids[1])) {
 				return
 			}
-			if brk, _ := s.breakable(n.kids[3].block, out); brk {
+			if brk, _ := s.breakable(n.Kids[3].Block, out); brk {
 				return
 			}
-			if n.kids[2] != nil {
-				s.execStmt(n.kids[2], func(any) {})
+			if n.Kids[2] != nil {
+				s.execStmt(n.Kids[2], func(any) {})
 			}
 		}
 	case "foreach":
-		if rg, ok := s.rangeOf(n.kids[0]); ok {
+		if rg, ok := s.rangeOf(n.Kids[0]); ok {
 			for i := int64(0); i < rg.count(); i++ {
 				s.checkCtx()
-				s.setVar(n.name, rg.at(i))
-				if brk, _ := s.breakable(n.kids[1].block, out); brk {
+				s.setVar(n.Name, rg.at(i))
+				if brk, _ := s.breakable(n.Kids[1].Block, out); brk {
 					return
 				}
 			}
 			return
 		}
-		for _, v := range enumerate(s.evalCond(n.kids[0])) {
+		for _, v := range enumerate(s.evalCond(n.Kids[0])) {
 			s.checkCtx()
-			s.setVar(n.name, v)
-			if brk, _ := s.breakable(n.kids[1].block, out); brk {
+			s.setVar(n.Name, v)
+			if brk, _ := s.breakable(n.Kids[1].Block, out); brk {
 				return
 			}
 		}
@@ -516,8 +517,8 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 		s.execSwitch(n, out)
 	case "exit":
 		code := 0
-		if len(n.kids) > 0 {
-			v := s.evalValue(n.kids[0])
+		if len(n.Kids) > 0 {
+			v := s.evalValue(n.Kids[0])
 			code = int(int32(toInt(v)))
 		}
 		panic(psExitSignal{code})
@@ -527,8 +528,8 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 		panic(psThrowSignal{rec})
 	case "return":
 		var vals []any
-		if len(n.kids) > 0 {
-			vals = enumerate(s.evalValue(n.kids[0]))
+		if len(n.Kids) > 0 {
+			vals = enumerate(s.evalValue(n.Kids[0]))
 		}
 		panic(psReturnSignal{vals})
 	case "break":
@@ -548,7 +549,7 @@ func (s *psShell) execStmt(n *psNode, out emitter) {
 
 // breakable runs a block that break and continue end (a loop body, a
 // switch clause, a trap): brk or cont says which one ended it.
-func (s *psShell) breakable(block []*psNode, out emitter) (brk, cont bool) {
+func (s *psShell) breakable(block []*parser.Node, out emitter) (brk, cont bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch r.(type) {
@@ -565,7 +566,7 @@ func (s *psShell) breakable(block []*psNode, out emitter) (brk, cont bool) {
 	return false, false
 }
 
-func (s *psShell) evalCond(n *psNode) any {
+func (s *psShell) evalCond(n *parser.Node) any {
 	vals, sink, release := s.collector()
 	defer release()
 	s.execStmt(n, sink)
@@ -573,9 +574,9 @@ func (s *psShell) evalCond(n *psNode) any {
 }
 
 // evalValue runs a statement or pipeline and returns its output.
-func (s *psShell) evalValue(n *psNode) any {
-	if n.kind == "pipeline" && len(n.kids) == 1 && n.kids[0].kind == "exprelem" && len(n.kids[0].redirs) == 0 {
-		return s.eval(n.kids[0].kids[0])
+func (s *psShell) evalValue(n *parser.Node) any {
+	if n.Kind == "pipeline" && len(n.Kids) == 1 && n.Kids[0].Kind == "exprelem" && len(n.Kids[0].Redirs) == 0 {
+		return s.eval(n.Kids[0].Kids[0])
 	}
 	return s.evalCond(n)
 }
@@ -590,53 +591,53 @@ func collapse(vals []any) any {
 	return vals
 }
 
-func (s *psShell) assign(n *psNode) {
-	lv, rhs := n.kids[0], n.kids[1]
+func (s *psShell) assign(n *parser.Node) {
+	lv, rhs := n.Kids[0], n.Kids[1]
 	var v any
-	if rhs.kind == "lit" {
-		v = rhs.val
-	} else if rhs.kind == "assign" {
+	if rhs.Kind == "lit" {
+		v = rhs.Val
+	} else if rhs.Kind == "assign" {
 		s.assign(rhs)
-		v = s.eval(rhs.kids[0])
+		v = s.eval(rhs.Kids[0])
 	} else {
 		v = s.evalValue(rhs)
 	}
-	if n.op != "=" {
+	if n.Op != "=" {
 		old := s.eval(lv)
-		v = s.binary(n.op[:1], old, v)
+		v = s.binary(n.Op[:1], old, v)
 	}
-	switch lv.kind {
+	switch lv.Kind {
 	case "lvalues":
 		// the first variables take one element each, the last the rest
 		vals := enumerate(v)
-		for i, k := range lv.kids {
+		for i, k := range lv.Kids {
 			var x any
 			switch {
-			case i == len(lv.kids)-1 && len(vals) > i+1:
+			case i == len(lv.Kids)-1 && len(vals) > i+1:
 				x = vals[i:]
 			case i < len(vals):
 				x = vals[i]
 			}
-			s.assign(&psNode{kind: "assign", op: "=", kids: []*psNode{k, {kind: "lit", val: x}}})
+			s.assign(&parser.Node{Kind: "assign", Op: "=", Kids: []*parser.Node{k, {Kind: "lit", Val: x}}})
 		}
 	case "var":
-		s.setVar(lv.name, v)
+		s.setVar(lv.Name, v)
 	case "member":
-		if lv.op == "static" && lv.kids[0].kind == "type" {
-			s.setStatic(lv.kids[0].name, lv.name, v)
+		if lv.Op == "static" && lv.Kids[0].Kind == "type" {
+			s.setStatic(lv.Kids[0].Name, lv.Name, v)
 			return
 		}
-		obj := s.eval(lv.kids[0])
+		obj := s.eval(lv.Kids[0])
 		s.grow(sizeOf(v, 1))
 		switch o := obj.(type) {
 		case *psObject:
-			o.set(lv.name, v)
+			o.set(lv.Name, v)
 		case *psHash:
-			o.set(lv.name, v)
+			o.set(lv.Name, v)
 		}
 	case "index":
-		obj := s.eval(lv.kids[0])
-		idx := s.eval(lv.kids[1])
+		obj := s.eval(lv.Kids[0])
+		idx := s.eval(lv.Kids[1])
 		switch o := obj.(type) {
 		case *psHash:
 			old, had := o.get(toStr(idx))
@@ -769,13 +770,13 @@ func (s *psShell) getVar(name string) any {
 
 type flushMarker struct{}
 
-func (s *psShell) runPipelineNode(n *psNode, out emitter) {
-	switch n.kind {
+func (s *psShell) runPipelineNode(n *parser.Node, out emitter) {
+	switch n.Kind {
 	case "chain":
-		s.runPipeline(n.kids[0], out)
-		for i, a := range n.args {
-			if (a.param == "&&") == s.lastOK {
-				s.runPipeline(n.kids[i+1], out)
+		s.runPipeline(n.Kids[0], out)
+		for i, a := range n.Args {
+			if (a.Param == "&&") == s.lastOK {
+				s.runPipeline(n.Kids[i+1], out)
 			}
 		}
 	case "pipeline":
@@ -794,7 +795,7 @@ func (s *psShell) failed() {
 	s.failures++
 }
 
-func (s *psShell) runPipeline(n *psNode, out emitter) {
+func (s *psShell) runPipeline(n *parser.Node, out emitter) {
 	var input []any
 	hasInput := false
 	before := s.failures
@@ -811,11 +812,11 @@ func (s *psShell) runPipeline(n *psNode, out emitter) {
 		s.streamIn, hasInput, first = &rg, true, 1
 		defer func() { s.streamIn = nil }()
 	}
-	for i, el := range n.kids {
+	for i, el := range n.Kids {
 		if i < first {
 			continue
 		}
-		last := i == len(n.kids)-1
+		last := i == len(n.Kids)-1
 		collected, sink, release := new([]any), out, func() {}
 		if !last {
 			collected, sink, release = s.collector()
@@ -827,8 +828,8 @@ func (s *psShell) runPipeline(n *psNode, out emitter) {
 }
 
 // runElement runs one element with its redirections.
-func (s *psShell) runElement(el *psNode, input []any, hasInput bool, out emitter) {
-	if len(el.redirs) == 0 {
+func (s *psShell) runElement(el *parser.Node, input []any, hasInput bool, out emitter) {
+	if len(el.Redirs) == 0 {
 		s.runElementBare(el, input, hasInput, out)
 		return
 	}
@@ -838,18 +839,18 @@ func (s *psShell) runElement(el *psNode, input []any, hasInput bool, out emitter
 	sink := out
 	saveErr, saveErrTo := s.errw, s.errToOut
 	defer func() { s.errw, s.errToOut = saveErr, saveErrTo }()
-	for _, r := range el.redirs {
+	for _, r := range el.Redirs {
 		switch {
-		case r.fd == "2" && r.op == ">&1":
+		case r.FD == "2" && r.Op == ">&1":
 			s.errToOut = out
-		case r.fd == "2" || r.fd == "3" || r.fd == "4" || r.fd == "5" || r.fd == "6":
-			t := toStr(s.eval(r.target))
-			if r.target.kind == "var" && strings.EqualFold(r.target.name, "null") || strings.EqualFold(t, "$null") {
+		case r.FD == "2" || r.FD == "3" || r.FD == "4" || r.FD == "5" || r.FD == "6":
+			t := toStr(s.eval(r.Target))
+			if r.Target.Kind == "var" && strings.EqualFold(r.Target.Name, "null") || strings.EqualFold(t, "$null") {
 				s.errw = io.Discard
 				continue
 			}
-			if r.fd == "2" {
-				w, err := s.p.OpenRedirect(t, r.op == ">>")
+			if r.FD == "2" {
+				w, err := s.p.OpenRedirect(t, r.Op == ">>")
 				if err != nil {
 					s.redirectError(el, t, err)
 					return
@@ -857,15 +858,15 @@ func (s *psShell) runElement(el *psNode, input []any, hasInput bool, out emitter
 				s.errw = w
 			}
 		default: // 1 or *
-			if r.target.kind == "var" && strings.EqualFold(r.target.name, "null") {
+			if r.Target.Kind == "var" && strings.EqualFold(r.Target.Name, "null") {
 				sink = func(any) {}
-				if r.fd == "*" {
+				if r.FD == "*" {
 					s.errw = io.Discard
 				}
 				continue
 			}
-			target = toStr(s.eval(r.target))
-			appendTo = r.op == ">>"
+			target = toStr(s.eval(r.Target))
+			appendTo = r.Op == ">>"
 			fileOut = &bytes.Buffer{}
 			if s.p.IsNullDevice(target) {
 				sink, fileOut = func(any) {}, nil
@@ -878,7 +879,7 @@ func (s *psShell) runElement(el *psNode, input []any, hasInput bool, out emitter
 			}
 			f := newPSFormatter(fileOut, "\r\n")
 			sink = f.write
-			if r.fd == "*" {
+			if r.FD == "*" {
 				s.errToOut = sink
 			}
 		}
@@ -901,15 +902,15 @@ func (s *psShell) runElement(el *psNode, input []any, hasInput bool, out emitter
 }
 
 // redirectError is out-file's error for a path it cannot write (row B11).
-func (s *psShell) redirectError(el *psNode, target string, err error) {
+func (s *psShell) redirectError(el *parser.Node, target string, err error) {
 	full := s.p.Path(target)
 	msg, cat, reason, fq := psFileError(err, full, true)
-	s.writeError(&psErrorRecord{msg: msg, cmd: "out-file", category: cat, target: full, reason: reason, fqid: fq + ",Microsoft.PowerShell.Commands.OutFileCommand", pos: el.pos, end: el.end})
+	s.writeError(&psErrorRecord{msg: msg, cmd: "out-file", category: cat, target: full, reason: reason, fqid: fq + ",Microsoft.PowerShell.Commands.OutFileCommand", pos: el.Pos, end: el.End})
 }
 
-func (s *psShell) runElementBare(el *psNode, input []any, hasInput bool, out emitter) {
-	if el.kind == "exprelem" {
-		v := s.eval(el.kids[0])
+func (s *psShell) runElementBare(el *parser.Node, input []any, hasInput bool, out emitter) {
+	if el.Kind == "exprelem" {
+		v := s.eval(el.Kids[0])
 		for _, x := range enumerate(v) {
 			out(x)
 		}
@@ -976,20 +977,20 @@ func (s *psShell) printError(r *psErrorRecord) {
 	io.WriteString(s.errw, r.render(s.pwsh, s.p.NL))
 }
 
-func (s *psShell) printParseError(e *psParseError) {
+func (s *psShell) printParseError(e *parser.Error) {
 	nl := s.p.NL
 	if s.pwsh {
-		line, _, _ := s.lineCol(e.pos)
-		io.WriteString(s.p.Stderr, fmt.Sprintf("ParserError: %s%sLine |%s%4d | %s%s", nl, nl, nl, line, e.msg, nl))
+		line, _, _ := s.lineCol(e.Pos)
+		io.WriteString(s.p.Stderr, fmt.Sprintf("ParserError: %s%sLine |%s%4d | %s%s", nl, nl, nl, line, e.Msg, nl))
 		return
 	}
 	var b strings.Builder
-	for _, l := range s.position(e.pos, e.pos+1) {
+	for _, l := range s.position(e.Pos, e.Pos+1) {
 		b.WriteString(l + nl)
 	}
-	b.WriteString(e.msg + nl)
+	b.WriteString(e.Msg + nl)
 	b.WriteString("    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException" + nl)
-	b.WriteString("    + FullyQualifiedErrorId : " + e.id + nl)
+	b.WriteString("    + FullyQualifiedErrorId : " + e.ID + nl)
 	b.WriteString(" " + nl)
 	io.WriteString(s.p.Stderr, b.String())
 }
@@ -1034,38 +1035,38 @@ func (s *psShell) commandNotFound(name string, pos, end int) {
 
 // ---- expressions ----
 
-func (s *psShell) eval(n *psNode) any {
+func (s *psShell) eval(n *parser.Node) any {
 	if n == nil {
 		return nil
 	}
-	switch n.kind {
+	switch n.Kind {
 	case "lit":
-		return n.val
+		return n.Val
 	case "var":
-		return s.getVar(n.name)
+		return s.getVar(n.Name)
 	case "str":
-		parts := make([]string, len(n.kids))
+		parts := make([]string, len(n.Kids))
 		total := 0
-		for i, part := range n.kids {
+		for i, part := range n.Kids {
 			parts[i] = toStr(s.eval(part))
 			total += len(parts[i])
 		}
 		s.reserve(int64(total))
 		return strings.Join(parts, "")
 	case "bare":
-		if len(n.kids) == 1 && n.kids[0].kind != "lit" {
-			v := s.eval(n.kids[0])
-			if n.kids[0].kind == "var" || n.kids[0].kind == "subexpr" {
+		if len(n.Kids) == 1 && n.Kids[0].Kind != "lit" {
+			v := s.eval(n.Kids[0])
+			if n.Kids[0].Kind == "var" || n.Kids[0].Kind == "subexpr" {
 				return v
 			}
 			return toStr(v)
 		}
 		var b strings.Builder
-		for _, part := range n.kids {
+		for _, part := range n.Kids {
 			b.WriteString(toStr(s.eval(part)))
 		}
 		str := b.String()
-		if len(n.kids) == 1 {
+		if len(n.Kids) == 1 {
 			if i, err := strconv.ParseInt(str, 10, 64); err == nil {
 				return i
 			}
@@ -1074,9 +1075,9 @@ func (s *psShell) eval(n *psNode) any {
 	case "subexpr", "arrayexpr":
 		pv, sink, release := s.collector()
 		defer release()
-		s.execBlock(n.block, sink)
+		s.execBlock(n.Block, sink)
 		vals := *pv
-		if n.kind == "arrayexpr" {
+		if n.Kind == "arrayexpr" {
 			if vals == nil {
 				return []any{}
 			}
@@ -1084,38 +1085,38 @@ func (s *psShell) eval(n *psNode) any {
 		}
 		return collapse(vals)
 	case "paren":
-		if a := n.kids[0]; a.kind == "assign" && a.kids[0].kind != "lvalues" {
+		if a := n.Kids[0]; a.Kind == "assign" && a.Kids[0].Kind != "lvalues" {
 			// ($x = 1) and ($i++) give a value: the variable's after the
 			// assignment, the one before a postfix increment
 			// (about_Assignment_Operators)
 			var old any
-			if a.name == "postfix" {
-				old = s.eval(a.kids[0])
+			if a.Name == "postfix" {
+				old = s.eval(a.Kids[0])
 			}
 			s.execStmt(a, nil)
-			if a.name == "postfix" {
+			if a.Name == "postfix" {
 				return old
 			}
-			return s.eval(a.kids[0])
+			return s.eval(a.Kids[0])
 		}
-		return s.evalValue(n.kids[0])
+		return s.evalValue(n.Kids[0])
 	case "array":
 		var out []any
-		for _, k := range n.kids {
+		for _, k := range n.Kids {
 			out = append(out, s.eval(k))
 		}
 		return out
 	case "hash":
 		h := newHash()
-		for i := 0; i+1 < len(n.kids); i += 2 {
-			h.set(toStr(s.eval(n.kids[i])), s.evalValue(n.kids[i+1]))
+		for i := 0; i+1 < len(n.Kids); i += 2 {
+			h.set(toStr(s.eval(n.Kids[i])), s.evalValue(n.Kids[i+1]))
 		}
 		return h
 	case "scriptblock":
 		return &psScriptBlock{node: n}
 	case "unary":
-		v := s.eval(n.kids[0])
-		switch n.op {
+		v := s.eval(n.Kids[0])
+		switch n.Op {
 		case "not":
 			return !toBool(v)
 		case "bnot":
@@ -1131,25 +1132,25 @@ func (s *psShell) eval(n *psNode) any {
 			return toAnySlice(strings.Fields(toStr(v)))
 		}
 	case "binary":
-		if n.op == "and" {
-			return toBool(s.eval(n.kids[0])) && toBool(s.eval(n.kids[1]))
+		if n.Op == "and" {
+			return toBool(s.eval(n.Kids[0])) && toBool(s.eval(n.Kids[1]))
 		}
-		if n.op == "or" {
-			return toBool(s.eval(n.kids[0])) || toBool(s.eval(n.kids[1]))
+		if n.Op == "or" {
+			return toBool(s.eval(n.Kids[0])) || toBool(s.eval(n.Kids[1]))
 		}
-		return s.binary(n.op, s.eval(n.kids[0]), s.eval(n.kids[1]))
+		return s.binary(n.Op, s.eval(n.Kids[0]), s.eval(n.Kids[1]))
 	case "type":
-		return &psObject{typeName: n.name, str: n.name}
+		return &psObject{typeName: n.Name, str: n.Name}
 	case "cast":
-		return s.cast(n.name, s.eval(n.kids[0]))
+		return s.cast(n.Name, s.eval(n.Kids[0]))
 	case "postfix":
-		old := s.eval(n.kids[0])
-		s.assign(&psNode{kind: "assign", op: n.op, kids: []*psNode{n.kids[0], {kind: "lit", val: int64(1)}}})
+		old := s.eval(n.Kids[0])
+		s.assign(&parser.Node{Kind: "assign", Op: n.Op, Kids: []*parser.Node{n.Kids[0], {Kind: "lit", Val: int64(1)}}})
 		return old
 	case "member", "call":
 		return s.member(n)
 	case "index":
-		return s.index(s.eval(n.kids[0]), s.eval(n.kids[1]))
+		return s.index(s.eval(n.Kids[0]), s.eval(n.Kids[1]))
 	case "pipeline", "chain", "assign", "if", "while", "foreach", "for", "switch", "try":
 		return s.evalValue(n)
 	}

@@ -100,7 +100,7 @@ func cmdletStartJob(c *psCall) {
 		name = fmt.Sprintf("Job%d", id)
 	}
 	ctx, cancel := context.WithCancel(c.s.p.Ctx)
-	j := &psJob{id: id, name: name, command: strings.TrimSpace(c.s.src[min(sb.node.pos+1, len(c.s.src)):min(max(sb.node.end-1, sb.node.pos+1), len(c.s.src))]), cancel: cancel, done: make(chan struct{}), state: "Running"}
+	j := &psJob{id: id, name: name, command: strings.TrimSpace(c.s.src[min(sb.node.Pos+1, len(c.s.src)):min(max(sb.node.End-1, sb.node.Pos+1), len(c.s.src))]), cancel: cancel, done: make(chan struct{}), state: "Running"}
 	t.mu.Lock()
 	t.list = append(t.list, j)
 	t.mu.Unlock()

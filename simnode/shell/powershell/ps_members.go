@@ -2,6 +2,7 @@ package powershell
 
 import (
 	"strings"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -81,32 +82,32 @@ func (s *psShell) index(obj, idx any) any {
 }
 
 // member is .Prop, .Method(args) and [Type]::Static.
-func (s *psShell) member(n *psNode) any {
+func (s *psShell) member(n *parser.Node) any {
 	var args []any
-	isCall := n.kind == "call"
+	isCall := n.Kind == "call"
 	if isCall {
-		for _, a := range n.kids[1:] {
+		for _, a := range n.Kids[1:] {
 			args = append(args, s.eval(a))
 		}
 	}
-	name := n.name
+	name := n.Name
 	if strings.HasPrefix(name, "$") {
 		name = toStr(s.getVar(name[1:]))
 	}
-	if n.op == "static" && n.kids[0].kind == "type" {
-		return s.static(n.kids[0].name, name, args, isCall)
+	if n.Op == "static" && n.Kids[0].Kind == "type" {
+		return s.static(n.Kids[0].Name, name, args, isCall)
 	}
-	obj := s.eval(n.kids[0])
+	obj := s.eval(n.Kids[0])
 	if obj == nil && isCall {
 		// about_Automatic_Variables / about_Null: calling a method on
 		// $null is a statement-terminating RuntimeException
-		s.throwStmt(&psErrorRecord{msg: "You cannot call a method on a null-valued expression.", category: "InvalidOperation", target: ":", reason: "RuntimeException", fqid: "InvokeMethodOnNull", pos: n.pos, end: n.end})
+		s.throwStmt(&psErrorRecord{msg: "You cannot call a method on a null-valued expression.", category: "InvalidOperation", target: ":", reason: "RuntimeException", fqid: "InvokeMethodOnNull", pos: n.Pos, end: n.End})
 	}
-	if list, ok := obj.([]any); ok && isCall && strings.EqualFold(name, "add") && n.kids[0].kind == "var" {
+	if list, ok := obj.([]any); ok && isCall && strings.EqualFold(name, "add") && n.Kids[0].Kind == "var" {
 		// $list.Add(x) on an ArrayList or List[T] a variable holds: the
 		// variable's list grows (arrays here are values); Add returns the
 		// new element's index
-		s.setVar(n.kids[0].name, append(list, argAt(args, 0)))
+		s.setVar(n.Kids[0].Name, append(list, argAt(args, 0)))
 		return int64(len(list))
 	}
 	return s.memberOf(obj, name, args, isCall)

@@ -2,6 +2,7 @@ package powershell
 
 import (
 	_ "embed"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -13,7 +14,7 @@ import (
 // completion). A
 // Verb-Noun name that is neither simulated nor in-box is a module the image
 // would have to ship: not found, as in a plain Windows Server image.
-func (s *psShell) unsimulated(name string, el *psNode) bool {
+func (s *psShell) unsimulated(name string, el *parser.Node) bool {
 	img := s.p.Env.Image
 	if img.InBox {
 		if _, ok := process.InBoxCmdlet(name); ok {

@@ -6,12 +6,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 )
 
 func (s *psShell) binary(op string, l, r any) any {
 	cs := false
 	bare := op
-	if len(op) > 2 && (op[0] == 'c' || op[0] == 'i') && psComparisonOps[op] && psComparisonOps[op[1:]] {
+	if len(op) > 2 && (op[0] == 'c' || op[0] == 'i') && parser.ComparisonOps[op] && parser.ComparisonOps[op[1:]] {
 		cs = op[0] == 'c'
 		bare = op[1:]
 	}
@@ -464,7 +465,7 @@ func toStr(v any) string {
 		}
 		return x.typeName
 	case *psScriptBlock:
-		return x.node.text
+		return x.node.Text
 	case *psEnum:
 		return x.name
 	case *psDate:

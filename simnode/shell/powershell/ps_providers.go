@@ -3,6 +3,7 @@ package powershell
 import (
 	"sort"
 	"strings"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -144,10 +145,10 @@ func (variableDrive) remove(s *psShell, path string) bool {
 // functionDrive is function: (about_Function_Provider).
 type functionDrive struct{}
 
-func functionInfo(name string, fn *psNode) *psObject {
+func functionInfo(name string, fn *parser.Node) *psObject {
 	return &psObject{typeName: "System.Management.Automation.FunctionInfo", view: "table", str: name,
 		cols:  []psCol{{name: "CommandType", width: 15}, {name: "Name", width: 50}, {name: "Version", width: 10}, {name: "Source"}},
-		props: []psProp{{"CommandType", "Function"}, {"Name", name}, {"Version", ""}, {"Source", ""}, {"ScriptBlock", &psScriptBlock{node: fn.kids[0]}}}}
+		props: []psProp{{"CommandType", "Function"}, {"Name", name}, {"Version", ""}, {"Source", ""}, {"ScriptBlock", &psScriptBlock{node: fn.Kids[0]}}}}
 }
 
 func (functionDrive) item(s *psShell, path string) (any, bool, bool) {
@@ -165,7 +166,7 @@ func (functionDrive) children(s *psShell, path string) ([]any, bool) {
 	if path != "" {
 		return nil, false
 	}
-	seen := map[string]*psNode{}
+	seen := map[string]*parser.Node{}
 	for sc := s.scope; sc != nil; sc = sc.parent {
 		for k, fn := range sc.funcs {
 			if _, ok := seen[k]; !ok {
@@ -180,7 +181,7 @@ func (functionDrive) children(s *psShell, path string) ([]any, bool) {
 	sort.Strings(names)
 	out := make([]any, len(names))
 	for i, k := range names {
-		out[i] = functionInfo(seen[k].name, seen[k])
+		out[i] = functionInfo(seen[k].Name, seen[k])
 	}
 	return out, true
 }
@@ -190,7 +191,7 @@ func (functionDrive) content(s *psShell, path string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &psScriptBlock{node: fn.kids[0]}, true
+	return &psScriptBlock{node: fn.Kids[0]}, true
 }
 
 func (functionDrive) set(s *psShell, path string, v any) bool {
@@ -198,7 +199,7 @@ func (functionDrive) set(s *psShell, path string, v any) bool {
 	if !ok {
 		return false
 	}
-	s.defineFunc(&psNode{kind: "function", name: path, kids: []*psNode{sb.node}})
+	s.defineFunc(&parser.Node{Kind: "function", Name: path, Kids: []*parser.Node{sb.node}})
 	return true
 }
 
@@ -312,7 +313,7 @@ func cmdletGetItemProperty(c *psCall) {
 		d, rest, ok := driveOf(p)
 		reg, isReg := d.(registryDrive)
 		if !ok || !isReg {
-			c.s.invokeCmdlet(psCmdletIndex["get-item"], &psNode{kind: "command", pos: c.node.pos, end: c.node.end, args: []psArg{{value: &psNode{kind: "lit", val: p}}}}, nil, false, c.out)
+			c.s.invokeCmdlet(psCmdletIndex["get-item"], &parser.Node{Kind: "command", Pos: c.node.Pos, End: c.node.End, Args: []parser.Arg{{Value: &parser.Node{Kind: "lit", Val: p}}}}, nil, false, c.out)
 			continue
 		}
 		k, found, known := reg.key(c.s, rest)

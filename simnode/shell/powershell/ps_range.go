@@ -1,5 +1,6 @@
 package powershell
 
+import "wink.dev/wink/simnode/shell/powershell/parser"
 import "strings"
 
 // This file is the range operator a..b (about_Operators, issue 18). Its
@@ -69,17 +70,17 @@ func (s *psShell) rangeArray(l, r any) []any {
 
 // rangeOf is the range a foreach statement's collection is, when it is one
 // (`foreach ($i in 1..N)`, `foreach ($i in (1..N))`): it is streamed.
-func (s *psShell) rangeOf(n *psNode) (psRange, bool) {
+func (s *psShell) rangeOf(n *parser.Node) (psRange, bool) {
 	for {
 		switch {
 		case n == nil:
 			return psRange{}, false
-		case n.kind == "pipeline" && len(n.kids) == 1 && n.kids[0].kind == "exprelem" && len(n.kids[0].redirs) == 0:
-			n = n.kids[0].kids[0]
-		case n.kind == "paren" && len(n.kids) == 1:
-			n = n.kids[0]
-		case n.kind == "binary" && n.op == "..":
-			return s.newRange(s.eval(n.kids[0]), s.eval(n.kids[1])), true
+		case n.Kind == "pipeline" && len(n.Kids) == 1 && n.Kids[0].Kind == "exprelem" && len(n.Kids[0].Redirs) == 0:
+			n = n.Kids[0].Kids[0]
+		case n.Kind == "paren" && len(n.Kids) == 1:
+			n = n.Kids[0]
+		case n.Kind == "binary" && n.Op == "..":
+			return s.newRange(s.eval(n.Kids[0]), s.eval(n.Kids[1])), true
 		default:
 			return psRange{}, false
 		}
@@ -90,23 +91,23 @@ func (s *psShell) rangeOf(n *psNode) (psRange, bool) {
 // Where-Object takes it (1..N | ForEach-Object { }): the numbers are made
 // one by one as the cmdlet asks for them, as in streaming use in
 // PowerShell, so the pipeline holds one at a time.
-func (s *psShell) streamedRange(n *psNode) (psRange, bool) {
-	if len(n.kids) < 2 || n.kids[0].kind != "exprelem" || len(n.kids[0].redirs) > 0 {
+func (s *psShell) streamedRange(n *parser.Node) (psRange, bool) {
+	if len(n.Kids) < 2 || n.Kids[0].Kind != "exprelem" || len(n.Kids[0].Redirs) > 0 {
 		return psRange{}, false
 	}
-	cmd := n.kids[1]
-	if cmd.kind != "command" || cmd.op != "" || len(cmd.redirs) > 0 || cmd.kids[0].kind != "bare" || len(cmd.kids[0].kids) != 1 || cmd.kids[0].kids[0].kind != "lit" {
+	cmd := n.Kids[1]
+	if cmd.Kind != "command" || cmd.Op != "" || len(cmd.Redirs) > 0 || cmd.Kids[0].Kind != "bare" || len(cmd.Kids[0].Kids) != 1 || cmd.Kids[0].Kids[0].Kind != "lit" {
 		return psRange{}, false
 	}
-	name := toStr(cmd.kids[0].kids[0].val)
+	name := toStr(cmd.Kids[0].Kids[0].Val)
 	if _, fn := s.lookupFunc(name); fn {
 		return psRange{}, false
 	}
 	if c := psCmdletIndex[strings.ToLower(name)]; c == nil || c.name != "ForEach-Object" && c.name != "Where-Object" {
 		return psRange{}, false
 	}
-	e := n.kids[0].kids[0]
-	if e.kind != "binary" || e.op != ".." {
+	e := n.Kids[0].Kids[0]
+	if e.Kind != "binary" || e.Op != ".." {
 		return psRange{}, false
 	}
 	return s.rangeOf(e)

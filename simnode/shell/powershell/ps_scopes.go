@@ -3,6 +3,7 @@ package powershell
 import (
 	"strconv"
 	"strings"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 )
 
 // This file is PowerShell's scopes (about_Scopes, issue 18): the global
@@ -24,7 +25,7 @@ import (
 type psScope struct {
 	parent *psScope
 	vars   map[string]any
-	funcs  map[string]*psNode
+	funcs  map[string]*parser.Node
 	// private names the variables only this scope sees; readOnly those
 	// Set-Variable -Option ReadOnly/Constant made read-only.
 	private, readOnly map[string]bool
@@ -35,7 +36,7 @@ type psScope struct {
 }
 
 func newScope(parent *psScope, script bool) *psScope {
-	return &psScope{parent: parent, vars: map[string]any{}, funcs: map[string]*psNode{}, script: script}
+	return &psScope{parent: parent, vars: map[string]any{}, funcs: map[string]*parser.Node{}, script: script}
 }
 
 // newShellScopes gives a shell its global scope.
@@ -153,7 +154,7 @@ func (s *psShell) removeIn(sc *psScope, name string) {
 }
 
 // lookupFunc finds a function from the current scope up.
-func (s *psShell) lookupFunc(name string) (*psNode, bool) {
+func (s *psShell) lookupFunc(name string) (*parser.Node, bool) {
 	mod, name := scopeModifier(name)
 	k := strings.ToLower(name)
 	if mod != "" {
@@ -171,8 +172,8 @@ func (s *psShell) lookupFunc(name string) (*psNode, bool) {
 
 // defineFunc is the function statement: function global:f { } defines f in
 // the global scope, function f { } in the current one.
-func (s *psShell) defineFunc(n *psNode) {
-	mod, name := scopeModifier(n.name)
+func (s *psShell) defineFunc(n *parser.Node) {
+	mod, name := scopeModifier(n.Name)
 	sc, _ := s.scopeNamed(mod)
 	sc.funcs[strings.ToLower(name)] = n
 }

@@ -1,4 +1,4 @@
-package powershell
+package parser
 
 import (
 	"fmt"
@@ -15,57 +15,62 @@ import (
 // and $(...) interpolation, script blocks, if/elseif/else, while, do, for,
 // foreach, try/catch, function, exit/throw/return/break/continue.
 
-// psNode is any node of the syntax tree; pos/end are byte offsets.
-type psNode struct {
-	kind string
-	pos  int
-	end  int
+// Node is any node of the syntax tree; Pos/End are byte offsets.
+type Node struct {
+	Kind string
+	Pos  int
+	End  int
 	// literal and names
-	val  any
-	name string
-	text string
+	Val  any
+	Name string
+	Text string
 	// children
-	kids  []*psNode
-	block []*psNode // statements (script blocks, bodies)
+	Kids  []*Node
+	Block []*Node // statements (script blocks, bodies)
 	// command elements
-	args   []psArg
-	redirs []psRedir
-	op     string
+	Args   []Arg
+	Redirs []Redir
+	Op     string
 	// if: kids are alternating cond, body blocks (as "block" nodes)
 }
 
-type psArg struct {
-	param    string // "-Name" without the dash; "" for positional
-	value    *psNode
-	colon    bool // -Name:value
-	pos, end int
+// Arg is one argument of a command: -Name, -Name:value or a value.
+type Arg struct {
+	Param    string // "-Name" without the dash; "" for positional
+	Value    *Node
+	Colon    bool // -Name:value
+	Pos, End int
 }
 
-type psRedir struct {
-	fd     string // "1", "2", "*"
-	op     string // ">", ">>", ">&1"
-	target *psNode
+// Redir is one redirection of a command or expression: 2>&1, > file.
+type Redir struct {
+	FD     string // "1", "2", "*"
+	Op     string // ">", ">>", ">&1"
+	Target *Node
 }
 
-type psParseError struct {
-	pos int
-	msg string
-	id  string
+// Error is a ParserError: where, its message and its error id.
+type Error struct {
+	Pos int
+	Msg string
+	ID  string
 }
 
-func (e *psParseError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.Msg }
 
 type psParser struct {
 	src string
 	i   int
-	err *psParseError
+	err *Error
 }
 
-func parsePowerShell(src string) (block []*psNode, err *psParseError) {
+// ParseScript parses a script: its statements, or the ParserError
+// PowerShell 5.1 reports for it.
+func ParseScript(src string) (block []*Node, err *Error) {
 	ps := &psParser{src: src}
 	defer func() {
 		if r := recover(); r != nil {
-			if pe, ok := r.(*psParseError); ok {
+			if pe, ok := r.(*Error); ok {
 				block, err = nil, pe
 				return
 			}
@@ -81,7 +86,7 @@ func parsePowerShell(src string) (block []*psNode, err *psParseError) {
 }
 
 func (ps *psParser) fail(pos int, msg, id string) {
-	panic(&psParseError{pos: pos, msg: msg, id: id})
+	panic(&Error{Pos: pos, Msg: msg, ID: id})
 }
 
 // expect consumes c, or fails with the parser's msg and error id.
@@ -209,8 +214,8 @@ func (ps *psParser) keyword(k string) bool {
 }
 
 // statements parses until the closing byte (or end of input).
-func (ps *psParser) statements(close string) []*psNode {
-	var out []*psNode
+func (ps *psParser) statements(close string) []*Node {
+	var out []*Node
 	for {
 		ps.skip()
 		c := ps.peek()
@@ -242,16 +247,16 @@ func (ps *psParser) statements(close string) []*psNode {
 	}
 }
 
-func (ps *psParser) scriptBlock() *psNode {
+func (ps *psParser) scriptBlock() *Node {
 	ps.skipAll()
 	start := ps.i
 	ps.expect('{', "Missing statement block.", "MissingStatementBlock")
 	body := ps.statements("}")
 	ps.i++
-	return &psNode{kind: "scriptblock", pos: start, end: ps.i, block: body, text: ps.src[start+1 : ps.i-1]}
+	return &Node{Kind: "scriptblock", Pos: start, End: ps.i, Block: body, Text: ps.src[start+1 : ps.i-1]}
 }
 
-func (ps *psParser) condition(kw string) *psNode {
+func (ps *psParser) condition(kw string) *Node {
 	ps.skip()
 	ps.expect('(', fmt.Sprintf("Missing '(' after '%s' in %s statement.", kw, kw), "MissingOpenParenthesisInIfStatement")
 	ps.skipAll()
@@ -264,64 +269,64 @@ func (ps *psParser) condition(kw string) *psNode {
 	return n
 }
 
-func (ps *psParser) statement() *psNode {
+func (ps *psParser) statement() *Node {
 	start := ps.i
 	switch {
 	case ps.keyword("if"):
 		ps.i += 2
-		n := &psNode{kind: "if", pos: start}
-		n.kids = append(n.kids, ps.condition("if"), ps.scriptBlock())
+		n := &Node{Kind: "if", Pos: start}
+		n.Kids = append(n.Kids, ps.condition("if"), ps.scriptBlock())
 		for {
 			save := ps.i
 			ps.skipAll()
 			if ps.keyword("elseif") {
 				ps.i += 6
-				n.kids = append(n.kids, ps.condition("elseif"), ps.scriptBlock())
+				n.Kids = append(n.Kids, ps.condition("elseif"), ps.scriptBlock())
 				continue
 			}
 			if ps.keyword("else") {
 				ps.i += 4
-				n.kids = append(n.kids, ps.scriptBlock())
+				n.Kids = append(n.Kids, ps.scriptBlock())
 				break
 			}
 			ps.i = save
 			break
 		}
-		n.end = ps.i
+		n.End = ps.i
 		return n
 	case ps.keyword("while"):
 		ps.i += 5
-		n := &psNode{kind: "while", pos: start}
-		n.kids = []*psNode{ps.condition("while"), ps.scriptBlock()}
-		n.end = ps.i
+		n := &Node{Kind: "while", Pos: start}
+		n.Kids = []*Node{ps.condition("while"), ps.scriptBlock()}
+		n.End = ps.i
 		return n
 	case ps.keyword("do"):
 		ps.i += 2
 		body := ps.scriptBlock()
 		ps.skipAll()
-		n := &psNode{kind: "dowhile", pos: start}
+		n := &Node{Kind: "dowhile", Pos: start}
 		if ps.keyword("until") {
-			n.kind = "dountil"
+			n.Kind = "dountil"
 			ps.i += 5
 		} else if ps.keyword("while") {
 			ps.i += 5
 		} else {
 			ps.fail(ps.i, "Missing while or until keyword in do loop.", "MissingWhileOrUntilInDoWhile")
 		}
-		n.kids = []*psNode{ps.condition("do"), body}
-		n.end = ps.i
+		n.Kids = []*Node{ps.condition("do"), body}
+		n.End = ps.i
 		return n
 	case ps.keyword("for"):
 		ps.i += 3
 		ps.skip()
 		ps.expect('(', "Missing opening '(' after keyword 'for'.", "MissingOpenParenthesisAfterKeyword")
-		n := &psNode{kind: "for", pos: start}
+		n := &Node{Kind: "for", Pos: start}
 		for k := 0; k < 3; k++ {
 			ps.skipAll()
 			if (k < 2 && ps.peek() == ';') || (k == 2 && ps.peek() == ')') {
-				n.kids = append(n.kids, nil)
+				n.Kids = append(n.Kids, nil)
 			} else {
-				n.kids = append(n.kids, ps.statement())
+				n.Kids = append(n.Kids, ps.statement())
 				ps.skipAll()
 			}
 			if k < 2 {
@@ -329,8 +334,8 @@ func (ps *psParser) statement() *psNode {
 			}
 		}
 		ps.expect(')', "Missing closing ')' after expression in 'for' statement.", "MissingEndParenthesisAfterStatement")
-		n.kids = append(n.kids, ps.scriptBlock())
-		n.end = ps.i
+		n.Kids = append(n.Kids, ps.scriptBlock())
+		n.End = ps.i
 		return n
 	case ps.keyword("foreach") && ps.nextNonSpace(7) == '(':
 		ps.i += 7
@@ -349,8 +354,8 @@ func (ps *psParser) statement() *psNode {
 		coll := ps.pipelineChain()
 		ps.skipAll()
 		ps.expect(')', "Missing closing ')' after expression in 'foreach' statement.", "MissingEndParenthesisAfterForeach")
-		n := &psNode{kind: "foreach", pos: start, name: v.name, kids: []*psNode{coll, ps.scriptBlock()}}
-		n.end = ps.i
+		n := &Node{Kind: "foreach", Pos: start, Name: v.Name, Kids: []*Node{coll, ps.scriptBlock()}}
+		n.End = ps.i
 		return n
 	case ps.keyword("function") || ps.keyword("filter"):
 		for isWordByte(ps.peek()) {
@@ -363,21 +368,21 @@ func (ps *psParser) statement() *psNode {
 		}
 		name := ps.src[j:ps.i]
 		ps.skip()
-		var params []psParam
+		var params []Param
 		if ps.peek() == '(' {
 			params = ps.paramList()
 		}
 		body := ps.scriptBlock()
-		fn := &psNode{kind: "function", pos: start, end: ps.i, name: name, kids: []*psNode{body}, val: params}
+		fn := &Node{Kind: "function", Pos: start, End: ps.i, Name: name, Kids: []*Node{body}, Val: params}
 		if strings.HasPrefix(strings.ToLower(ps.src[start:]), "filter") {
-			fn.op = "filter" // its body is a process block (about_Functions)
+			fn.Op = "filter" // its body is a process block (about_Functions)
 		}
 		return fn
 	case ps.keyword("try"):
 		// about_Try_Catch_Finally: kids are the try block, the finally
 		// block (or nil), then one "catch" node per catch clause.
 		ps.i += 3
-		n := &psNode{kind: "try", pos: start, kids: []*psNode{ps.scriptBlock(), nil}}
+		n := &Node{Kind: "try", Pos: start, Kids: []*Node{ps.scriptBlock(), nil}}
 		for {
 			save := ps.i
 			ps.skipAll()
@@ -385,21 +390,21 @@ func (ps *psParser) statement() *psNode {
 				cpos := ps.i
 				ps.i += 5
 				types := ps.typeList()
-				n.kids = append(n.kids, &psNode{kind: "catch", pos: cpos, val: types, kids: []*psNode{ps.scriptBlock()}})
+				n.Kids = append(n.Kids, &Node{Kind: "catch", Pos: cpos, Val: types, Kids: []*Node{ps.scriptBlock()}})
 				continue
 			}
 			if ps.keyword("finally") {
 				ps.i += 7
-				n.kids[1] = ps.scriptBlock()
+				n.Kids[1] = ps.scriptBlock()
 				continue
 			}
 			ps.i = save
 			break
 		}
-		if len(n.kids) == 2 && n.kids[1] == nil {
+		if len(n.Kids) == 2 && n.Kids[1] == nil {
 			ps.fail(ps.i, "The Try statement is missing its Catch or Finally block.", "MissingCatchOrFinally")
 		}
-		n.end = ps.i
+		n.End = ps.i
 		return n
 	case ps.keyword("switch"):
 		return ps.switchStatement(start)
@@ -413,19 +418,19 @@ func (ps *psParser) statement() *psNode {
 		if ps.skipToByte('{') {
 			ps.skipBraces()
 		}
-		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: " + kw}
+		return &Node{Kind: "notsim", Pos: start, End: ps.i, Name: "powershell: " + kw}
 	case ps.keyword("using"):
 		for ps.i < len(ps.src) && ps.src[ps.i] != '\n' && ps.src[ps.i] != ';' {
 			ps.i++
 		}
-		return &psNode{kind: "notsim", pos: start, end: ps.i, name: "powershell: using"}
+		return &Node{Kind: "notsim", Pos: start, End: ps.i, Name: "powershell: using"}
 	case ps.keyword("trap"):
 		// about_Trap: trap [type] { ... } handles the terminating errors of
 		// the block it is in.
 		ps.i += 4
 		types := ps.typeList()
-		n := &psNode{kind: "trap", pos: start, val: types, kids: []*psNode{ps.scriptBlock()}}
-		n.end = ps.i
+		n := &Node{Kind: "trap", Pos: start, Val: types, Kids: []*Node{ps.scriptBlock()}}
+		n.End = ps.i
 		return n
 	case ps.peek() == '[' && ps.attributesBeforeParam():
 		fallthrough
@@ -435,27 +440,27 @@ func (ps *psParser) statement() *psNode {
 		if save := ps.i; !ps.skipToByte('(') {
 			ps.i = save
 		}
-		var params []psParam
+		var params []Param
 		if ps.peek() == '(' {
 			params = ps.paramList()
 		}
-		return &psNode{kind: "param", pos: start, end: ps.i, val: params}
+		return &Node{Kind: "param", Pos: start, End: ps.i, Val: params}
 	}
 	for _, kw := range []string{"exit", "return", "throw", "break", "continue"} {
 		if ps.keyword(kw) {
 			ps.i += len(kw)
 			ps.skip()
-			n := &psNode{kind: kw, pos: start}
+			n := &Node{Kind: kw, Pos: start}
 			if c := ps.peek(); c != 0 && c != ';' && c != '\n' && c != '\r' && c != '}' && c != ')' && c != '|' {
 				if kw == "break" || kw == "continue" {
 					ps.word()
 				} else {
-					n.kids = []*psNode{ps.pipelineChain()}
+					n.Kids = []*Node{ps.pipelineChain()}
 				}
 			}
-			n.end = ps.i
-			for n.end > start && strings.ContainsRune(" \t", rune(ps.src[n.end-1])) {
-				n.end--
+			n.End = ps.i
+			for n.End > start && strings.ContainsRune(" \t", rune(ps.src[n.End-1])) {
+				n.End--
 			}
 			return n
 		}
@@ -467,7 +472,7 @@ func (ps *psParser) statement() *psNode {
 			ps.skip()
 			// $a, $b = value: multiple assignment (about_Assignment_Operators)
 			if ps.peek() == ',' {
-				multi := &psNode{kind: "lvalues", pos: start, kids: []*psNode{lv}}
+				multi := &Node{Kind: "lvalues", Pos: start, Kids: []*Node{lv}}
 				for ps.peek() == ',' {
 					ps.i++
 					ps.skip()
@@ -475,14 +480,14 @@ func (ps *psParser) statement() *psNode {
 					if !ok {
 						break
 					}
-					multi.kids = append(multi.kids, next)
+					multi.Kids = append(multi.Kids, next)
 					ps.skip()
 				}
 				if ps.peek() == '=' && ps.peekAt(1) != '=' {
 					ps.i++
 					ps.skipAll()
 					rhs := ps.statement()
-					return &psNode{kind: "assign", pos: start, end: ps.i, op: "=", kids: []*psNode{multi, rhs}}
+					return &Node{Kind: "assign", Pos: start, End: ps.i, Op: "=", Kids: []*Node{multi, rhs}}
 				}
 				ps.i = save
 				return ps.pipelineChain()
@@ -490,15 +495,15 @@ func (ps *psParser) statement() *psNode {
 			if (strings.HasPrefix(ps.src[ps.i:], "++") || strings.HasPrefix(ps.src[ps.i:], "--")) && ps.nextNonSpace(2) != ',' {
 				op := ps.src[ps.i:ps.i+1] + "="
 				ps.i += 2
-				one := &psNode{kind: "lit", val: int64(1), pos: ps.i, end: ps.i}
-				return &psNode{kind: "assign", name: "postfix", pos: start, end: ps.i, op: op, kids: []*psNode{lv, one}}
+				one := &Node{Kind: "lit", Val: int64(1), Pos: ps.i, End: ps.i}
+				return &Node{Kind: "assign", Name: "postfix", Pos: start, End: ps.i, Op: op, Kids: []*Node{lv, one}}
 			}
 			for _, op := range []string{"=", "+=", "-=", "*=", "/="} {
 				if strings.HasPrefix(ps.src[ps.i:], op) && !strings.HasPrefix(ps.src[ps.i:], "==") {
 					ps.i += len(op)
 					ps.skipAll()
 					rhs := ps.statement()
-					return &psNode{kind: "assign", pos: start, end: ps.i, op: op, kids: []*psNode{lv, rhs}}
+					return &Node{Kind: "assign", Pos: start, End: ps.i, Op: op, Kids: []*Node{lv, rhs}}
 				}
 			}
 		}
@@ -507,23 +512,23 @@ func (ps *psParser) statement() *psNode {
 	return ps.pipelineChain()
 }
 
-// psParam is one parameter of a function or param block
+// Param is one parameter of a function or param block
 // (about_Functions_Advanced_Parameters): its name, default and whether it
 // is a [switch].
-type psParam struct {
-	name     string
-	def      *psNode
-	isSwitch bool
+type Param struct {
+	Name     string
+	Def      *Node
+	IsSwitch bool
 	// pipeline: [Parameter(ValueFromPipeline)] takes each pipeline object
 	// in a process block.
-	pipeline bool
+	Pipeline bool
 }
 
 var valueFromPipeline = regexp.MustCompile(`(?i)\bValueFromPipeline\s*(=\s*\$true\s*)?[,)]`)
 
 // paramList parses "( [attr] [type] $name = default, ... )".
-func (ps *psParser) paramList() []psParam {
-	var params []psParam
+func (ps *psParser) paramList() []Param {
+	var params []Param
 	ps.i++ // (
 	sw, pipe := false, false
 	for {
@@ -541,13 +546,13 @@ func (ps *psParser) paramList() []psParam {
 			}
 			pipe = pipe || valueFromPipeline.MatchString(t)
 		case c == '$':
-			p := psParam{name: ps.variable().name, isSwitch: sw, pipeline: pipe}
+			p := Param{Name: ps.variable().Name, IsSwitch: sw, Pipeline: pipe}
 			sw, pipe = false, false
 			ps.skipAll()
 			if ps.peek() == '=' {
 				ps.i++
 				ps.skipAll()
-				p.def = ps.exprNoComma()
+				p.Def = ps.exprNoComma()
 			}
 			params = append(params, p)
 		default:
@@ -559,9 +564,9 @@ func (ps *psParser) paramList() []psParam {
 // switchStatement parses switch [-regex|-wildcard|-exact|-casesensitive]
 // (value) { pattern { body } ... default { body } } (about_Switch): kids
 // are the value, then pattern and body pairs (a nil pattern: default).
-func (ps *psParser) switchStatement(start int) *psNode {
+func (ps *psParser) switchStatement(start int) *Node {
 	ps.i += 6
-	n := &psNode{kind: "switch", pos: start}
+	n := &Node{Kind: "switch", Pos: start}
 	var opts []string
 	for {
 		ps.skip()
@@ -575,10 +580,10 @@ func (ps *psParser) switchStatement(start int) *psNode {
 		}
 		opts = append(opts, opt)
 	}
-	n.val = opts
+	n.Val = opts
 	ps.expect('(', "Missing '(' after 'switch' in switch statement.", "MissingOpenParenthesisInSwitchStatement")
 	ps.skipAll()
-	n.kids = append(n.kids, ps.pipelineChain())
+	n.Kids = append(n.Kids, ps.pipelineChain())
 	ps.skipAll()
 	ps.expect(')', "Missing closing ')' after expression in 'switch' statement.", "MissingEndParenthesisInSwitchStatement")
 	ps.skipAll()
@@ -587,7 +592,7 @@ func (ps *psParser) switchStatement(start int) *psNode {
 		if !ps.nextEntry("Missing closing '}' in switch statement.") {
 			break
 		}
-		var pat *psNode
+		var pat *Node
 		if ps.keyword("default") {
 			ps.i += 7
 		} else if ps.peek() == '{' {
@@ -595,9 +600,9 @@ func (ps *psParser) switchStatement(start int) *psNode {
 		} else {
 			pat = ps.singleArgument()
 		}
-		n.kids = append(n.kids, pat, ps.scriptBlock())
+		n.Kids = append(n.Kids, pat, ps.scriptBlock())
 	}
-	n.end = ps.i
+	n.End = ps.i
 	return n
 }
 
@@ -608,7 +613,7 @@ func (ps *psParser) attributesBeforeParam() (ok bool) {
 	save := ps.i
 	defer func() {
 		if r := recover(); r != nil {
-			if _, isParse := r.(*psParseError); !isParse {
+			if _, isParse := r.(*Error); !isParse {
 				panic(r)
 			}
 			ok = false
@@ -697,10 +702,10 @@ func (ps *psParser) word() string {
 }
 
 // tryLValue parses [cast]$var(.member|[index])* without failing.
-func (ps *psParser) tryLValue() (n *psNode, ok bool) {
+func (ps *psParser) tryLValue() (n *Node, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, isParse := r.(*psParseError); !isParse {
+			if _, isParse := r.(*Error); !isParse {
 				panic(r)
 			}
 			n, ok = nil, false
@@ -711,8 +716,8 @@ func (ps *psParser) tryLValue() (n *psNode, ok bool) {
 		t := ps.typeName()
 		if strings.HasPrefix(ps.src[ps.i:], "::") {
 			// [Type]::Static = value
-			n = ps.postfix(&psNode{kind: "type", name: t, pos: typePos, end: ps.i})
-			return n, n.kind == "member"
+			n = ps.postfix(&Node{Kind: "type", Name: t, Pos: typePos, End: ps.i})
+			return n, n.Kind == "member"
 		}
 		ps.skip()
 	}
@@ -720,24 +725,24 @@ func (ps *psParser) tryLValue() (n *psNode, ok bool) {
 		// (Get-Item x).LastWriteTime = ...: a member or element of any
 		// expression is assignable (about_Assignment_Operators)
 		n = ps.postfix(ps.primary())
-		return n, n.kind == "member" || n.kind == "index"
+		return n, n.Kind == "member" || n.Kind == "index"
 	}
 	if ps.peek() != '$' {
 		return nil, false
 	}
 	v := ps.variable()
 	n = ps.postfix(v)
-	return n, n.kind == "var" || n.kind == "member" || n.kind == "index"
+	return n, n.Kind == "var" || n.Kind == "member" || n.Kind == "index"
 }
 
 // pipelineChain is a pipeline, with pwsh 7's && and || chains.
-func (ps *psParser) pipelineChain() *psNode {
+func (ps *psParser) pipelineChain() *Node {
 	first := ps.pipeline()
 	ps.skip()
 	if !strings.HasPrefix(ps.src[ps.i:], "&&") && !strings.HasPrefix(ps.src[ps.i:], "||") {
 		return first
 	}
-	n := &psNode{kind: "chain", pos: first.pos, kids: []*psNode{first}}
+	n := &Node{Kind: "chain", Pos: first.Pos, Kids: []*Node{first}}
 	for {
 		ps.skip()
 		op := ""
@@ -750,20 +755,20 @@ func (ps *psParser) pipelineChain() *psNode {
 		}
 		ps.i += 2
 		ps.skipAll()
-		n.kids = append(n.kids, ps.pipeline())
-		n.args = append(n.args, psArg{param: op})
+		n.Kids = append(n.Kids, ps.pipeline())
+		n.Args = append(n.Args, Arg{Param: op})
 	}
-	n.end = ps.i
+	n.End = ps.i
 	return n
 }
 
-func (ps *psParser) pipeline() *psNode {
+func (ps *psParser) pipeline() *Node {
 	ps.skip()
-	n := &psNode{kind: "pipeline", pos: ps.i}
+	n := &Node{Kind: "pipeline", Pos: ps.i}
 	for {
 		ps.skip()
 		el := ps.element()
-		n.kids = append(n.kids, el)
+		n.Kids = append(n.Kids, el)
 		ps.skip()
 		if ps.peek() == '|' && ps.peekAt(1) != '|' {
 			ps.i++
@@ -772,7 +777,7 @@ func (ps *psParser) pipeline() *psNode {
 		}
 		break
 	}
-	n.end = ps.i
+	n.End = ps.i
 	return n
 }
 
@@ -791,7 +796,7 @@ func isExprStart(c, next byte) bool {
 }
 
 // element is one pipeline element: an expression or a command.
-func (ps *psParser) element() *psNode {
+func (ps *psParser) element() *Node {
 	start := ps.i
 	c, next := ps.peek(), ps.peekAt(1)
 	if c == 0 || c == ';' || c == '\n' || c == '\r' || c == ')' || c == '}' || c == '|' {
@@ -800,25 +805,25 @@ func (ps *psParser) element() *psNode {
 	if (c == '&' && next != '&') || (c == '.' && (next == ' ' || next == '\t')) {
 		ps.i++
 		ps.skip()
-		var name *psNode
+		var name *Node
 		if isExprStart(ps.peek(), ps.peekAt(1)) {
 			name = ps.postfix(ps.primary())
 		} else {
 			name = ps.bareword(true)
 		}
-		cmd := &psNode{kind: "command", pos: start, kids: []*psNode{name}, op: string(c)}
+		cmd := &Node{Kind: "command", Pos: start, Kids: []*Node{name}, Op: string(c)}
 		ps.commandArgs(cmd)
 		return cmd
 	}
 	if ps.keyword("-not") || isExprStart(c, next) && !ps.genericTokenAhead() {
 		e := ps.expr()
-		n := &psNode{kind: "exprelem", pos: start, kids: []*psNode{e}}
+		n := &Node{Kind: "exprelem", Pos: start, Kids: []*Node{e}}
 		ps.redirections(n)
-		n.end = ps.i
+		n.End = ps.i
 		return n
 	}
 	name := ps.bareword(true)
-	cmd := &psNode{kind: "command", pos: start, kids: []*psNode{name}}
+	cmd := &Node{Kind: "command", Pos: start, Kids: []*Node{name}}
 	ps.commandArgs(cmd)
 	return cmd
 }
@@ -855,7 +860,7 @@ func (ps *psParser) atArgEnd() bool {
 }
 
 // redirections parses > >> 2> 2>&1 *> after an element.
-func (ps *psParser) redirections(n *psNode) bool {
+func (ps *psParser) redirections(n *Node) bool {
 	ps.skip()
 	fd := "1"
 	j := ps.i
@@ -870,28 +875,28 @@ func (ps *psParser) redirections(n *psNode) bool {
 		return false
 	}
 	ps.i = j + 1
-	r := psRedir{fd: fd, op: ">"}
+	r := Redir{FD: fd, Op: ">"}
 	if ps.peek() == '>' {
-		r.op = ">>"
+		r.Op = ">>"
 		ps.i++
 	}
 	if ps.peek() == '&' && (ps.peekAt(1) == '1' || ps.peekAt(1) == '2') {
-		r.op = ">&" + string(ps.peekAt(1))
+		r.Op = ">&" + string(ps.peekAt(1))
 		ps.i += 2
-		n.redirs = append(n.redirs, r)
+		n.Redirs = append(n.Redirs, r)
 		return ps.redirections(n) || true
 	}
 	ps.skip()
 	if ps.atArgEnd() {
 		ps.fail(ps.i, "Missing file specification after redirection operator.", "MissingFileSpecification")
 	}
-	r.target = ps.argument()
-	n.redirs = append(n.redirs, r)
+	r.Target = ps.argument()
+	n.Redirs = append(n.Redirs, r)
 	ps.redirections(n)
 	return true
 }
 
-func (ps *psParser) commandArgs(cmd *psNode) {
+func (ps *psParser) commandArgs(cmd *Node) {
 	for {
 		ps.skip()
 		if ps.atArgEnd() {
@@ -913,20 +918,20 @@ func (ps *psParser) commandArgs(cmd *psNode) {
 			for ps.i < len(ps.src) && !strings.ContainsRune(" \t\r\n;|)}:,{(", rune(ps.src[ps.i])) && ps.spaceLen(ps.i) == 0 {
 				ps.i++
 			}
-			a := psArg{param: ps.src[j:ps.i], pos: start}
+			a := Arg{Param: ps.src[j:ps.i], Pos: start}
 			if ps.peek() == ':' {
 				ps.i++
-				a.colon = true
+				a.Colon = true
 				ps.skip()
-				a.value = ps.argument()
+				a.Value = ps.argument()
 			}
-			a.end = ps.i
-			cmd.args = append(cmd.args, a)
+			a.End = ps.i
+			cmd.Args = append(cmd.Args, a)
 			continue
 		}
 		if c == '-' && ps.peekAt(1) == '-' && (ps.peekAt(2) == ' ' || ps.peekAt(2) == 0) {
 			ps.i += 2
-			cmd.args = append(cmd.args, psArg{param: "--", pos: start, end: ps.i})
+			cmd.Args = append(cmd.Args, Arg{Param: "--", Pos: start, End: ps.i})
 			continue
 		}
 		if c == '@' && (process.IsLetter(ps.peekAt(1)) || ps.peekAt(1) == '_') {
@@ -937,40 +942,40 @@ func (ps *psParser) commandArgs(cmd *psNode) {
 			for ps.i < len(ps.src) && (process.IsLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || ps.src[ps.i] == ':' || ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9') {
 				ps.i++
 			}
-			cmd.args = append(cmd.args, psArg{param: "@", value: &psNode{kind: "var", name: ps.src[j:ps.i], pos: start, end: ps.i}, pos: start, end: ps.i})
+			cmd.Args = append(cmd.Args, Arg{Param: "@", Value: &Node{Kind: "var", Name: ps.src[j:ps.i], Pos: start, End: ps.i}, Pos: start, End: ps.i})
 			continue
 		}
 		v := ps.argument()
-		cmd.args = append(cmd.args, psArg{value: v, pos: start, end: ps.i})
+		cmd.Args = append(cmd.Args, Arg{Value: v, Pos: start, End: ps.i})
 	}
-	cmd.end = ps.i
-	for cmd.end > cmd.pos && (ps.src[cmd.end-1] == ' ' || ps.src[cmd.end-1] == '\t') {
-		cmd.end--
+	cmd.End = ps.i
+	for cmd.End > cmd.Pos && (ps.src[cmd.End-1] == ' ' || ps.src[cmd.End-1] == '\t') {
+		cmd.End--
 	}
 }
 
 // argument is a command argument in argument mode, with a,b lists.
-func (ps *psParser) argument() *psNode { return ps.commaList(ps.singleArgument) }
+func (ps *psParser) argument() *Node { return ps.commaList(ps.singleArgument) }
 
 // commaList parses elem, and when commas follow, an array of elems.
-func (ps *psParser) commaList(elem func() *psNode) *psNode {
+func (ps *psParser) commaList(elem func() *Node) *Node {
 	first := elem()
 	ps.skip()
 	if ps.peek() != ',' {
 		return first
 	}
-	n := &psNode{kind: "array", pos: first.pos, kids: []*psNode{first}}
+	n := &Node{Kind: "array", Pos: first.Pos, Kids: []*Node{first}}
 	for ps.peek() == ',' {
 		ps.i++
 		ps.skipAll()
-		n.kids = append(n.kids, elem())
+		n.Kids = append(n.Kids, elem())
 		ps.skip()
 	}
-	n.end = ps.i
+	n.End = ps.i
 	return n
 }
 
-func (ps *psParser) singleArgument() *psNode {
+func (ps *psParser) singleArgument() *Node {
 	c, next := ps.peek(), ps.peekAt(1)
 	start := ps.i
 	if c == '$' || c == '(' || c == '@' || c == '\'' || c == '"' || c == '{' {
@@ -994,13 +999,13 @@ func (ps *psParser) singleArgument() *psNode {
 
 // bareword reads a generic token; $var and "..." parts inside expand.
 // As a command name it stops at ( and {.
-func (ps *psParser) bareword(isName bool) *psNode {
+func (ps *psParser) bareword(isName bool) *Node {
 	start := ps.i
-	var parts []*psNode
+	var parts []*Node
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
-			parts = append(parts, &psNode{kind: "lit", val: lit.String()})
+			parts = append(parts, &Node{Kind: "lit", Val: lit.String()})
 			lit.Reset()
 		}
 	}
@@ -1048,5 +1053,5 @@ func (ps *psParser) bareword(isName bool) *psNode {
 	if ps.i == start {
 		ps.fail(ps.i, fmt.Sprintf("Unexpected token '%s' in expression or statement.", ps.tokenText()), "UnexpectedToken")
 	}
-	return &psNode{kind: "bare", pos: start, end: ps.i, kids: parts, text: ps.src[start:ps.i]}
+	return &Node{Kind: "bare", Pos: start, End: ps.i, Kids: parts, Text: ps.src[start:ps.i]}
 }

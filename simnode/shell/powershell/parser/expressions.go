@@ -1,4 +1,4 @@
-package powershell
+package parser
 
 import (
 	"fmt"
@@ -30,17 +30,17 @@ func psEscape(c byte) byte {
 
 // ---- expressions ----
 
-var psComparisonOps = map[string]bool{}
+var ComparisonOps = map[string]bool{}
 
 func init() {
 	for _, op := range []string{"eq", "ne", "gt", "ge", "lt", "le", "like", "notlike", "match", "notmatch", "contains", "notcontains", "in", "notin", "replace", "split", "join"} {
-		psComparisonOps[op] = true
-		psComparisonOps["i"+op] = true
-		psComparisonOps["c"+op] = true
+		ComparisonOps[op] = true
+		ComparisonOps["i"+op] = true
+		ComparisonOps["c"+op] = true
 	}
-	psComparisonOps["is"] = true
-	psComparisonOps["isnot"] = true
-	psComparisonOps["as"] = true
+	ComparisonOps["is"] = true
+	ComparisonOps["isnot"] = true
+	ComparisonOps["as"] = true
 }
 
 // dashOp reads -word at the position if it is an operator.
@@ -73,7 +73,7 @@ var psBinaryLevels = [...]func(ps *psParser) (op string, ok bool){
 	func(ps *psParser) (string, bool) {
 		return ps.dashOp(func(w string) bool { return w == "and" || w == "or" || w == "xor" })
 	},
-	func(ps *psParser) (string, bool) { return ps.dashOp(func(w string) bool { return psComparisonOps[w] }) },
+	func(ps *psParser) (string, bool) { return ps.dashOp(func(w string) bool { return ComparisonOps[w] }) },
 	func(ps *psParser) (string, bool) {
 		return ps.dashOp(func(w string) bool { return w == "band" || w == "bor" || w == "bxor" || w == "shl" || w == "shr" })
 	},
@@ -96,15 +96,15 @@ var psBinaryLevels = [...]func(ps *psParser) (op string, ok bool){
 }
 
 // expr is a full expression: the binary operators over comma lists.
-func (ps *psParser) expr() *psNode { return ps.binary(0, ps.comma) }
+func (ps *psParser) expr() *Node { return ps.binary(0, ps.comma) }
 
 // exprNoComma is a method argument: a full expression without the comma
 // operator (commas separate arguments).
-func (ps *psParser) exprNoComma() *psNode { return ps.binary(0, ps.rangeExpr) }
+func (ps *psParser) exprNoComma() *Node { return ps.binary(0, ps.rangeExpr) }
 
 // binary reads the operators of psBinaryLevels[level] and above, over
 // operands read by operand.
-func (ps *psParser) binary(level int, operand func() *psNode) *psNode {
+func (ps *psParser) binary(level int, operand func() *Node) *Node {
 	if level == len(psBinaryLevels) {
 		return operand()
 	}
@@ -119,66 +119,66 @@ func (ps *psParser) binary(level int, operand func() *psNode) *psNode {
 		}
 		ps.skipAll()
 		right := ps.binary(level+1, operand)
-		left = &psNode{kind: "binary", op: op, pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+		left = &Node{Kind: "binary", Op: op, Pos: left.Pos, End: ps.i, Kids: []*Node{left, right}}
 	}
 }
 
-func (ps *psParser) comma() *psNode { return ps.commaList(ps.rangeExpr) }
+func (ps *psParser) comma() *Node { return ps.commaList(ps.rangeExpr) }
 
-func (ps *psParser) rangeExpr() *psNode {
+func (ps *psParser) rangeExpr() *Node {
 	left := ps.unary()
 	ps.skip()
 	if ps.peek() == '.' && ps.peekAt(1) == '.' {
 		ps.i += 2
 		ps.skip()
 		right := ps.unary()
-		return &psNode{kind: "binary", op: "..", pos: left.pos, end: ps.i, kids: []*psNode{left, right}}
+		return &Node{Kind: "binary", Op: "..", Pos: left.Pos, End: ps.i, Kids: []*Node{left, right}}
 	}
 	return left
 }
 
-func (ps *psParser) unary() *psNode {
+func (ps *psParser) unary() *Node {
 	ps.skip()
 	start := ps.i
 	c := ps.peek()
 	switch {
 	case c == '!':
 		ps.i++
-		return &psNode{kind: "unary", op: "not", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+		return &Node{Kind: "unary", Op: "not", Pos: start, Kids: []*Node{ps.unary()}, End: ps.i}
 	case c == '-' && (ps.keyword("-not") || ps.keyword("-bnot")):
 		op := strings.ToLower(ps.word()[1:])
 		ps.skip()
-		return &psNode{kind: "unary", op: op, pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+		return &Node{Kind: "unary", Op: op, Pos: start, Kids: []*Node{ps.unary()}, End: ps.i}
 	case c == '-' && (ps.keyword("-join") || ps.keyword("-split")):
 		w := ps.word()
 		ps.skip()
-		return &psNode{kind: "unary", op: w[1:], pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+		return &Node{Kind: "unary", Op: w[1:], Pos: start, Kids: []*Node{ps.unary()}, End: ps.i}
 	case c == '-' && ps.peekAt(1) != '-':
 		ps.i++
-		return &psNode{kind: "unary", op: "-", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+		return &Node{Kind: "unary", Op: "-", Pos: start, Kids: []*Node{ps.unary()}, End: ps.i}
 	case c == '+':
 		ps.i++
 		return ps.unary()
 	case c == ',':
 		ps.i++
-		return &psNode{kind: "array", pos: start, kids: []*psNode{ps.unary()}, end: ps.i}
+		return &Node{Kind: "array", Pos: start, Kids: []*Node{ps.unary()}, End: ps.i}
 	case c == '[':
 		t := ps.typeName()
 		if ps.peek() == ':' && ps.peekAt(1) == ':' {
-			return ps.postfix(&psNode{kind: "type", name: t, pos: start, end: ps.i})
+			return ps.postfix(&Node{Kind: "type", Name: t, Pos: start, End: ps.i})
 		}
 		if d := ps.peek(); d != 0 && d != ' ' && d != '\t' && d != ')' && d != ';' && d != '\n' && d != ',' && d != '|' && d != '}' {
 			x := ps.unary()
-			return &psNode{kind: "cast", name: t, pos: start, kids: []*psNode{x}, end: ps.i}
+			return &Node{Kind: "cast", Name: t, Pos: start, Kids: []*Node{x}, End: ps.i}
 		}
-		return &psNode{kind: "type", name: t, pos: start, end: ps.i}
+		return &Node{Kind: "type", Name: t, Pos: start, End: ps.i}
 	}
 	n := ps.postfix(ps.primary())
-	if c := ps.peek(); (c == '+' || c == '-') && ps.peekAt(1) == c && (n.kind == "var" || n.kind == "member" || n.kind == "index") {
+	if c := ps.peek(); (c == '+' || c == '-') && ps.peekAt(1) == c && (n.Kind == "var" || n.Kind == "member" || n.Kind == "index") {
 		// $i++ inside an expression: the postfix increment gives the
 		// value before it (about_Assignment_Operators)
 		ps.i += 2
-		n = &psNode{kind: "postfix", op: string(c) + "=", pos: n.pos, end: ps.i, kids: []*psNode{n}}
+		n = &Node{Kind: "postfix", Op: string(c) + "=", Pos: n.Pos, End: ps.i, Kids: []*Node{n}}
 	}
 	return n
 }
@@ -203,7 +203,7 @@ func (ps *psParser) typeName() string {
 }
 
 // postfix parses .member, .method(args), [index] and ::static.
-func (ps *psParser) postfix(n *psNode) *psNode {
+func (ps *psParser) postfix(n *Node) *Node {
 	for {
 		c := ps.peek()
 		switch {
@@ -219,9 +219,9 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 			var name string
 			if ps.peek() == '\'' || ps.peek() == '"' || ps.peek() == '$' {
 				p := ps.primary()
-				name = fmt.Sprint(p.val)
-				if p.kind == "var" {
-					name = "$" + p.name
+				name = fmt.Sprint(p.Val)
+				if p.Kind == "var" {
+					name = "$" + p.Name
 				}
 			} else {
 				j := ps.i
@@ -230,13 +230,13 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 				}
 				name = ps.src[j:ps.i]
 			}
-			m := &psNode{kind: "member", name: name, pos: n.pos, kids: []*psNode{n}}
+			m := &Node{Kind: "member", Name: name, Pos: n.Pos, Kids: []*Node{n}}
 			if static {
-				m.op = "static"
+				m.Op = "static"
 			}
 			if ps.peek() == '(' {
 				ps.i++
-				m.kind = "call"
+				m.Kind = "call"
 				for {
 					ps.skipAll()
 					if ps.peek() == ')' {
@@ -246,14 +246,14 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 					if ps.peek() == 0 {
 						ps.fail(ps.i, "Missing ')' in method call.", "MissingEndParenthesisInMethodCall")
 					}
-					m.kids = append(m.kids, ps.exprNoComma())
+					m.Kids = append(m.Kids, ps.exprNoComma())
 					ps.skipAll()
 					if ps.peek() == ',' {
 						ps.i++
 					}
 				}
 			}
-			m.end = ps.i
+			m.End = ps.i
 			n = m
 		case c == '[' && ps.i > 0 && ps.src[ps.i-1] != ' ':
 			ps.i++
@@ -261,7 +261,7 @@ func (ps *psParser) postfix(n *psNode) *psNode {
 			idx := ps.expr()
 			ps.skipAll()
 			ps.expect(']', "Array index expression is missing or not valid.", "MissingArrayIndexExpression")
-			n = &psNode{kind: "index", pos: n.pos, end: ps.i, kids: []*psNode{n, idx}}
+			n = &Node{Kind: "index", Pos: n.Pos, End: ps.i, Kids: []*Node{n, idx}}
 		default:
 			return n
 		}
@@ -284,7 +284,7 @@ func (ps *psParser) memberNameAfterDot() bool {
 	return process.IsLetter(c) || c == '_' || c == '$' || c == '\'' || c == '"' || (c >= '0' && c <= '9' && j == ps.i+1)
 }
 
-func (ps *psParser) variable() *psNode {
+func (ps *psParser) variable() *Node {
 	start := ps.i
 	ps.i++ // $
 	if ps.peek() == '{' {
@@ -294,7 +294,7 @@ func (ps *psParser) variable() *psNode {
 		}
 		name := ps.src[ps.i+1 : ps.i+j]
 		ps.i += j + 1
-		return &psNode{kind: "var", name: name, pos: start, end: ps.i}
+		return &Node{Kind: "var", Name: name, Pos: start, End: ps.i}
 	}
 	if c := ps.peek(); c == '?' || c == '_' || c == '$' || c == '^' {
 		ps.i++
@@ -303,7 +303,7 @@ func (ps *psParser) variable() *psNode {
 				ps.i++
 			}
 		}
-		return &psNode{kind: "var", name: ps.src[start+1 : ps.i], pos: start, end: ps.i}
+		return &Node{Kind: "var", Name: ps.src[start+1 : ps.i], Pos: start, End: ps.i}
 	}
 	j := ps.i
 	for ps.i < len(ps.src) && (process.IsLetter(ps.src[ps.i]) || ps.src[ps.i] == '_' || (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9')) {
@@ -317,12 +317,12 @@ func (ps *psParser) variable() *psNode {
 		}
 	}
 	if ps.i == j {
-		return &psNode{kind: "lit", val: "$", pos: start, end: ps.i}
+		return &Node{Kind: "lit", Val: "$", Pos: start, End: ps.i}
 	}
-	return &psNode{kind: "var", name: ps.src[j:ps.i], pos: start, end: ps.i}
+	return &Node{Kind: "var", Name: ps.src[j:ps.i], Pos: start, End: ps.i}
 }
 
-func (ps *psParser) primary() *psNode {
+func (ps *psParser) primary() *Node {
 	ps.skip()
 	start := ps.i
 	c := ps.peek()
@@ -331,20 +331,20 @@ func (ps *psParser) primary() *psNode {
 		ps.i += 2
 		body := ps.statements(")")
 		ps.i++
-		return &psNode{kind: "subexpr", pos: start, end: ps.i, block: body}
+		return &Node{Kind: "subexpr", Pos: start, End: ps.i, Block: body}
 	case c == '@' && ps.peekAt(1) == '(':
 		ps.i += 2
 		body := ps.statements(")")
 		ps.i++
-		return &psNode{kind: "arrayexpr", pos: start, end: ps.i, block: body}
+		return &Node{Kind: "arrayexpr", Pos: start, End: ps.i, Block: body}
 	case c == '@' && ps.peekAt(1) == '{':
 		ps.i += 2
-		n := &psNode{kind: "hash", pos: start}
+		n := &Node{Kind: "hash", Pos: start}
 		for {
 			if !ps.nextEntry("Missing closing '}' in statement block or type definition.") {
 				break
 			}
-			var key *psNode
+			var key *Node
 			if ps.peek() == '\'' || ps.peek() == '"' {
 				key = ps.primary()
 			} else {
@@ -352,15 +352,15 @@ func (ps *psParser) primary() *psNode {
 				for ps.i < len(ps.src) && !strings.ContainsRune(" \t=;\r\n}", rune(ps.src[ps.i])) {
 					ps.i++
 				}
-				key = &psNode{kind: "lit", val: ps.src[j:ps.i]}
+				key = &Node{Kind: "lit", Val: ps.src[j:ps.i]}
 			}
 			ps.skip()
 			ps.expect('=', "Missing '=' operator after key in hash literal.", "MissingEqualsInHashLiteral")
 			ps.skipAll()
 			val := ps.statement()
-			n.kids = append(n.kids, key, val)
+			n.Kids = append(n.Kids, key, val)
 		}
-		n.end = ps.i
+		n.End = ps.i
 		return n
 	case c == '@' && (ps.peekAt(1) == '"' || ps.peekAt(1) == '\''):
 		q := ps.peekAt(1)
@@ -373,23 +373,23 @@ func (ps *psParser) primary() *psNode {
 		body = strings.TrimSuffix(body, "\r")
 		ps.i += 2 + end + 3
 		if q == '\'' {
-			return &psNode{kind: "lit", val: body, pos: start, end: ps.i}
+			return &Node{Kind: "lit", Val: body, Pos: start, End: ps.i}
 		}
-		return &psNode{kind: "str", pos: start, end: ps.i, kids: ps.interpolate(body, start)}
+		return &Node{Kind: "str", Pos: start, End: ps.i, Kids: ps.interpolate(body, start)}
 	case c == '$':
 		return ps.variable()
 	case c == '(':
 		ps.i++
 		ps.skipAll()
-		var inner *psNode
+		var inner *Node
 		if ps.peek() == ')' {
-			inner = &psNode{kind: "lit", val: nil}
+			inner = &Node{Kind: "lit", Val: nil}
 		} else {
 			inner = ps.statement()
 		}
 		ps.skipAll()
 		ps.expect(')', "Missing closing ')' in expression.", "MissingEndParenthesisInExpression")
-		return &psNode{kind: "paren", pos: start, end: ps.i, kids: []*psNode{inner}}
+		return &Node{Kind: "paren", Pos: start, End: ps.i, Kids: []*Node{inner}}
 	case c == '{':
 		return ps.scriptBlock()
 	case c == '\'':
@@ -411,7 +411,7 @@ func (ps *psParser) primary() *psNode {
 			b.WriteByte(ps.src[ps.i])
 			ps.i++
 		}
-		return &psNode{kind: "lit", val: b.String(), pos: start, end: ps.i}
+		return &Node{Kind: "lit", Val: b.String(), Pos: start, End: ps.i}
 	case c == '"':
 		ps.i++
 		j := ps.i
@@ -447,7 +447,7 @@ func (ps *psParser) primary() *psNode {
 		}
 		body := ps.src[j:ps.i]
 		ps.i++
-		return &psNode{kind: "str", pos: start, end: ps.i, kids: ps.interpolate(body, j)}
+		return &Node{Kind: "str", Pos: start, End: ps.i, Kids: ps.interpolate(body, j)}
 	case c >= '0' && c <= '9' || c == '.':
 		j := ps.i
 		if c == '0' && (ps.peekAt(1) == 'x' || ps.peekAt(1) == 'X') {
@@ -456,7 +456,7 @@ func (ps *psParser) primary() *psNode {
 				ps.i++
 			}
 			n, _ := strconv.ParseInt(ps.src[j+2:ps.i], 16, 64)
-			return &psNode{kind: "lit", val: n, pos: start, end: ps.i}
+			return &Node{Kind: "lit", Val: n, Pos: start, End: ps.i}
 		}
 		for ps.i < len(ps.src) && (ps.src[ps.i] >= '0' && ps.src[ps.i] <= '9' || (ps.src[ps.i] == '.' && ps.peekAt(1) != '.')) {
 			ps.i++
@@ -477,13 +477,13 @@ func (ps *psParser) primary() *psNode {
 			}
 		}
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
-			return &psNode{kind: "lit", val: n * mult, pos: start, end: ps.i}
+			return &Node{Kind: "lit", Val: n * mult, Pos: start, End: ps.i}
 		}
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			ps.fail(start, fmt.Sprintf("Unexpected token '%s' in expression or statement.", text), "UnexpectedToken")
 		}
-		return &psNode{kind: "lit", val: f * float64(mult), pos: start, end: ps.i}
+		return &Node{Kind: "lit", Val: f * float64(mult), Pos: start, End: ps.i}
 	}
 	if c == 0 {
 		ps.fail(ps.i, "You must provide a value expression following the operator.", "ExpectedValueExpression")
@@ -494,12 +494,12 @@ func (ps *psParser) primary() *psNode {
 
 // interpolate splits the body of a "..." string into literal and
 // expansion parts: $var, ${var}, $env:X, $(...), `escapes, "".
-func (ps *psParser) interpolate(body string, offset int) []*psNode {
-	var parts []*psNode
+func (ps *psParser) interpolate(body string, offset int) []*Node {
+	var parts []*Node
 	var lit strings.Builder
 	flush := func() {
 		if lit.Len() > 0 {
-			parts = append(parts, &psNode{kind: "lit", val: lit.String()})
+			parts = append(parts, &Node{Kind: "lit", Val: lit.String()})
 			lit.Reset()
 		}
 	}
