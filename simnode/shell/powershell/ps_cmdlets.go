@@ -72,23 +72,9 @@ func init() {
 		{name: "Write-Output", aliases: []string{"echo", "write"}, help: "Sends objects to the pipeline.", rows: "E", positional: []string{"InputObject*"}, switches: []string{"NoEnumerate"}, run: cmdletWriteOutput},
 		{name: "Write-Host", help: "Writes to the host (the container log).", rows: "E, S5", positional: []string{"Object*"}, switches: []string{"NoNewline"}, params: []string{"Separator", "ForegroundColor", "BackgroundColor"}, run: cmdletWriteHost},
 		{name: "Write-Error", help: "Writes a non-terminating error.", positional: []string{"Message*"}, params: []string{"Category", "ErrorId"}, run: cmdletWriteError},
-		{name: "Get-Content", aliases: []string{"gc", "cat", "type"}, help: "Gets the content of a file.", rows: "E, B11, B12", positional: []string{"Path"}, params: []string{"LiteralPath", "TotalCount", "Head", "First", "Tail", "Last", "Encoding", "Delimiter", "ReadCount"}, switches: []string{"Raw", "Wait", "Force"}, run: cmdletGetContent},
-		{name: "Set-Content", aliases: []string{"sc"}, help: "Writes content to a file.", rows: "E, B10, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
-		{name: "Add-Content", aliases: []string{"ac"}, help: "Appends content to a file.", rows: "E, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
-		{name: "Out-File", help: "Sends output to a file (UTF-16 in Windows PowerShell 5.1).", rows: "E, B11", positional: []string{"FilePath", "Encoding"}, params: []string{"InputObject", "LiteralPath", "Width"}, switches: []string{"Append", "NoNewline", "Force", "NoClobber"}, run: cmdletOutFile},
-		{name: "Test-Path", help: "Tells whether a path exists.", rows: "E, B10", positional: []string{"Path"}, params: []string{"LiteralPath", "PathType"}, switches: []string{"IsValid"}, run: cmdletTestPath},
-		{name: "Get-ChildItem", aliases: []string{"gci", "ls", "dir"}, help: "Lists a directory.", rows: "E, B10", positional: []string{"Path", "Filter"}, params: []string{"LiteralPath", "Include", "Exclude", "Depth"}, switches: []string{"Name", "Recurse", "File", "Directory", "Force", "Hidden"}, run: cmdletGetChildItem},
-		{name: "Get-Item", aliases: []string{"gi"}, help: "Gets an item.", positional: []string{"Path"}, params: []string{"LiteralPath"}, switches: []string{"Force"}, run: cmdletGetItem},
-		{name: "New-Item", aliases: []string{"ni"}, help: "Creates a file (directories exist implicitly).", positional: []string{"Path"}, params: []string{"ItemType", "Type", "Value", "Name"}, switches: []string{"Force"}, run: cmdletNewItem},
-		{name: "Copy-Item", aliases: []string{"copy", "cp", "cpi"}, help: "Copies a file.", positional: []string{"Path", "Destination"}, params: []string{"LiteralPath"}, switches: []string{"Force", "Recurse", "PassThru"}, run: cmdletCopyItem},
 		{name: "Get-Location", aliases: []string{"pwd", "gl"}, help: "Gets the current directory.", run: func(c *psCall) { c.out(c.s.getVar("pwd")) }},
-		{name: "Set-Location", aliases: []string{"cd", "sl", "chdir"}, help: "Sets the current directory.", positional: []string{"Path"}, params: []string{"LiteralPath"}, switches: []string{"PassThru"}, run: cmdletSetLocation},
 		{name: "Start-Sleep", aliases: []string{"sleep"}, help: "Waits (env.Sleep: a fake clock in tests).", rows: "E", positional: []string{"Seconds"}, params: []string{"Milliseconds", "Duration"}, run: cmdletStartSleep},
 		{name: "Get-Date", help: "Gets the date.", positional: []string{"Date"}, params: []string{"Format", "UFormat"}, run: cmdletGetDate},
-		{name: "Resolve-DnsName", help: "DNS lookup (row H2: a single suffix on Windows).", rows: "E, H2", positional: []string{"Name", "Type"}, params: []string{"Server"}, switches: []string{"DnsOnly", "NoHostsFile", "QuickTimeout", "CacheOnly", "TcpOnly"}, class: "Microsoft.DnsClient.Commands.ResolveDnsName", run: cmdletResolveDnsName},
-		{name: "Test-NetConnection", aliases: []string{"tnc"}, help: "Tests ICMP and TCP connectivity.", rows: "E, H1, H4", positional: []string{"ComputerName"}, params: []string{"Port", "CommonTCPPort", "InformationLevel"}, switches: []string{"TraceRoute", "DiagnoseRouting"}, run: cmdletTestNetConnection},
-		{name: "Invoke-WebRequest", aliases: []string{"iwr", "curl", "wget"}, help: "Sends an HTTP request.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent", "MaximumRedirection", "ErrorAction"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "PassThru", "DisableKeepAlive", "UseDefaultCredentials"}, run: cmdletInvokeWebRequest},
-		{name: "Invoke-RestMethod", aliases: []string{"irm"}, help: "Sends an HTTP request and returns the content.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "DisableKeepAlive"}, run: cmdletInvokeWebRequest},
 		{name: "New-Object", help: "Creates a .NET object (HttpListener, TcpClient, WebClient, PSObject).", rows: "S5", positional: []string{"TypeName", "ArgumentList*"}, params: []string{"Property", "ComObject"}, run: cmdletNewObject},
 		{name: "ForEach-Object", aliases: []string{"%", "foreach"}, help: "Runs a script block for each input.", positional: []string{"Process*"}, params: []string{"Begin", "End", "MemberName"}, run: cmdletForEach},
 		{name: "Where-Object", aliases: []string{"?", "where"}, help: "Filters input.", positional: []string{"FilterScript", "Value"}, params: []string{"InputObject", "Property"}, switches: whereOps, run: cmdletWhere},
@@ -130,13 +116,7 @@ func init() {
 			}
 			c.s.execBlock(block, c.out)
 		}},
-		{name: "Get-Variable", aliases: []string{"gv"}, help: "Gets variables (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"ValueOnly"}, run: cmdletGetVariable},
-		{name: "Set-Variable", aliases: []string{"set", "sv"}, help: "Sets a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, false) }},
-		{name: "New-Variable", aliases: []string{"nv"}, help: "Creates a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, true) }},
-		{name: "Remove-Variable", aliases: []string{"rv"}, help: "Removes a variable (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, false) }},
-		{name: "Clear-Variable", aliases: []string{"clv"}, help: "Clears a variable's value (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, true) }},
 		{name: "Get-Command", aliases: []string{"gcm"}, help: "Finds commands.", positional: []string{"Name"}, run: cmdletGetCommand},
-		{name: "Get-NetIPAddress", help: "Lists the container's IP addresses.", rows: "H1", params: []string{"AddressFamily", "InterfaceAlias"}, run: cmdletGetNetIPAddress},
 		{name: "Get-Help", aliases: []string{"help", "man"}, help: "Describes commands.", positional: []string{"Name"}, run: cmdletGetHelp},
 	}
 }
@@ -1366,3 +1346,15 @@ func cmdletGetHelp(c *psCall) {
 // Simulates reports whether name is a cmdlet (or its alias) that the shell
 // simulates.
 func Simulates(name string) bool { return psCmdletIndex[strings.ToLower(name)] != nil }
+
+func (c *psCall) paths() []string {
+	v := c.named["Path"]
+	if lp, ok := c.named["LiteralPath"]; ok {
+		v = lp
+	}
+	var out []string
+	for _, x := range enumerate(v) {
+		out = append(out, toStr(x))
+	}
+	return out
+}

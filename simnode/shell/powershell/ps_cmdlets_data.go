@@ -34,35 +34,6 @@ func init() {
 	)
 }
 
-// customObject is a PSCustomObject with its default view.
-func customObject(props []psProp) *psObject {
-	o := &psObject{typeName: "System.Management.Automation.PSCustomObject", view: "list", props: props}
-	if len(props) <= 4 {
-		o.view, o.cols = "table", autoCols(props)
-	}
-	return o
-}
-
-// autoCols are the columns of a table of these properties, as wide as
-// their names and values; numbers are right-aligned.
-func autoCols(props []psProp) []psCol {
-	var cols []psCol
-	for i, p := range props {
-		w := len(p.name) + 1
-		if l := len(cellText(p.val)) + 1; l > w {
-			w = l
-		}
-		_, isInt := p.val.(int64)
-		_, isFloat := p.val.(float64)
-		right := isInt || isFloat
-		if i == len(props)-1 && !right {
-			w = 0
-		}
-		cols = append(cols, psCol{name: p.name, width: w, right: right})
-	}
-	return cols
-}
-
 // cmdletMeasure is Measure-Object: Count, and with -Sum, -Average,
 // -Maximum, -Minimum those statistics of the input or its -Property
 // (GenericMeasureInfo); -Line, -Word, -Character count text.
@@ -141,27 +112,6 @@ func cmdletMeasure(c *psCall) {
 	}
 	c.out(&psObject{typeName: "Microsoft.PowerShell.Commands.GenericMeasureInfo", view: "list", props: []psProp{
 		{"Count", count}, {"Average", avg}, {"Sum", sumV}, {"Maximum", maxV}, {"Minimum", minV}, {"Property", property}}})
-}
-
-// compareValues orders two values as Sort-Object and Measure-Object do:
-// numbers as numbers, anything else as case-insensitive text.
-func compareValues(a, b any) int {
-	_, an := a.(int64)
-	_, af := a.(float64)
-	_, bn := b.(int64)
-	_, bf := b.(float64)
-	_, ad := a.(*psDate)
-	if (an || af) && (bn || bf) || ad {
-		x, y := toFloat(a), toFloat(b)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	}
-	return strings.Compare(strings.ToLower(toStr(a)), strings.ToLower(toStr(b)))
 }
 
 // cmdletGroup is Group-Object: groups in the order their first member came.

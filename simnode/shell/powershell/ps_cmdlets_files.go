@@ -2,40 +2,10 @@ package powershell
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"strconv"
 	"strings"
-	"time"
-
 	"wink.dev/wink/simnode/shell/process"
 )
-
-// psFileError is the message, category, exception and error id of a file
-// error (row B11: "Access to the path '...' is denied.").
-func psFileError(err error, full string, write bool) (msg, category, reason, fqid string) {
-	switch {
-	case errors.Is(err, fs.ErrPermission):
-		return "Access to the path '" + full + "' is denied.", "PermissionDenied", "UnauthorizedAccessException", "System.UnauthorizedAccessException"
-	case errors.Is(err, fs.ErrNotExist) && write:
-		return "Could not find a part of the path '" + full + "'.", "ObjectNotFound", "DirectoryNotFoundException", "GetContentWriterDirectoryNotFoundError"
-	case errors.Is(err, fs.ErrNotExist):
-		return "Cannot find path '" + full + "' because it does not exist.", "ObjectNotFound", "ItemNotFoundException", "PathNotFound"
-	}
-	return err.Error(), "NotSpecified", "IOException", "System.IO.IOException"
-}
-
-func (c *psCall) paths() []string {
-	v := c.named["Path"]
-	if lp, ok := c.named["LiteralPath"]; ok {
-		v = lp
-	}
-	var out []string
-	for _, x := range enumerate(v) {
-		out = append(out, toStr(x))
-	}
-	return out
-}
 
 func cmdletGetContent(c *psCall) {
 	paths := c.paths()
@@ -45,11 +15,11 @@ func cmdletGetContent(c *psCall) {
 		}
 	}
 	for _, p := range paths {
-		if c.providerPath(p, func(d psDrive, rest string) {
+		if providerPath(c, p, func(d psDrive, rest string) {
 			if v, ok := d.content(c.s, rest); ok {
 				c.out(v)
 			} else {
-				c.itemNotFound(rest)
+				itemNotFound(c, rest)
 			}
 		}) {
 			continue
@@ -157,7 +127,7 @@ func cmdletOutFile(c *psCall) {
 func cmdletTestPath(c *psCall) {
 	kind := strings.ToLower(c.str("PathType"))
 	for _, p := range c.paths() {
-		if c.providerPath(p, func(d psDrive, rest string) {
+		if providerPath(c, p, func(d psDrive, rest string) {
 			_, found, _ := d.item(c.s, rest)
 			c.out(found)
 		}) {
@@ -176,31 +146,16 @@ func cmdletTestPath(c *psCall) {
 	}
 }
 
-var childItemCols = []psCol{{name: "Mode", width: 13}, {name: "LastWriteTime", width: 21, right: true}, {name: "Length", width: 15, right: true}, {name: "Name"}}
-
-func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Time) *psObject {
-	mode, length := "-a----", strconv.FormatInt(size, 10)
-	if isDir {
-		mode, length = "d-----", ""
-	}
-	return &psObject{
-		typeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
-		view:     "table", cols: childItemCols, group: "    Directory: " + dir, str: name,
-		props: []psProp{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
-			{"FullName", process.WinJoin(dir, name)}},
-	}
-}
-
 func cmdletGetChildItem(c *psCall) {
 	paths := c.paths()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
 	for _, p := range paths {
-		if c.providerPath(p, func(d psDrive, rest string) {
+		if providerPath(c, p, func(d psDrive, rest string) {
 			items, ok := d.children(c.s, rest)
 			if !ok {
-				c.itemNotFound(p)
+				itemNotFound(c, p)
 			}
 			for _, it := range items {
 				c.out(it)
@@ -249,12 +204,12 @@ func cmdletGetChildItem(c *psCall) {
 
 func cmdletGetItem(c *psCall) {
 	for _, p := range c.paths() {
-		if c.providerPath(p, func(d psDrive, rest string) {
+		if providerPath(c, p, func(d psDrive, rest string) {
 			switch v, found, known := d.item(c.s, rest); {
 			case found && v != nil:
 				c.out(v)
 			case !found && known:
-				c.itemNotFound(rest)
+				itemNotFound(c, rest)
 			}
 		}) {
 			continue
@@ -279,7 +234,7 @@ func cmdletNewItem(c *psCall) {
 		if c.set("Name") {
 			p = strings.TrimRight(p, `\/`) + `\` + c.str("Name")
 		}
-		if c.providerPath(p, func(d psDrive, rest string) {
+		if providerPath(c, p, func(d psDrive, rest string) {
 			if !d.set(c.s, rest, c.named["Value"]) {
 				c.s.p.NotSimulated("powershell: New-Item " + p)
 				return
@@ -372,9 +327,9 @@ func cmdletMkdir(c *psCall) {
 // cmdletRemoveItem is Remove-Item (rm, del, rd, rmdir, erase, ri).
 func cmdletRemoveItem(c *psCall) {
 	for _, p := range c.paths() {
-		if c.providerPath(p, func(d psDrive, rest string) {
+		if providerPath(c, p, func(d psDrive, rest string) {
 			if !d.remove(c.s, rest) {
-				c.itemNotFound(rest)
+				itemNotFound(c, rest)
 			}
 		}) {
 			continue
@@ -395,6 +350,16 @@ func cmdletRemoveItem(c *psCall) {
 
 func init() {
 	registerCmdlets(
+		&psCmdlet{name: "Get-Content", aliases: []string{"gc", "cat", "type"}, help: "Gets the content of a file.", rows: "E, B11, B12", positional: []string{"Path"}, params: []string{"LiteralPath", "TotalCount", "Head", "First", "Tail", "Last", "Encoding", "Delimiter", "ReadCount"}, switches: []string{"Raw", "Wait", "Force"}, run: cmdletGetContent},
+		&psCmdlet{name: "Set-Content", aliases: []string{"sc"}, help: "Writes content to a file.", rows: "E, B10, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
+		&psCmdlet{name: "Add-Content", aliases: []string{"ac"}, help: "Appends content to a file.", rows: "E, B11", positional: []string{"Path", "Value*"}, params: []string{"LiteralPath", "Encoding"}, switches: []string{"NoNewline", "Force", "PassThru"}, run: cmdletSetContent},
+		&psCmdlet{name: "Out-File", help: "Sends output to a file (UTF-16 in Windows PowerShell 5.1).", rows: "E, B11", positional: []string{"FilePath", "Encoding"}, params: []string{"InputObject", "LiteralPath", "Width"}, switches: []string{"Append", "NoNewline", "Force", "NoClobber"}, run: cmdletOutFile},
+		&psCmdlet{name: "Test-Path", help: "Tells whether a path exists.", rows: "E, B10", positional: []string{"Path"}, params: []string{"LiteralPath", "PathType"}, switches: []string{"IsValid"}, run: cmdletTestPath},
+		&psCmdlet{name: "Get-ChildItem", aliases: []string{"gci", "ls", "dir"}, help: "Lists a directory.", rows: "E, B10", positional: []string{"Path", "Filter"}, params: []string{"LiteralPath", "Include", "Exclude", "Depth"}, switches: []string{"Name", "Recurse", "File", "Directory", "Force", "Hidden"}, run: cmdletGetChildItem},
+		&psCmdlet{name: "Get-Item", aliases: []string{"gi"}, help: "Gets an item.", positional: []string{"Path"}, params: []string{"LiteralPath"}, switches: []string{"Force"}, run: cmdletGetItem},
+		&psCmdlet{name: "New-Item", aliases: []string{"ni"}, help: "Creates a file (directories exist implicitly).", positional: []string{"Path"}, params: []string{"ItemType", "Type", "Value", "Name"}, switches: []string{"Force"}, run: cmdletNewItem},
+		&psCmdlet{name: "Copy-Item", aliases: []string{"copy", "cp", "cpi"}, help: "Copies a file.", positional: []string{"Path", "Destination"}, params: []string{"LiteralPath"}, switches: []string{"Force", "Recurse", "PassThru"}, run: cmdletCopyItem},
+		&psCmdlet{name: "Set-Location", aliases: []string{"cd", "sl", "chdir"}, help: "Sets the current directory.", positional: []string{"Path"}, params: []string{"LiteralPath"}, switches: []string{"PassThru"}, run: cmdletSetLocation},
 		&psCmdlet{name: "mkdir", aliases: []string{"md"}, help: "Creates a directory (New-Item -ItemType Directory).", positional: []string{"Path"}, params: []string{"Name", "Value"}, switches: []string{"Force"}, class: "Microsoft.PowerShell.Commands.NewItemCommand", run: cmdletMkdir},
 		&psCmdlet{name: "Remove-Item", aliases: []string{"rm", "del", "erase", "rd", "rmdir", "ri"}, help: "Deletes files and directories.", positional: []string{"Path"}, params: []string{"LiteralPath", "Filter", "Include", "Exclude"}, switches: []string{"Recurse", "Force"}, run: cmdletRemoveItem},
 	)

@@ -301,3 +301,13 @@ func cmdletGetNetIPAddress(c *psCall) {
 		{"SuffixOrigin", "Manual"}, {"AddressState", "Preferred"}, {"ValidLifetime", "Infinite ([TimeSpan]::MaxValue)"},
 		{"PreferredLifetime", "Infinite ([TimeSpan]::MaxValue)"}, {"SkipAsSource", false}, {"PolicyStore", "ActiveStore"}}})
 }
+
+func init() {
+	registerCmdlets(
+		&psCmdlet{name: "Resolve-DnsName", help: "DNS lookup (row H2: a single suffix on Windows).", rows: "E, H2", positional: []string{"Name", "Type"}, params: []string{"Server"}, switches: []string{"DnsOnly", "NoHostsFile", "QuickTimeout", "CacheOnly", "TcpOnly"}, class: "Microsoft.DnsClient.Commands.ResolveDnsName", run: cmdletResolveDnsName},
+		&psCmdlet{name: "Test-NetConnection", aliases: []string{"tnc"}, help: "Tests ICMP and TCP connectivity.", rows: "E, H1, H4", positional: []string{"ComputerName"}, params: []string{"Port", "CommonTCPPort", "InformationLevel"}, switches: []string{"TraceRoute", "DiagnoseRouting"}, run: cmdletTestNetConnection},
+		&psCmdlet{name: "Invoke-WebRequest", aliases: []string{"iwr", "curl", "wget"}, help: "Sends an HTTP request.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent", "MaximumRedirection", "ErrorAction"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "PassThru", "DisableKeepAlive", "UseDefaultCredentials"}, run: cmdletInvokeWebRequest},
+		&psCmdlet{name: "Invoke-RestMethod", aliases: []string{"irm"}, help: "Sends an HTTP request and returns the content.", rows: "E, H1", positional: []string{"Uri"}, params: []string{"Method", "TimeoutSec", "OutFile", "Headers", "Body", "ContentType", "UserAgent"}, switches: []string{"UseBasicParsing", "SkipCertificateCheck", "DisableKeepAlive"}, run: cmdletInvokeWebRequest},
+		&psCmdlet{name: "Get-NetIPAddress", help: "Lists the container's IP addresses.", rows: "H1", params: []string{"AddressFamily", "InterfaceAlias"}, run: cmdletGetNetIPAddress},
+	)
+}

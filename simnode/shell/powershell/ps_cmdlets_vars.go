@@ -12,7 +12,7 @@ import (
 
 // varScope is the scope -Scope names (the current one without it); a number
 // past the global scope is an ArgumentOutOfRange error.
-func (c *psCall) varScope() (*psScope, bool) {
+func varScope(c *psCall) (*psScope, bool) {
 	sc, ok := c.s.scopeNamed(c.str("Scope"))
 	if _, err := strconv.Atoi(c.str("Scope")); !ok && err != nil {
 		// a -Scope that is neither a scope's name nor a number: its
@@ -30,7 +30,7 @@ func (c *psCall) varScope() (*psScope, bool) {
 }
 
 // varNames are the -Name values (wildcards allowed in Get-Variable).
-func (c *psCall) varNames() []string {
+func varNames(c *psCall) []string {
 	var names []string
 	for _, v := range enumerate(c.named["Name"]) {
 		names = append(names, toStr(v))
@@ -38,36 +38,13 @@ func (c *psCall) varNames() []string {
 	return names
 }
 
-// visibleVars are the variables seen from a scope: its own, then its
-// parents' not hidden by a nearer one or private (with -Scope, only that
-// scope's).
-func (s *psShell) visibleVars(from *psScope, only bool) map[string]any {
-	seen := map[string]any{}
-	for sc := from; sc != nil; sc = sc.parent {
-		for k, v := range sc.vars {
-			if _, ok := seen[k]; !ok && (sc == from || !sc.private[k]) {
-				seen[k] = v
-			}
-		}
-		if only {
-			break
-		}
-	}
-	return seen
-}
-
-func varObject(name string, v any) *psObject {
-	return &psObject{typeName: "System.Management.Automation.PSVariable", view: "table", str: "System.Management.Automation.PSVariable",
-		cols: []psCol{{name: "Name", width: 31}, {name: "Value"}}, props: []psProp{{"Name", name}, {"Value", v}}}
-}
-
 func cmdletGetVariable(c *psCall) {
-	sc, ok := c.varScope()
+	sc, ok := varScope(c)
 	if !ok {
 		return
 	}
 	vars := c.s.visibleVars(sc, c.set("Scope"))
-	names := c.varNames()
+	names := varNames(c)
 	if len(names) == 0 {
 		// the automatic and preference variables are not listed
 		c.s.p.NotSimulated("powershell: Get-Variable's automatic variables")
@@ -99,14 +76,6 @@ func cmdletGetVariable(c *psCall) {
 	}
 }
 
-func (c *psCall) outVar(name string, v any) {
-	if c.has("ValueOnly") {
-		c.out(v)
-		return
-	}
-	c.out(varObject(name, v))
-}
-
 // isAutomatic: variables the interpreter answers itself (getVar).
 func isAutomatic(name string) bool {
 	switch strings.ToLower(name) {
@@ -118,7 +87,7 @@ func isAutomatic(name string) bool {
 
 // cmdletSetVariable is Set-Variable (and New-Variable with mustNotExist).
 func cmdletSetVariable(c *psCall, mustNotExist bool) {
-	sc, ok := c.varScope()
+	sc, ok := varScope(c)
 	if !ok {
 		return
 	}
@@ -127,7 +96,7 @@ func cmdletSetVariable(c *psCall, mustNotExist bool) {
 		value = collapse(c.input)
 	}
 	opt := strings.ToLower(joinValues(c.named["Option"], ","))
-	for _, name := range c.varNames() {
+	for _, name := range varNames(c) {
 		k := strings.ToLower(name)
 		if _, exists := sc.vars[k]; exists && mustNotExist && !c.has("Force") {
 			c.fail("A variable with name '"+name+"' already exists.", "ResourceExists", name, "SessionStateException", "VariableAlreadyExists")
@@ -154,11 +123,11 @@ func cmdletSetVariable(c *psCall, mustNotExist bool) {
 
 // cmdletRemoveVariable is Remove-Variable (and Clear-Variable with clear).
 func cmdletRemoveVariable(c *psCall, clear bool) {
-	sc, ok := c.varScope()
+	sc, ok := varScope(c)
 	if !ok {
 		return
 	}
-	for _, name := range c.varNames() {
+	for _, name := range varNames(c) {
 		target := sc
 		if !c.set("Scope") {
 			_, target, _ = c.s.lookupVar(name)
@@ -183,4 +152,14 @@ func cmdletRemoveVariable(c *psCall, clear bool) {
 func hasVar(sc *psScope, k string) bool {
 	_, ok := sc.vars[k]
 	return ok
+}
+
+func init() {
+	registerCmdlets(
+		&psCmdlet{name: "Get-Variable", aliases: []string{"gv"}, help: "Gets variables (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"ValueOnly"}, run: cmdletGetVariable},
+		&psCmdlet{name: "Set-Variable", aliases: []string{"set", "sv"}, help: "Sets a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, false) }},
+		&psCmdlet{name: "New-Variable", aliases: []string{"nv"}, help: "Creates a variable in a scope (about_Scopes).", positional: []string{"Name", "Value"}, params: []string{"Scope", "Option", "Visibility", "Description"}, switches: []string{"Force", "PassThru"}, run: func(c *psCall) { cmdletSetVariable(c, true) }},
+		&psCmdlet{name: "Remove-Variable", aliases: []string{"rv"}, help: "Removes a variable (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, false) }},
+		&psCmdlet{name: "Clear-Variable", aliases: []string{"clv"}, help: "Clears a variable's value (about_Scopes).", positional: []string{"Name"}, params: []string{"Scope"}, switches: []string{"Force"}, run: func(c *psCall) { cmdletRemoveVariable(c, true) }},
+	)
 }

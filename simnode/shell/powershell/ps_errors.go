@@ -2,7 +2,9 @@ package powershell
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strings"
 	"wink.dev/wink/simnode/shell/powershell/parser"
@@ -498,4 +500,18 @@ func (s *psShell) execSwitch(n *parser.Node, out emitter) {
 			return
 		}
 	}
+}
+
+// psFileError is the message, category, exception and error id of a file
+// error (row B11: "Access to the path '...' is denied.").
+func psFileError(err error, full string, write bool) (msg, category, reason, fqid string) {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		return "Access to the path '" + full + "' is denied.", "PermissionDenied", "UnauthorizedAccessException", "System.UnauthorizedAccessException"
+	case errors.Is(err, fs.ErrNotExist) && write:
+		return "Could not find a part of the path '" + full + "'.", "ObjectNotFound", "DirectoryNotFoundException", "GetContentWriterDirectoryNotFoundError"
+	case errors.Is(err, fs.ErrNotExist):
+		return "Cannot find path '" + full + "' because it does not exist.", "ObjectNotFound", "ItemNotFoundException", "PathNotFound"
+	}
+	return err.Error(), "NotSpecified", "IOException", "System.IO.IOException"
 }

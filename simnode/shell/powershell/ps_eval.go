@@ -37,8 +37,9 @@ type psShell struct {
 	// jobs are the session's background jobs; steps and computing pace a
 	// script that computes (ps_jobs.go).
 	jobs *psJobs
-	// started are the processes Start-Process started (ps_process.go).
-	started   []*startedProcess
+	// atExit runs when the shell ends: the processes Start-Process
+	// started end with it (ps_process.go).
+	atExit    []func()
 	steps     int64
 	computing bool
 	// errs is $Error, newest first; handlers counts the try blocks and
@@ -262,7 +263,9 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 	s.src = script
 	code := s.run(script)
 	s.endCompute()
-	s.endStarted()
+	for _, f := range s.atExit {
+		f()
+	}
 	if s.hasShouldExit && (code == -2 || code == 1) {
 		return s.shouldExit
 	}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // ---- formatting ----
@@ -159,4 +162,48 @@ func formatToString(vals []any, nl string) string {
 	}
 	f.write(flushMarker{})
 	return b.String()
+}
+
+// customObject is a PSCustomObject with its default view.
+func customObject(props []psProp) *psObject {
+	o := &psObject{typeName: "System.Management.Automation.PSCustomObject", view: "list", props: props}
+	if len(props) <= 4 {
+		o.view, o.cols = "table", autoCols(props)
+	}
+	return o
+}
+
+// autoCols are the columns of a table of these properties, as wide as
+// their names and values; numbers are right-aligned.
+func autoCols(props []psProp) []psCol {
+	var cols []psCol
+	for i, p := range props {
+		w := len(p.name) + 1
+		if l := len(cellText(p.val)) + 1; l > w {
+			w = l
+		}
+		_, isInt := p.val.(int64)
+		_, isFloat := p.val.(float64)
+		right := isInt || isFloat
+		if i == len(props)-1 && !right {
+			w = 0
+		}
+		cols = append(cols, psCol{name: p.name, width: w, right: right})
+	}
+	return cols
+}
+
+var childItemCols = []psCol{{name: "Mode", width: 13}, {name: "LastWriteTime", width: 21, right: true}, {name: "Length", width: 15, right: true}, {name: "Name"}}
+
+func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Time) *psObject {
+	mode, length := "-a----", strconv.FormatInt(size, 10)
+	if isDir {
+		mode, length = "d-----", ""
+	}
+	return &psObject{
+		typeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
+		view:     "table", cols: childItemCols, group: "    Directory: " + dir, str: name,
+		props: []psProp{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
+			{"FullName", process.WinJoin(dir, name)}},
+	}
 }

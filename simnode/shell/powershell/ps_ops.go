@@ -531,3 +531,24 @@ func toFloat(v any) float64 {
 	}
 	return 0
 }
+
+// compareValues orders two values as Sort-Object and Measure-Object do:
+// numbers as numbers, anything else as case-insensitive text.
+func compareValues(a, b any) int {
+	_, an := a.(int64)
+	_, af := a.(float64)
+	_, bn := b.(int64)
+	_, bf := b.(float64)
+	_, ad := a.(*psDate)
+	if (an || af) && (bn || bf) || ad {
+		x, y := toFloat(a), toFloat(b)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	}
+	return strings.Compare(strings.ToLower(toStr(a)), strings.ToLower(toStr(b)))
+}

@@ -33,7 +33,7 @@ var lastPID atomic.Int64
 
 func cmdletStartProcess(c *psCall) {
 	file := c.str("FilePath")
-	if !c.s.mayStart(file) {
+	if !mayStart(c.s, file) {
 		c.fail("This command cannot be run due to the error: The system cannot find the file specified.",
 			"InvalidOperation", "", "InvalidOperationException", "InvalidOperationException")
 		return
@@ -84,7 +84,11 @@ func cmdletStartProcess(c *psCall) {
 	}
 	c.s.grow(startedProcessSize)
 	pr := &startedProcess{id: lastPID.Add(4) + 4000, name: strings.TrimSuffix(path.Base(strings.ReplaceAll(file, `\`, "/")), ".exe"), done: make(chan struct{}), cancel: cancel}
-	c.s.started = append(c.s.started, pr)
+	// the process ends with the container's main process, this shell
+	c.s.atExit = append(c.s.atExit, func() {
+		pr.cancel()
+		<-pr.done
+	})
 	run := func() {
 		defer close(pr.done)
 		defer c.s.p.Grow(-startedProcessSize)
@@ -105,7 +109,7 @@ func cmdletStartProcess(c *psCall) {
 
 // mayStart reports whether Start-Process finds the program: one wink
 // simulates, a file the container has, or one an open image may have.
-func (s *psShell) mayStart(file string) bool {
+func mayStart(s *psShell, file string) bool {
 	if file == "" {
 		return false
 	}
@@ -125,16 +129,6 @@ type startedProcess struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	code   int // set before done is closed
-}
-
-// endStarted stops the processes the script started that still run: they
-// end with the container's main process, which this shell is.
-func (s *psShell) endStarted() {
-	for _, pr := range s.started {
-		pr.cancel()
-		<-pr.done
-	}
-	s.started = nil
 }
 
 // object is the System.Diagnostics.Process -PassThru returns: Id,

@@ -291,13 +291,13 @@ func (d registryDrive) remove(s *psShell, path string) bool {
 }
 
 // itemNotFound is the provider cmdlets' error for a path that is not there.
-func (c *psCall) itemNotFound(path string) {
+func itemNotFound(c *psCall, path string) {
 	c.fail("Cannot find path '"+path+"' because it does not exist.", "ObjectNotFound", path, "ItemNotFoundException", "PathNotFound")
 }
 
 // providerPath runs a cmdlet's work for a path on a provider drive; false
 // when the path is the file system's.
-func (c *psCall) providerPath(p string, work func(d psDrive, rest string)) bool {
+func providerPath(c *psCall, p string, work func(d psDrive, rest string)) bool {
 	d, rest, ok := driveOf(p)
 	if ok {
 		work(d, rest)
@@ -319,7 +319,7 @@ func cmdletGetItemProperty(c *psCall) {
 		k, found, known := reg.key(c.s, rest)
 		if !found {
 			if known {
-				c.itemNotFound(p)
+				itemNotFound(c, p)
 			}
 			continue
 		}
@@ -363,7 +363,7 @@ func cmdletGetItemPropertyValue(c *psCall) {
 		k, found, known := reg.key(c.s, rest)
 		if !found {
 			if known {
-				c.itemNotFound(p)
+				itemNotFound(c, p)
 			}
 			continue
 		}
@@ -382,7 +382,7 @@ func cmdletGetItemPropertyValue(c *psCall) {
 // function:); file system items have no value to set.
 func cmdletSetItem(c *psCall) {
 	for _, p := range c.paths() {
-		if !c.providerPath(p, func(d psDrive, rest string) {
+		if !providerPath(c, p, func(d psDrive, rest string) {
 			if !d.set(c.s, rest, c.named["Value"]) {
 				c.s.p.NotSimulated("powershell: Set-Item " + p)
 			}

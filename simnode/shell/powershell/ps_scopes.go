@@ -177,3 +177,34 @@ func (s *psShell) defineFunc(n *parser.Node) {
 	sc, _ := s.scopeNamed(mod)
 	sc.funcs[strings.ToLower(name)] = n
 }
+
+// visibleVars are the variables seen from a scope: its own, then its
+// parents' not hidden by a nearer one or private (with -Scope, only that
+// scope's).
+func (s *psShell) visibleVars(from *psScope, only bool) map[string]any {
+	seen := map[string]any{}
+	for sc := from; sc != nil; sc = sc.parent {
+		for k, v := range sc.vars {
+			if _, ok := seen[k]; !ok && (sc == from || !sc.private[k]) {
+				seen[k] = v
+			}
+		}
+		if only {
+			break
+		}
+	}
+	return seen
+}
+
+func varObject(name string, v any) *psObject {
+	return &psObject{typeName: "System.Management.Automation.PSVariable", view: "table", str: "System.Management.Automation.PSVariable",
+		cols: []psCol{{name: "Name", width: 31}, {name: "Value"}}, props: []psProp{{"Name", name}, {"Value", v}}}
+}
+
+func (c *psCall) outVar(name string, v any) {
+	if c.has("ValueOnly") {
+		c.out(v)
+		return
+	}
+	c.out(varObject(name, v))
+}

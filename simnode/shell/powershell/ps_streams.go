@@ -12,13 +12,13 @@ import "strings"
 func init() {
 	registerCmdlets(
 		&psCmdlet{name: "Write-Warning", help: "Writes a warning (shown by default).", positional: []string{"Message*"},
-			run: func(c *psCall) { c.toHost("WarningAction", "WarningPreference", "Continue", "WARNING: ") }},
+			run: func(c *psCall) { toHost(c, "WarningAction", "WarningPreference", "Continue", "WARNING: ") }},
 		&psCmdlet{name: "Write-Verbose", help: "Writes a verbose message (hidden by default).", positional: []string{"Message*"},
-			run: func(c *psCall) { c.toHost("Verbose", "VerbosePreference", "SilentlyContinue", "VERBOSE: ") }},
+			run: func(c *psCall) { toHost(c, "Verbose", "VerbosePreference", "SilentlyContinue", "VERBOSE: ") }},
 		&psCmdlet{name: "Write-Debug", help: "Writes a debug message (hidden by default).", positional: []string{"Message*"},
-			run: func(c *psCall) { c.toHost("Debug", "DebugPreference", "SilentlyContinue", "DEBUG: ") }},
+			run: func(c *psCall) { toHost(c, "Debug", "DebugPreference", "SilentlyContinue", "DEBUG: ") }},
 		&psCmdlet{name: "Write-Information", help: "Writes an information record (hidden by default).", positional: []string{"MessageData*"}, params: []string{"Tags"},
-			run: func(c *psCall) { c.toHost("InformationAction", "InformationPreference", "SilentlyContinue", "") }},
+			run: func(c *psCall) { toHost(c, "InformationAction", "InformationPreference", "SilentlyContinue", "") }},
 	)
 }
 
@@ -27,7 +27,7 @@ func init() {
 // -Debug: a switch; -WarningAction, -InformationAction: an action), else
 // the preference variable, else the default. Stop ends the statement with
 // ActionPreferenceStopException.
-func (c *psCall) toHost(param, prefVar, def, prefix string) {
+func toHost(c *psCall, param, prefVar, def, prefix string) {
 	msg := joinValues(c.named["Message"], " ")
 	if _, ok := c.named["MessageData"]; ok {
 		msg = joinValues(c.named["MessageData"], " ")
