@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"strings"
@@ -7,55 +7,55 @@ import (
 	"wink.dev/wink/simnode/shell/process"
 )
 
-func (s *psShell) cast(t string, v any) any {
+func (s *Shell) cast(t string, v any) any {
 	switch strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system.")) {
 	case "int", "int32", "int64", "long":
-		return toInt(v)
+		return ToInt(v)
 	case "string":
-		return toStr(v)
+		return ToStr(v)
 	case "bool", "boolean":
-		return toBool(v)
+		return ToBool(v)
 	case "double", "float", "single", "decimal":
-		return toFloat(v)
+		return ToFloat(v)
 	case "array", "object[]", "string[]", "int[]", "collections.arraylist", "collections.generic.list[string]", "collections.generic.list[object]":
 		if v == nil {
 			return []any{}
 		}
-		return enumerate(v)
+		return Enumerate(v)
 	case "void":
 		return nil
 	case "pscustomobject", "management.automation.pscustomobject":
-		if h, ok := v.(*psHash); ok {
-			return customObject(hashProps(h))
+		if h, ok := v.(*Hash); ok {
+			return CustomObject(HashProps(h))
 		}
 	case "datetime":
-		if d, ok := parseDate(toStr(v)); ok {
+		if d, ok := parseDate(ToStr(v)); ok {
 			return d
 		}
 	case "version":
 		if isVersion(v) {
 			return v
 		}
-		if ver, ok := parseVersion(toStr(v)); ok {
+		if ver, ok := parseVersion(ToStr(v)); ok {
 			return ver
 		}
-		s.throwStmt(&psErrorRecord{msg: "Cannot convert value \"" + toStr(v) + "\" to type \"System.Version\".", category: "InvalidArgument", target: ":", reason: "RuntimeException", fqid: "InvalidCastParseTargetInvocation"})
+		s.throwStmt(&ErrorRecord{Msg: "Cannot convert value \"" + ToStr(v) + "\" to type \"System.Version\".", Category: "InvalidArgument", Target: ":", Reason: "RuntimeException", Fqid: "InvalidCastParseTargetInvocation"})
 	case "char":
 		if i, ok := v.(int64); ok {
 			return string(rune(i))
 		}
 	case "byte[]":
-		return enumerate(v)
+		return Enumerate(v)
 	case "xml", "ipaddress", "net.ipaddress", "uri", "regex", "scriptblock", "timespan", "guid":
-		s.p.NotSimulated("powershell: [" + t + "] cast")
+		s.P.NotSimulated("powershell: [" + t + "] cast")
 	}
 	return v
 }
 
-func (s *psShell) index(obj, idx any) any {
+func (s *Shell) index(obj, idx any) any {
 	switch o := obj.(type) {
 	case []any:
-		i := int(toInt(idx))
+		i := int(ToInt(idx))
 		if i < 0 {
 			i += len(o)
 		}
@@ -64,25 +64,25 @@ func (s *psShell) index(obj, idx any) any {
 		}
 		return nil
 	case string:
-		i := int(toInt(idx))
+		i := int(ToInt(idx))
 		if i < 0 {
 			i += len(o)
 		}
 		if i >= 0 && i < len(o) {
 			return string(o[i])
 		}
-	case *psHash:
-		v, _ := o.get(toStr(idx))
+	case *Hash:
+		v, _ := o.get(ToStr(idx))
 		return v
-	case *psObject:
-		v, _ := o.get(toStr(idx))
+	case *Object:
+		v, _ := o.get(ToStr(idx))
 		return v
 	}
 	return nil
 }
 
 // member is .Prop, .Method(args) and [Type]::Static.
-func (s *psShell) member(n *parser.Node) any {
+func (s *Shell) member(n *parser.Node) any {
 	var args []any
 	isCall := n.Kind == "call"
 	if isCall {
@@ -92,7 +92,7 @@ func (s *psShell) member(n *parser.Node) any {
 	}
 	name := n.Name
 	if strings.HasPrefix(name, "$") {
-		name = toStr(s.getVar(name[1:]))
+		name = ToStr(s.GetVar(name[1:]))
 	}
 	if n.Op == "static" && n.Kids[0].Kind == "type" {
 		return s.static(n.Kids[0].Name, name, args, isCall)
@@ -101,19 +101,19 @@ func (s *psShell) member(n *parser.Node) any {
 	if obj == nil && isCall {
 		// about_Automatic_Variables / about_Null: calling a method on
 		// $null is a statement-terminating RuntimeException
-		s.throwStmt(&psErrorRecord{msg: "You cannot call a method on a null-valued expression.", category: "InvalidOperation", target: ":", reason: "RuntimeException", fqid: "InvokeMethodOnNull", pos: n.Pos, end: n.End})
+		s.throwStmt(&ErrorRecord{Msg: "You cannot call a method on a null-valued expression.", Category: "InvalidOperation", Target: ":", Reason: "RuntimeException", Fqid: "InvokeMethodOnNull", pos: n.Pos, end: n.End})
 	}
 	if list, ok := obj.([]any); ok && isCall && strings.EqualFold(name, "add") && n.Kids[0].Kind == "var" {
 		// $list.Add(x) on an ArrayList or List[T] a variable holds: the
 		// variable's list grows (arrays here are values); Add returns the
 		// new element's index
-		s.setVar(n.Kids[0].Name, append(list, argAt(args, 0)))
+		s.SetVar(n.Kids[0].Name, append(list, ArgAt(args, 0)))
 		return int64(len(list))
 	}
-	return s.memberOf(obj, name, args, isCall)
+	return s.MemberOf(obj, name, args, isCall)
 }
 
-func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
+func (s *Shell) MemberOf(obj any, name string, args []any, isCall bool) any {
 	lname := strings.ToLower(name)
 	arg := func(i int) any {
 		if i < len(args) {
@@ -122,11 +122,11 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 		return nil
 	}
 	if isCall && lname == "tostring" && len(args) == 0 {
-		return toStr(obj)
+		return ToStr(obj)
 	}
 	if isCall && lname == "gettype" {
 		full := fullTypeName(obj)
-		return &psObject{typeName: "System.RuntimeType", str: full, props: []psProp{{"Name", typeName(obj)}, {"FullName", full}}}
+		return &Object{TypeName: "System.RuntimeType", Str: full, Props: []Prop{{"Name", typeName(obj)}, {"FullName", full}}}
 	}
 	if v, ok := s.moreMembers(obj, lname, args, isCall); ok {
 		return v
@@ -142,42 +142,42 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 			return strings.ToLower(o)
 		case "trim":
 			if len(args) > 0 {
-				return strings.Trim(o, toStr(arg(0)))
+				return strings.Trim(o, ToStr(arg(0)))
 			}
 			return strings.TrimSpace(o)
 		case "trimend":
 			if len(args) > 0 {
-				return strings.TrimRight(o, toStr(arg(0)))
+				return strings.TrimRight(o, ToStr(arg(0)))
 			}
 			return strings.TrimRight(o, " \t\r\n")
 		case "trimstart":
 			if len(args) > 0 {
-				return strings.TrimLeft(o, toStr(arg(0)))
+				return strings.TrimLeft(o, ToStr(arg(0)))
 			}
 			return strings.TrimLeft(o, " \t\r\n")
 		case "contains":
-			return strings.Contains(o, toStr(arg(0)))
+			return strings.Contains(o, ToStr(arg(0)))
 		case "startswith":
-			return strings.HasPrefix(o, toStr(arg(0)))
+			return strings.HasPrefix(o, ToStr(arg(0)))
 		case "endswith":
-			return strings.HasSuffix(o, toStr(arg(0)))
+			return strings.HasSuffix(o, ToStr(arg(0)))
 		case "replace":
-			return strings.ReplaceAll(o, toStr(arg(0)), toStr(arg(1)))
+			return strings.ReplaceAll(o, ToStr(arg(0)), ToStr(arg(1)))
 		case "split":
-			sep := toStr(arg(0))
+			sep := ToStr(arg(0))
 			if sep == "" {
 				return toAnySlice(strings.Fields(o))
 			}
 			return toAnySlice(strings.FieldsFunc(o, func(r rune) bool { return strings.ContainsRune(sep, r) }))
 		case "indexof":
-			return int64(strings.Index(o, toStr(arg(0))))
+			return int64(strings.Index(o, ToStr(arg(0))))
 		case "substring":
-			i := int(toInt(arg(0)))
+			i := int(ToInt(arg(0)))
 			if i < 0 || i > len(o) {
 				return ""
 			}
 			if len(args) > 1 {
-				j := i + int(toInt(arg(1)))
+				j := i + int(ToInt(arg(1)))
 				if j > len(o) || j < i {
 					j = len(o)
 				}
@@ -201,13 +201,13 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 			// member enumeration
 			var out []any
 			for _, x := range o {
-				if v := s.memberOf(x, name, nil, false); v != nil {
+				if v := s.MemberOf(x, name, nil, false); v != nil {
 					out = append(out, v)
 				}
 			}
-			return collapse(out)
+			return Collapse(out)
 		}
-	case *psHash:
+	case *Hash:
 		switch lname {
 		case "count":
 			if !isCall {
@@ -228,12 +228,12 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 			}
 		case "get_item", "item":
 			if isCall {
-				v, _ := o.get(toStr(arg(0)))
+				v, _ := o.get(ToStr(arg(0)))
 				return v
 			}
 		case "set_item", "add":
 			if isCall {
-				o.set(toStr(arg(0)), arg(1))
+				o.Set(ToStr(arg(0)), arg(1))
 				return nil
 			}
 		case "getenumerator":
@@ -241,17 +241,17 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 				var out []any
 				for _, k := range o.keys {
 					v, _ := o.get(k)
-					out = append(out, &psObject{typeName: "System.Collections.DictionaryEntry", view: "table", str: "System.Collections.DictionaryEntry",
-						cols:  []psCol{{name: "Name", width: 31}, {name: "Value"}},
-						props: []psProp{{"Name", k}, {"Key", k}, {"Value", v}}})
+					out = append(out, &Object{TypeName: "System.Collections.DictionaryEntry", View: "table", Str: "System.Collections.DictionaryEntry",
+						Cols:  []Col{{Name: "Name", Width: 31}, {Name: "Value"}},
+						Props: []Prop{{"Name", k}, {"Key", k}, {"Value", v}}})
 				}
 				return out
 			}
 		case "containskey", "contains":
-			_, ok := o.get(toStr(arg(0)))
+			_, ok := o.get(ToStr(arg(0)))
 			return ok
 		case "remove":
-			lk := strings.ToLower(toStr(arg(0)))
+			lk := strings.ToLower(ToStr(arg(0)))
 			delete(o.m, lk)
 			for i, k := range o.keys {
 				if strings.ToLower(k) == lk {
@@ -263,18 +263,18 @@ func (s *psShell) memberOf(obj any, name string, args []any, isCall bool) any {
 		}
 		v, _ := o.get(name)
 		return v
-	case *psObject:
+	case *Object:
 		if isCall {
-			if m, ok := o.methods[lname]; ok {
+			if m, ok := o.Methods[lname]; ok {
 				return m(args)
 			}
 			return nil
 		}
 		v, _ := o.get(name)
 		return v
-	case *psEnum:
+	case *Enum:
 		if lname == "value__" {
-			return o.val
+			return o.Val
 		}
 	case int64, float64:
 		return nil
@@ -294,21 +294,21 @@ func typeName(v any) string {
 		return "Boolean"
 	case []any:
 		return "Object[]"
-	case *psHash:
+	case *Hash:
 		return "Hashtable"
-	case *psDate:
+	case *Date:
 		return "DateTime"
-	case *psObject:
-		if i := strings.LastIndex(o.typeName, "."); i >= 0 {
-			return o.typeName[i+1:]
+	case *Object:
+		if i := strings.LastIndex(o.TypeName, "."); i >= 0 {
+			return o.TypeName[i+1:]
 		}
-		return o.typeName
+		return o.TypeName
 	}
 	return "Object"
 }
 
 // static is [Type]::Member.
-func (s *psShell) static(t, name string, args []any, isCall bool) any {
+func (s *Shell) static(t, name string, args []any, isCall bool) any {
 	lt := strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system."))
 	ln := strings.ToLower(name)
 	arg := func(i int) any {
@@ -324,27 +324,27 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 		case ln == "new" && len(args) >= 2:
 			parts := make([]int64, len(args))
 			for i, a := range args {
-				parts[i] = toInt(a)
+				parts[i] = ToInt(a)
 			}
 			return newVersion(parts...)
 		case ln == "new" && len(args) == 1, ln == "parse":
 			return s.cast("version", arg(0))
 		case ln == "tryparse":
-			_, ok := parseVersion(toStr(arg(0)))
+			_, ok := parseVersion(ToStr(arg(0)))
 			return ok
 		}
 	case "environment":
 		switch ln {
 		case "machinename":
-			return process.ComputerName(s.p.Env.Hostname)
+			return process.ComputerName(s.P.Env.Hostname)
 		case "username":
-			u, _ := s.p.Vars.Get("USERNAME")
+			u, _ := s.P.Vars.Get("USERNAME")
 			return u
 		case "getenvironmentvariable":
-			if t := strings.ToLower(toStr(arg(1))); t == "machine" || t == "user" {
-				s.p.NotSimulated("powershell: [Environment]::GetEnvironmentVariable " + toStr(arg(1)))
+			if t := strings.ToLower(ToStr(arg(1))); t == "machine" || t == "user" {
+				s.P.NotSimulated("powershell: [Environment]::GetEnvironmentVariable " + ToStr(arg(1)))
 			}
-			v, ok := s.p.Vars.Get(toStr(arg(0)))
+			v, ok := s.P.Vars.Get(ToStr(arg(0)))
 			if !ok {
 				return nil
 			}
@@ -353,29 +353,29 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 			// The process scope (no target, or "Process") changes this
 			// process's environment; "User" and "Machine" go to the
 			// registry, seen only by processes started later.
-			if t := strings.ToLower(toStr(arg(2))); t == "" || t == "process" {
-				s.p.Vars.Set(toStr(arg(0)), toStr(arg(1)))
+			if t := strings.ToLower(ToStr(arg(2))); t == "" || t == "process" {
+				s.P.Vars.Set(ToStr(arg(0)), ToStr(arg(1)))
 			}
 			return nil
 		case "newline":
 			return "\r\n"
 		case "exit":
-			panic(psExitSignal{int(toInt(arg(0)))})
+			panic(psExitSignal{int(ToInt(arg(0)))})
 		}
 	case "net.dns":
 		if ln == "gethostaddresses" || ln == "gethostentry" {
-			addrs, err := s.p.Resolve(toStr(arg(0)))
+			addrs, err := s.P.Resolve(ToStr(arg(0)))
 			if err != nil {
 				s.throwStmt(methodError("GetHostAddresses", 1, "No such host is known", "SocketException"))
 			}
 			var out []any
 			for _, a := range addrs {
-				out = append(out, &psObject{typeName: "System.Net.IPAddress", str: a.String(), props: []psProp{{"IPAddressToString", a.String()}, {"AddressFamily", "InterNetwork"}}})
+				out = append(out, &Object{TypeName: "System.Net.IPAddress", Str: a.String(), Props: []Prop{{"IPAddressToString", a.String()}, {"AddressFamily", "InterNetwork"}}})
 			}
-			return collapse(out)
+			return Collapse(out)
 		}
 		if ln == "gethostname" {
-			return s.p.Env.Hostname
+			return s.P.Env.Hostname
 		}
 	}
 	if v, ok := s.staticMember(t, lt, ln, args, isCall); ok {
@@ -384,7 +384,7 @@ func (s *psShell) static(t, name string, args []any, isCall bool) any {
 	return nil
 }
 
-func argAt(a []any, i int) any {
+func ArgAt(a []any, i int) any {
 	if i < len(a) {
 		return a[i]
 	}

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"bytes"
@@ -18,10 +18,10 @@ import (
 // formatter that turns objects into console text, error records in Windows
 // PowerShell 5.1's layout (ConciseView for pwsh 7), and exit codes.
 
-// psShell is one powershell.exe / pwsh process.
-type psShell struct {
-	p     *process.Proc
-	pwsh  bool
+// Shell is one powershell.exe / pwsh process.
+type Shell struct {
+	P     *process.Proc
+	Pwsh  bool
 	src   string
 	file  string
 	vars  map[string]any
@@ -30,8 +30,8 @@ type psShell struct {
 	// that a pipeline that wrote none sets it True when it ends.
 	lastOK   bool
 	failures int
-	// errw is where error records are printed (2> redirects it).
-	errw io.Writer
+	// Errw is where error records are printed (2> redirects it).
+	Errw io.Writer
 	// errToOut merges errors into the output stream (2>&1).
 	errToOut emitter
 	// jobs are the session's background jobs; steps and computing pace a
@@ -39,16 +39,16 @@ type psShell struct {
 	jobs *psJobs
 	// atExit runs when the shell ends: the processes Start-Process
 	// started end with it (ps_process.go).
-	atExit    []func()
+	AtExit    []func()
 	steps     int64
 	computing bool
 	// errs is $Error, newest first; handlers counts the try blocks and
 	// trap-holding blocks the running statement is in (ps_errors.go).
 	errs     []any
 	handlers int
-	// scope is the current scope; vars and funcs are its variables and
+	// Scope is the current scope; vars and funcs are its variables and
 	// functions (ps_scopes.go).
-	scope *psScope
+	Scope *Scope
 	// shouldExit is $host.SetShouldExit's code.
 	shouldExit    int
 	hasShouldExit bool
@@ -75,66 +75,66 @@ type emitter func(v any)
 // control flow
 type (
 	psExitSignal     struct{ code int }
-	psThrowSignal    struct{ rec *psErrorRecord }
+	psThrowSignal    struct{ rec *ErrorRecord }
 	psBreakSignal    struct{}
 	psContinueSignal struct{}
 	psReturnSignal   struct{ vals []any }
-	psKilledSignal   struct{}
+	KilledSignal     struct{}
 )
 
-// psObject is a .NET object as the simulation knows it.
-type psObject struct {
-	typeName string
-	props    []psProp
-	// view is how the formatter shows it: "list", "table" or "" (ToString).
-	view    string
+// Object is a .NET object as the simulation knows it.
+type Object struct {
+	TypeName string
+	Props    []Prop
+	// View is how the formatter shows it: "list", "table" or "" (ToString).
+	View    string
 	group   string // table group header, e.g. "    Directory: C:\x"
-	cols    []psCol
-	str     string
-	methods map[string]func(args []any) any
+	Cols    []Col
+	Str     string
+	Methods map[string]func(args []any) any
 	// rec is the error an ErrorRecord object stands for.
-	rec *psErrorRecord
+	rec *ErrorRecord
 }
 
-type psProp struct {
-	name string
-	val  any
+type Prop struct {
+	Name string
+	Val  any
 }
 
-type psCol struct {
-	name  string
-	width int // 0: last column
-	right bool
+type Col struct {
+	Name  string
+	Width int // 0: last column
+	Right bool
 }
 
-func (o *psObject) get(name string) (any, bool) {
-	for _, p := range o.props {
-		if strings.EqualFold(p.name, name) {
-			return p.val, true
+func (o *Object) get(name string) (any, bool) {
+	for _, p := range o.Props {
+		if strings.EqualFold(p.Name, name) {
+			return p.Val, true
 		}
 	}
 	return nil, false
 }
 
-func (o *psObject) set(name string, v any) {
-	for i, p := range o.props {
-		if strings.EqualFold(p.name, name) {
-			o.props[i].val = v
+func (o *Object) set(name string, v any) {
+	for i, p := range o.Props {
+		if strings.EqualFold(p.Name, name) {
+			o.Props[i].Val = v
 			return
 		}
 	}
-	o.props = append(o.props, psProp{name, v})
+	o.Props = append(o.Props, Prop{name, v})
 }
 
-// psHash is a hashtable (insertion-ordered for display).
-type psHash struct {
+// Hash is a hashtable (insertion-ordered for display).
+type Hash struct {
 	keys []string
 	m    map[string]any
 }
 
-func newHash() *psHash { return &psHash{m: map[string]any{}} }
+func NewHash() *Hash { return &Hash{m: map[string]any{}} }
 
-func (h *psHash) set(k string, v any) {
+func (h *Hash) Set(k string, v any) {
 	lk := strings.ToLower(k)
 	if _, ok := h.m[lk]; !ok {
 		h.keys = append(h.keys, k)
@@ -142,41 +142,41 @@ func (h *psHash) set(k string, v any) {
 	h.m[lk] = v
 }
 
-func (h *psHash) get(k string) (any, bool) {
+func (h *Hash) get(k string) (any, bool) {
 	v, ok := h.m[strings.ToLower(k)]
 	return v, ok
 }
 
-type psScriptBlock struct{ node *parser.Node }
+type ScriptBlock struct{ Node *parser.Node }
 
-// psErrorRecord is an error as PowerShell prints it.
-type psErrorRecord struct {
-	msg      string
+// ErrorRecord is an error as PowerShell prints it.
+type ErrorRecord struct {
+	Msg      string
 	cmd      string // the command the error is attributed to ("" for throw)
-	category string
-	target   string
-	// targetType is the CategoryInfo target's type ("String" if empty).
-	targetType string
-	reason     string // exception type name
+	Category string
+	Target   string
+	// TargetType is the CategoryInfo target's type ("String" if empty).
+	TargetType string
+	Reason     string // exception type name
 	// noActivity leaves CategoryInfo's [activity] empty (command not found).
 	noActivity bool
-	fqid       string
+	Fqid       string
 	pos, end   int
 	// stmt: a statement-terminating error (ps_errors.go); inner and
 	// innerMsg the exception a MethodInvocationException wraps; status a
 	// WebException's HTTP status.
 	stmt            bool
 	inner, innerMsg string
-	status          int
-	// details is the ErrorDetails message (an HTTP error's body).
-	details string
+	Status          int
+	// Details is the ErrorDetails message (an HTTP error's body).
+	Details string
 	// src and file are the script the position points into (stamped
 	// when the error is raised); noPos prints no position lines.
 	stamped, noPos, recorded bool
 	// activity overrides CategoryInfo's [activity] (Write-Error's).
 	activity  string
 	src, file string
-	obj       *psObject
+	obj       *Object
 }
 
 // ---- entry ----
@@ -235,7 +235,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 			return 0
 		}
 	}
-	s := &psShell{p: p, pwsh: pwsh, lastOK: true, errw: p.Stderr}
+	s := &Shell{P: p, Pwsh: pwsh, lastOK: true, Errw: p.Stderr}
 	s.initScopes()
 	if !haveScript {
 		script = string(p.ReadStdin())
@@ -263,7 +263,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 	s.src = script
 	code := s.run(script)
 	s.endCompute()
-	for _, f := range s.atExit {
+	for _, f := range s.AtExit {
 		f()
 	}
 	if s.hasShouldExit && (code == -2 || code == 1) {
@@ -282,7 +282,7 @@ func Run(p *process.Proc, argv []string, pwsh bool) int {
 }
 
 // run parses and runs a script; -2 means "ended normally".
-func (s *psShell) run(script string) (code int) {
+func (s *Shell) run(script string) (code int) {
 	block, perr := parser.ParseScript(script)
 	if perr != nil {
 		if ls := programs.Listeners([]string{"powershell", script}); len(ls) > 0 && strings.Contains(script, "System.Net.HttpListener") {
@@ -291,15 +291,15 @@ func (s *psShell) run(script string) (code int) {
 			// does and serve until the container stops.
 			for _, m := range programs.HTTPListenerPrefix.FindAllStringSubmatch(script, -1) {
 				p := strings.TrimSuffix(strings.TrimPrefix(m[0][strings.Index(m[0], "(")+1:], " "), ")")
-				s.p.Println("Listening at " + strings.Trim(strings.TrimSpace(p), `'"`))
+				s.P.Println("Listening at " + strings.Trim(strings.TrimSpace(p), `'"`))
 			}
-			return s.p.Block()
+			return s.P.Block()
 		}
 		if perr.ID == "NotSimulated" {
 			// a construct the parser does not implement: the open world
 			// (the script ends well, or runs until stopped)
-			s.p.NotSimulated("powershell: " + perr.Msg)
-			return s.p.UnknownProgram()
+			s.P.NotSimulated("powershell: " + perr.Msg)
+			return s.P.UnknownProgram()
 		}
 		s.printParseError(perr)
 		return 1
@@ -315,7 +315,7 @@ func (s *psShell) run(script string) (code int) {
 				s.stamp(sig.rec)
 				s.printError(sig.rec)
 				code = 1
-			case psKilledSignal:
+			case KilledSignal:
 				code = process.ExitKilledWindows
 			case psBreakSignal, psContinueSignal:
 				code = -2
@@ -337,7 +337,7 @@ func (s *psShell) run(script string) (code int) {
 		named := map[string]any{}
 		var rest []any
 		for i := 0; i < len(args); i++ {
-			a := toStr(args[i])
+			a := ToStr(args[i])
 			if strings.HasPrefix(a, "-") && len(a) > 1 {
 				name, val, colon := strings.Cut(a[1:], ":")
 				for _, p := range ps {
@@ -394,10 +394,10 @@ func DecodeText(b []byte) string {
 	return string(b)
 }
 
-// encodeOutFile is Out-File's (and `>`'s) encoding: UTF-16LE with a BOM in
+// EncodeOutFile is Out-File's (and `>`'s) encoding: UTF-16LE with a BOM in
 // Windows PowerShell 5.1, UTF-8 without BOM in pwsh 7.
-func (s *psShell) encodeOutFile(text string) []byte {
-	if s.pwsh {
+func (s *Shell) EncodeOutFile(text string) []byte {
+	if s.Pwsh {
 		return []byte(text)
 	}
 	u := utf16.Encode([]rune(text))
@@ -419,36 +419,36 @@ func toAnySlice(ss []string) []any {
 
 // ---- statements ----
 
-// checkCtx is one step of the script (a statement, a loop iteration, a
+// CheckCtx is one step of the script (a statement, a loop iteration, a
 // pipeline element): it ends the script once the process is stopped and
 // is throttled past the process's step budget (process.Proc.Step).
-func (s *psShell) checkCtx() {
-	if s.p.Done() || s.p.Step() != nil {
-		panic(psKilledSignal{})
+func (s *Shell) CheckCtx() {
+	if s.P.Done() || s.P.Step() != nil {
+		panic(KilledSignal{})
 	}
 	s.pace()
 }
 
-func (s *psShell) execBlock(block []*parser.Node, out emitter) {
+func (s *Shell) execBlock(block []*parser.Node, out emitter) {
 	trapList := traps(block)
 	if trapList != nil {
 		s.handlers++
 		defer func() { s.handlers-- }()
 	}
 	for _, st := range block {
-		s.checkCtx()
+		s.CheckCtx()
 		s.execGuarded(st, out, trapList)
 	}
 }
 
-func (s *psShell) execStmt(n *parser.Node, out emitter) {
+func (s *Shell) execStmt(n *parser.Node, out emitter) {
 	switch n.Kind {
 	case "nop", "trap", "param":
 	case "notsim":
-		s.p.NotSimulated(n.Name)
+		s.P.NotSimulated(n.Name)
 	case "if":
 		for i := 0; i+1 < len(n.Kids); i += 2 {
-			if toBool(s.evalCond(n.Kids[i])) {
+			if ToBool(s.evalCond(n.Kids[i])) {
 				s.execBlock(n.Kids[i+1].Block, out)
 				return
 			}
@@ -459,9 +459,9 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 	case "while", "dowhile", "dountil":
 		first := n.Kind != "while"
 		for {
-			s.checkCtx()
+			s.CheckCtx()
 			if !first {
-				c := toBool(s.evalCond(n.Kids[0]))
+				c := ToBool(s.evalCond(n.Kids[0]))
 				if c == (n.Kind == "dountil") {
 					return
 				}
@@ -471,7 +471,7 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 				return
 			}
 			if n.Kind != "while" {
-				c := toBool(s.evalCond(n.Kids[0]))
+				c := ToBool(s.evalCond(n.Kids[0]))
 				if c == (n.Kind == "dountil") {
 					return
 				}
@@ -483,8 +483,8 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 			s.execStmt(n.Kids[0], func(any) {})
 		}
 		for {
-			s.checkCtx()
-			if n.Kids[1] != nil && !toBool(s.evalCond(n.Kids[1])) {
+			s.CheckCtx()
+			if n.Kids[1] != nil && !ToBool(s.evalCond(n.Kids[1])) {
 				return
 			}
 			if brk, _ := s.breakable(n.Kids[3].Block, out); brk {
@@ -497,23 +497,23 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 	case "foreach":
 		if rg, ok := s.rangeOf(n.Kids[0]); ok {
 			for i := int64(0); i < rg.count(); i++ {
-				s.checkCtx()
-				s.setVar(n.Name, rg.at(i))
+				s.CheckCtx()
+				s.SetVar(n.Name, rg.at(i))
 				if brk, _ := s.breakable(n.Kids[1].Block, out); brk {
 					return
 				}
 			}
 			return
 		}
-		for _, v := range enumerate(s.evalCond(n.Kids[0])) {
-			s.checkCtx()
-			s.setVar(n.Name, v)
+		for _, v := range Enumerate(s.evalCond(n.Kids[0])) {
+			s.CheckCtx()
+			s.SetVar(n.Name, v)
 			if brk, _ := s.breakable(n.Kids[1].Block, out); brk {
 				return
 			}
 		}
 	case "function":
-		s.defineFunc(n)
+		s.DefineFunc(n)
 	case "try":
 		s.execTry(n, out)
 	case "switch":
@@ -522,7 +522,7 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 		code := 0
 		if len(n.Kids) > 0 {
 			v := s.evalValue(n.Kids[0])
-			code = int(int32(toInt(v)))
+			code = int(int32(ToInt(v)))
 		}
 		panic(psExitSignal{code})
 	case "throw":
@@ -532,7 +532,7 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 	case "return":
 		var vals []any
 		if len(n.Kids) > 0 {
-			vals = enumerate(s.evalValue(n.Kids[0]))
+			vals = Enumerate(s.evalValue(n.Kids[0]))
 		}
 		panic(psReturnSignal{vals})
 	case "break":
@@ -552,7 +552,7 @@ func (s *psShell) execStmt(n *parser.Node, out emitter) {
 
 // breakable runs a block that break and continue end (a loop body, a
 // switch clause, a trap): brk or cont says which one ended it.
-func (s *psShell) breakable(block []*parser.Node, out emitter) (brk, cont bool) {
+func (s *Shell) breakable(block []*parser.Node, out emitter) (brk, cont bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch r.(type) {
@@ -569,22 +569,22 @@ func (s *psShell) breakable(block []*parser.Node, out emitter) (brk, cont bool) 
 	return false, false
 }
 
-func (s *psShell) evalCond(n *parser.Node) any {
+func (s *Shell) evalCond(n *parser.Node) any {
 	vals, sink, release := s.collector()
 	defer release()
 	s.execStmt(n, sink)
-	return collapse(*vals)
+	return Collapse(*vals)
 }
 
 // evalValue runs a statement or pipeline and returns its output.
-func (s *psShell) evalValue(n *parser.Node) any {
+func (s *Shell) evalValue(n *parser.Node) any {
 	if n.Kind == "pipeline" && len(n.Kids) == 1 && n.Kids[0].Kind == "exprelem" && len(n.Kids[0].Redirs) == 0 {
 		return s.eval(n.Kids[0].Kids[0])
 	}
 	return s.evalCond(n)
 }
 
-func collapse(vals []any) any {
+func Collapse(vals []any) any {
 	switch len(vals) {
 	case 0:
 		return nil
@@ -594,7 +594,7 @@ func collapse(vals []any) any {
 	return vals
 }
 
-func (s *psShell) assign(n *parser.Node) {
+func (s *Shell) assign(n *parser.Node) {
 	lv, rhs := n.Kids[0], n.Kids[1]
 	var v any
 	if rhs.Kind == "lit" {
@@ -612,7 +612,7 @@ func (s *psShell) assign(n *parser.Node) {
 	switch lv.Kind {
 	case "lvalues":
 		// the first variables take one element each, the last the rest
-		vals := enumerate(v)
+		vals := Enumerate(v)
 		for i, k := range lv.Kids {
 			var x any
 			switch {
@@ -624,34 +624,34 @@ func (s *psShell) assign(n *parser.Node) {
 			s.assign(&parser.Node{Kind: "assign", Op: "=", Kids: []*parser.Node{k, {Kind: "lit", Val: x}}})
 		}
 	case "var":
-		s.setVar(lv.Name, v)
+		s.SetVar(lv.Name, v)
 	case "member":
 		if lv.Op == "static" && lv.Kids[0].Kind == "type" {
 			s.setStatic(lv.Kids[0].Name, lv.Name, v)
 			return
 		}
 		obj := s.eval(lv.Kids[0])
-		s.grow(sizeOf(v, 1))
+		s.Grow(sizeOf(v, 1))
 		switch o := obj.(type) {
-		case *psObject:
+		case *Object:
 			o.set(lv.Name, v)
-		case *psHash:
-			o.set(lv.Name, v)
+		case *Hash:
+			o.Set(lv.Name, v)
 		}
 	case "index":
 		obj := s.eval(lv.Kids[0])
 		idx := s.eval(lv.Kids[1])
 		switch o := obj.(type) {
-		case *psHash:
-			old, had := o.get(toStr(idx))
+		case *Hash:
+			old, had := o.get(ToStr(idx))
 			delta := sizeOf(v, 1) - sizeOf(old, 1)
 			if !had {
-				delta += 48 + int64(len(toStr(idx)))
+				delta += 48 + int64(len(ToStr(idx)))
 			}
-			s.grow(delta)
-			o.set(toStr(idx), v)
+			s.Grow(delta)
+			o.Set(ToStr(idx), v)
 		case []any:
-			i := int(toInt(idx))
+			i := int(ToInt(idx))
 			if i < 0 {
 				i += len(o)
 			}
@@ -662,21 +662,21 @@ func (s *psShell) assign(n *parser.Node) {
 	}
 }
 
-func (s *psShell) setVar(name string, v any) {
+func (s *Shell) SetVar(name string, v any) {
 	if env, ok := cutFold(name, "env:"); ok {
-		if v == nil || toStr(v) == "" {
-			s.p.Vars.Unset(env)
+		if v == nil || ToStr(v) == "" {
+			s.P.Vars.Unset(env)
 		} else {
-			s.p.Vars.Set(env, toStr(v))
+			s.P.Vars.Set(env, ToStr(v))
 		}
 		return
 	}
 	mod, bare := scopeModifier(name)
 	if strings.EqualFold(bare, "LASTEXITCODE") {
-		s.p.LastExit, s.exitKnown = int(toInt(v)), true
+		s.P.LastExit, s.exitKnown = int(ToInt(v)), true
 	}
-	sc, _ := s.scopeNamed(mod)
-	s.setIn(sc, bare, v, mod == "private")
+	sc, _ := s.ScopeNamed(mod)
+	s.SetIn(sc, bare, v, mod == "private")
 }
 
 func cutFold(s, prefix string) (string, bool) {
@@ -686,9 +686,9 @@ func cutFold(s, prefix string) (string, bool) {
 	return s, false
 }
 
-func (s *psShell) getVar(name string) any {
+func (s *Shell) GetVar(name string) any {
 	if env, ok := cutFold(name, "env:"); ok {
-		v, found := s.p.Vars.Get(env)
+		v, found := s.P.Vars.Get(env)
 		if !found {
 			return nil
 		}
@@ -707,39 +707,39 @@ func (s *psShell) getVar(name string) any {
 	case "error":
 		return append([]any{}, s.errs...)
 	case "erroractionpreference":
-		if v, _, ok := s.lookupVar(name); ok {
+		if v, _, ok := s.LookupVar(name); ok {
 			return v
 		}
 		return "Continue"
 	case "lastexitcode":
-		if !s.exitKnown && s.p.LastExit == 0 {
+		if !s.exitKnown && s.P.LastExit == 0 {
 			return nil // no native program ran yet
 		}
-		return int64(s.p.LastExit)
+		return int64(s.P.LastExit)
 	case "pwd":
-		return &psObject{typeName: "System.Management.Automation.PathInfo", str: s.p.Dir, view: "table", cols: []psCol{{name: "Path"}}, props: []psProp{{"Path", s.p.Dir}}}
+		return &Object{TypeName: "System.Management.Automation.PathInfo", Str: s.P.Dir, View: "table", Cols: []Col{{Name: "Path"}}, Props: []Prop{{"Path", s.P.Dir}}}
 	case "home":
-		v, _ := s.p.Vars.Get("USERPROFILE")
+		v, _ := s.P.Vars.Get("USERPROFILE")
 		return v
 	case "pid":
 		return int64(4242)
 	case "host":
-		h := &psObject{typeName: "System.Management.Automation.Internal.Host.InternalHost", props: []psProp{{"Name", "ConsoleHost"}, {"Version", newVersion(5, 1, 0, 0)}}}
-		h.methods = map[string]func([]any) any{
+		h := &Object{TypeName: "System.Management.Automation.Internal.Host.InternalHost", Props: []Prop{{"Name", "ConsoleHost"}, {"Version", newVersion(5, 1, 0, 0)}}}
+		h.Methods = map[string]func([]any) any{
 			// SetShouldExit: powershell.exe exits with the code when the
 			// script ends (a trap's way to fail the process)
-			"setshouldexit": func(a []any) any { s.shouldExit = int(toInt(argAt(a, 0))); s.hasShouldExit = true; return nil },
+			"setshouldexit": func(a []any) any { s.shouldExit = int(ToInt(ArgAt(a, 0))); s.hasShouldExit = true; return nil },
 		}
 		return h
 	case "input":
 		if v, ok := s.vars["input"]; ok {
 			return v
 		}
-		if !s.scope.script {
+		if !s.Scope.script {
 			return []any{} // a function or script block not in a pipeline
 		}
 		// top-level $input is the process's stdin, read when first used
-		b := s.p.ReadStdin()
+		b := s.P.ReadStdin()
 		var lines []any
 		text := strings.TrimRight(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 		if text != "" {
@@ -761,11 +761,11 @@ func (s *psShell) getVar(name string) any {
 		return s.file
 	case "myinvocation":
 		name := s.file[strings.LastIndexAny(s.file, `\/`)+1:]
-		return &psObject{typeName: "System.Management.Automation.InvocationInfo", props: []psProp{
-			{"MyCommand", &psObject{typeName: "System.Management.Automation.ExternalScriptInfo", str: name, props: []psProp{{"Name", name}, {"Path", s.file}, {"Definition", s.file}}}},
-			{"ScriptName", s.file}, {"PSScriptRoot", s.getVar("psscriptroot")}, {"PSCommandPath", s.file}, {"InvocationName", s.file}}}
+		return &Object{TypeName: "System.Management.Automation.InvocationInfo", Props: []Prop{
+			{"MyCommand", &Object{TypeName: "System.Management.Automation.ExternalScriptInfo", Str: name, Props: []Prop{{"Name", name}, {"Path", s.file}, {"Definition", s.file}}}},
+			{"ScriptName", s.file}, {"PSScriptRoot", s.GetVar("psscriptroot")}, {"PSCommandPath", s.file}, {"InvocationName", s.file}}}
 	}
-	v, _, _ := s.lookupVar(name)
+	v, _, _ := s.LookupVar(name)
 	return v
 }
 
@@ -773,7 +773,7 @@ func (s *psShell) getVar(name string) any {
 
 type flushMarker struct{}
 
-func (s *psShell) runPipelineNode(n *parser.Node, out emitter) {
+func (s *Shell) runPipelineNode(n *parser.Node, out emitter) {
 	switch n.Kind {
 	case "chain":
 		s.runPipeline(n.Kids[0], out)
@@ -786,19 +786,19 @@ func (s *psShell) runPipelineNode(n *parser.Node, out emitter) {
 		s.runPipeline(n, out)
 	default:
 		// a bare expression node used as a statement
-		for _, v := range enumerate(s.eval(n)) {
+		for _, v := range Enumerate(s.eval(n)) {
 			out(v)
 		}
 	}
 }
 
 // failed sets $? to False.
-func (s *psShell) failed() {
+func (s *Shell) failed() {
 	s.lastOK = false
 	s.failures++
 }
 
-func (s *psShell) runPipeline(n *parser.Node, out emitter) {
+func (s *Shell) runPipeline(n *parser.Node, out emitter) {
 	var input []any
 	hasInput := false
 	before := s.failures
@@ -831,7 +831,7 @@ func (s *psShell) runPipeline(n *parser.Node, out emitter) {
 }
 
 // runElement runs one element with its redirections.
-func (s *psShell) runElement(el *parser.Node, input []any, hasInput bool, out emitter) {
+func (s *Shell) runElement(el *parser.Node, input []any, hasInput bool, out emitter) {
 	if len(el.Redirs) == 0 {
 		s.runElementBare(el, input, hasInput, out)
 		return
@@ -840,43 +840,43 @@ func (s *psShell) runElement(el *parser.Node, input []any, hasInput bool, out em
 	var target string
 	appendTo := false
 	sink := out
-	saveErr, saveErrTo := s.errw, s.errToOut
-	defer func() { s.errw, s.errToOut = saveErr, saveErrTo }()
+	saveErr, saveErrTo := s.Errw, s.errToOut
+	defer func() { s.Errw, s.errToOut = saveErr, saveErrTo }()
 	for _, r := range el.Redirs {
 		switch {
 		case r.FD == "2" && r.Op == ">&1":
 			s.errToOut = out
 		case r.FD == "2" || r.FD == "3" || r.FD == "4" || r.FD == "5" || r.FD == "6":
-			t := toStr(s.eval(r.Target))
+			t := ToStr(s.eval(r.Target))
 			if r.Target.Kind == "var" && strings.EqualFold(r.Target.Name, "null") || strings.EqualFold(t, "$null") {
-				s.errw = io.Discard
+				s.Errw = io.Discard
 				continue
 			}
 			if r.FD == "2" {
-				w, err := s.p.OpenRedirect(t, r.Op == ">>")
+				w, err := s.P.OpenRedirect(t, r.Op == ">>")
 				if err != nil {
 					s.redirectError(el, t, err)
 					return
 				}
-				s.errw = w
+				s.Errw = w
 			}
 		default: // 1 or *
 			if r.Target.Kind == "var" && strings.EqualFold(r.Target.Name, "null") {
 				sink = func(any) {}
 				if r.FD == "*" {
-					s.errw = io.Discard
+					s.Errw = io.Discard
 				}
 				continue
 			}
-			target = toStr(s.eval(r.Target))
+			target = ToStr(s.eval(r.Target))
 			appendTo = r.Op == ">>"
 			fileOut = &bytes.Buffer{}
-			if s.p.IsNullDevice(target) {
+			if s.P.IsNullDevice(target) {
 				sink, fileOut = func(any) {}, nil
 				continue
 			}
 			// Out-File opens the file first: a read-only mount fails here.
-			if _, err := s.p.OpenRedirect(target, appendTo); err != nil {
+			if _, err := s.P.OpenRedirect(target, appendTo); err != nil {
 				s.redirectError(el, target, err)
 				return
 			}
@@ -890,31 +890,31 @@ func (s *psShell) runElement(el *parser.Node, input []any, hasInput bool, out em
 	s.runElementBare(el, input, hasInput, sink)
 	if fileOut != nil {
 		sink(flushMarker{})
-		data := s.encodeOutFile(fileOut.String())
+		data := s.EncodeOutFile(fileOut.String())
 		if appendTo {
-			old, _ := s.p.ReadFile(target)
-			if len(old) > 0 && !s.pwsh && len(data) >= 2 {
+			old, _ := s.P.ReadFile(target)
+			if len(old) > 0 && !s.Pwsh && len(data) >= 2 {
 				data = data[2:] // no second BOM
 			}
 			data = append(old, data...)
 		}
-		if err := s.p.WriteFile(target, data, false); err != nil {
+		if err := s.P.WriteFile(target, data, false); err != nil {
 			s.redirectError(el, target, err)
 		}
 	}
 }
 
 // redirectError is out-file's error for a path it cannot write (row B11).
-func (s *psShell) redirectError(el *parser.Node, target string, err error) {
-	full := s.p.Path(target)
-	msg, cat, reason, fq := psFileError(err, full, true)
-	s.writeError(&psErrorRecord{msg: msg, cmd: "out-file", category: cat, target: full, reason: reason, fqid: fq + ",Microsoft.PowerShell.Commands.OutFileCommand", pos: el.Pos, end: el.End})
+func (s *Shell) redirectError(el *parser.Node, target string, err error) {
+	full := s.P.Path(target)
+	msg, cat, reason, fq := FileError(err, full, true)
+	s.writeError(&ErrorRecord{Msg: msg, cmd: "out-file", Category: cat, Target: full, Reason: reason, Fqid: fq + ",Microsoft.PowerShell.Commands.OutFileCommand", pos: el.Pos, end: el.End})
 }
 
-func (s *psShell) runElementBare(el *parser.Node, input []any, hasInput bool, out emitter) {
+func (s *Shell) runElementBare(el *parser.Node, input []any, hasInput bool, out emitter) {
 	if el.Kind == "exprelem" {
 		v := s.eval(el.Kids[0])
-		for _, x := range enumerate(v) {
+		for _, x := range Enumerate(v) {
 			out(x)
 		}
 		return
@@ -922,8 +922,8 @@ func (s *psShell) runElementBare(el *parser.Node, input []any, hasInput bool, ou
 	s.runCommand(el, input, hasInput, out)
 }
 
-// enumerate is PowerShell's pipeline unrolling of a value.
-func enumerate(v any) []any {
+// Enumerate is PowerShell's pipeline unrolling of a value.
+func Enumerate(v any) []any {
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -935,7 +935,7 @@ func enumerate(v any) []any {
 
 // ---- errors ----
 
-func (s *psShell) lineCol(pos int) (line, col int, text string) { return lineCol(s.src, pos) }
+func (s *Shell) lineCol(pos int) (line, col int, text string) { return lineCol(s.src, pos) }
 
 // lineCol is the line, column and text of a position in a script.
 func lineCol(src string, pos int) (line, col int, text string) {
@@ -957,7 +957,7 @@ func lineCol(src string, pos int) (line, col int, text string) {
 }
 
 // position is "At line:1 char:1" and the source line with its squiggle.
-func (s *psShell) position(pos, end int) []string { return position(s.src, s.file, pos, end) }
+func (s *Shell) position(pos, end int) []string { return position(s.src, s.file, pos, end) }
 
 func position(src, file string, pos, end int) []string {
 	line, col, text := lineCol(src, pos)
@@ -975,16 +975,16 @@ func position(src, file string, pos, end int) []string {
 	return []string{at, "+ " + text, "+ " + strings.Repeat(" ", col-1) + strings.Repeat("~", width)}
 }
 
-func (s *psShell) printError(r *psErrorRecord) {
+func (s *Shell) printError(r *ErrorRecord) {
 	s.stamp(r)
-	io.WriteString(s.errw, r.render(s.pwsh, s.p.NL))
+	io.WriteString(s.Errw, r.render(s.Pwsh, s.P.NL))
 }
 
-func (s *psShell) printParseError(e *parser.Error) {
-	nl := s.p.NL
-	if s.pwsh {
+func (s *Shell) printParseError(e *parser.Error) {
+	nl := s.P.NL
+	if s.Pwsh {
 		line, _, _ := s.lineCol(e.Pos)
-		io.WriteString(s.p.Stderr, fmt.Sprintf("ParserError: %s%sLine |%s%4d | %s%s", nl, nl, nl, line, e.Msg, nl))
+		io.WriteString(s.P.Stderr, fmt.Sprintf("ParserError: %s%sLine |%s%4d | %s%s", nl, nl, nl, line, e.Msg, nl))
 		return
 	}
 	var b strings.Builder
@@ -995,20 +995,20 @@ func (s *psShell) printParseError(e *parser.Error) {
 	b.WriteString("    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException" + nl)
 	b.WriteString("    + FullyQualifiedErrorId : " + e.ID + nl)
 	b.WriteString(" " + nl)
-	io.WriteString(s.p.Stderr, b.String())
+	io.WriteString(s.P.Stderr, b.String())
 }
 
 // writeError reports a non-terminating error: printed (or merged by 2>&1),
 // $? becomes False.
-func (s *psShell) writeError(r *psErrorRecord) {
+func (s *Shell) writeError(r *ErrorRecord) {
 	s.failed()
 	s.stamp(r)
 	if s.errToOut != nil {
 		var buf bytes.Buffer
-		save := s.errw
-		s.errw = &buf
+		save := s.Errw
+		s.Errw = &buf
 		s.printError(r)
-		s.errw = save
+		s.Errw = save
 		s.errToOut(strings.TrimRight(buf.String(), "\r\n "))
 		return
 	}
@@ -1016,20 +1016,20 @@ func (s *psShell) writeError(r *psErrorRecord) {
 }
 
 // commandNotFound is PowerShell's CommandNotFoundException (row E).
-func (s *psShell) commandNotFound(name string, pos, end int) {
-	if s.pwsh && s.handlers == 0 {
-		io.WriteString(s.errw, name+": The term '"+name+"' is not recognized as a name of a cmdlet, function, script file, or executable program."+s.p.NL+
-			"Check the spelling of the name, or if a path was included, verify that the path is correct and try again."+s.p.NL)
+func (s *Shell) commandNotFound(name string, pos, end int) {
+	if s.Pwsh && s.handlers == 0 {
+		io.WriteString(s.Errw, name+": The term '"+name+"' is not recognized as a name of a cmdlet, function, script file, or executable program."+s.P.NL+
+			"Check the spelling of the name, or if a path was included, verify that the path is correct and try again."+s.P.NL)
 		s.failed()
 		return
 	}
-	s.throwStmt(&psErrorRecord{
-		msg:        "The term '" + name + "' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.",
+	s.throwStmt(&ErrorRecord{
+		Msg:        "The term '" + name + "' is not recognized as the name of a cmdlet, function, script file, or operable program. Check the spelling of the name, or if a path was included, verify that the path is correct and try again.",
 		cmd:        name,
-		category:   "ObjectNotFound",
-		target:     name,
-		reason:     "CommandNotFoundException",
-		fqid:       "CommandNotFoundException",
+		Category:   "ObjectNotFound",
+		Target:     name,
+		Reason:     "CommandNotFoundException",
+		Fqid:       "CommandNotFoundException",
 		noActivity: true,
 		pos:        pos,
 		end:        end,
@@ -1038,7 +1038,7 @@ func (s *psShell) commandNotFound(name string, pos, end int) {
 
 // ---- expressions ----
 
-func (s *psShell) eval(n *parser.Node) any {
+func (s *Shell) eval(n *parser.Node) any {
 	if n == nil {
 		return nil
 	}
@@ -1046,15 +1046,15 @@ func (s *psShell) eval(n *parser.Node) any {
 	case "lit":
 		return n.Val
 	case "var":
-		return s.getVar(n.Name)
+		return s.GetVar(n.Name)
 	case "str":
 		parts := make([]string, len(n.Kids))
 		total := 0
 		for i, part := range n.Kids {
-			parts[i] = toStr(s.eval(part))
+			parts[i] = ToStr(s.eval(part))
 			total += len(parts[i])
 		}
-		s.reserve(int64(total))
+		s.Reserve(int64(total))
 		return strings.Join(parts, "")
 	case "bare":
 		if len(n.Kids) == 1 && n.Kids[0].Kind != "lit" {
@@ -1062,11 +1062,11 @@ func (s *psShell) eval(n *parser.Node) any {
 			if n.Kids[0].Kind == "var" || n.Kids[0].Kind == "subexpr" {
 				return v
 			}
-			return toStr(v)
+			return ToStr(v)
 		}
 		var b strings.Builder
 		for _, part := range n.Kids {
-			b.WriteString(toStr(s.eval(part)))
+			b.WriteString(ToStr(s.eval(part)))
 		}
 		str := b.String()
 		if len(n.Kids) == 1 {
@@ -1086,7 +1086,7 @@ func (s *psShell) eval(n *parser.Node) any {
 			}
 			return vals
 		}
-		return collapse(vals)
+		return Collapse(vals)
 	case "paren":
 		if a := n.Kids[0]; a.Kind == "assign" && a.Kids[0].Kind != "lvalues" {
 			// ($x = 1) and ($i++) give a value: the variable's after the
@@ -1110,40 +1110,40 @@ func (s *psShell) eval(n *parser.Node) any {
 		}
 		return out
 	case "hash":
-		h := newHash()
+		h := NewHash()
 		for i := 0; i+1 < len(n.Kids); i += 2 {
-			h.set(toStr(s.eval(n.Kids[i])), s.evalValue(n.Kids[i+1]))
+			h.Set(ToStr(s.eval(n.Kids[i])), s.evalValue(n.Kids[i+1]))
 		}
 		return h
 	case "scriptblock":
-		return &psScriptBlock{node: n}
+		return &ScriptBlock{Node: n}
 	case "unary":
 		v := s.eval(n.Kids[0])
 		switch n.Op {
 		case "not":
-			return !toBool(v)
+			return !ToBool(v)
 		case "bnot":
-			return ^toInt(v)
+			return ^ToInt(v)
 		case "-":
 			if f, ok := v.(float64); ok {
 				return -f
 			}
-			return -toInt(v)
+			return -ToInt(v)
 		case "join":
-			return joinValues(v, "")
+			return JoinValues(v, "")
 		case "split":
-			return toAnySlice(strings.Fields(toStr(v)))
+			return toAnySlice(strings.Fields(ToStr(v)))
 		}
 	case "binary":
 		if n.Op == "and" {
-			return toBool(s.eval(n.Kids[0])) && toBool(s.eval(n.Kids[1]))
+			return ToBool(s.eval(n.Kids[0])) && ToBool(s.eval(n.Kids[1]))
 		}
 		if n.Op == "or" {
-			return toBool(s.eval(n.Kids[0])) || toBool(s.eval(n.Kids[1]))
+			return ToBool(s.eval(n.Kids[0])) || ToBool(s.eval(n.Kids[1]))
 		}
 		return s.binary(n.Op, s.eval(n.Kids[0]), s.eval(n.Kids[1]))
 	case "type":
-		return &psObject{typeName: n.Name, str: n.Name}
+		return &Object{TypeName: n.Name, Str: n.Name}
 	case "cast":
 		return s.cast(n.Name, s.eval(n.Kids[0]))
 	case "postfix":

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	_ "embed"
@@ -14,33 +14,33 @@ import (
 // completion). A
 // Verb-Noun name that is neither simulated nor in-box is a module the image
 // would have to ship: not found, as in a plain Windows Server image.
-func (s *psShell) unsimulated(name string, el *parser.Node) bool {
-	img := s.p.Env.Image
+func (s *Shell) unsimulated(name string, el *parser.Node) bool {
+	img := s.P.Env.Image
 	if img.InBox {
 		if _, ok := process.InBoxCmdlet(name); ok {
-			s.p.NotSimulated("powershell: " + name)
+			s.P.NotSimulated("powershell: " + name)
 			s.evalArgs(el) // arguments are evaluated, as when the cmdlet binds them
 			s.lastOK = true
 			return true
 		}
 		if process.InBoxExecutable(name) {
 			s.evalArgs(el)
-			s.p.LastExit, s.lastOK, s.exitKnown = 0, true, true
+			s.P.LastExit, s.lastOK, s.exitKnown = 0, true, true
 			return true
 		}
 	}
 	if img.Open && process.Tool(process.Windows, name) {
 		s.evalArgs(el)
-		s.p.LastExit, s.lastOK, s.exitKnown = 0, true, true
+		s.P.LastExit, s.lastOK, s.exitKnown = 0, true, true
 		return true
 	}
 	if img.Open && !process.VerbNounRE.MatchString(name) {
 		s.evalArgs(el)
-		s.p.LastExit, s.exitKnown = s.p.UnknownProgram(), true
-		if s.p.LastExit != 0 || !s.p.Env.Completes {
+		s.P.LastExit, s.exitKnown = s.P.UnknownProgram(), true
+		if s.P.LastExit != 0 || !s.P.Env.Completes {
 			s.failed()
 		}
-		s.checkCtx()
+		s.CheckCtx()
 		return true
 	}
 	return false

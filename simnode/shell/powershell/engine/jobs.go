@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"context"
@@ -46,73 +46,62 @@ func (j *psJob) snapshot() (state string, more bool) {
 
 // object is the job as Get-Job shows it (PSRemotingJob of a
 // BackgroundJob).
-func (j *psJob) object() *psObject {
+func (j *psJob) object() *Object {
 	state, more := j.snapshot()
-	o := &psObject{typeName: "System.Management.Automation.PSRemotingJob", view: "table", str: "System.Management.Automation.PSRemotingJob",
-		cols:  []psCol{{name: "Id", width: 7}, {name: "Name", width: 16}, {name: "PSJobTypeName", width: 16}, {name: "State", width: 14}, {name: "HasMoreData", width: 16}, {name: "Location", width: 21}, {name: "Command"}},
-		props: []psProp{{"Id", int64(j.id)}, {"Name", j.name}, {"PSJobTypeName", "BackgroundJob"}, {"State", state}, {"HasMoreData", more}, {"Location", "localhost"}, {"Command", j.command}}}
+	o := &Object{TypeName: "System.Management.Automation.PSRemotingJob", View: "table", Str: "System.Management.Automation.PSRemotingJob",
+		Cols:  []Col{{Name: "Id", Width: 7}, {Name: "Name", Width: 16}, {Name: "PSJobTypeName", Width: 16}, {Name: "State", Width: 14}, {Name: "HasMoreData", Width: 16}, {Name: "Location", Width: 21}, {Name: "Command"}},
+		Props: []Prop{{"Id", int64(j.id)}, {"Name", j.name}, {"PSJobTypeName", "BackgroundJob"}, {"State", state}, {"HasMoreData", more}, {"Location", "localhost"}, {"Command", j.command}}}
 	return o
 }
 
 func init() {
-	registerCmdlets(
-		&psCmdlet{name: "Start-Job", aliases: []string{"sajb"}, help: "Runs a script block as a background job (a child powershell.exe).", rows: "E, B7", positional: []string{"ScriptBlock", "ArgumentList*"}, params: []string{"Name", "InitializationScript", "FilePath"}, switches: []string{"RunAs32"}, run: cmdletStartJob},
-		&psCmdlet{name: "Get-Job", aliases: []string{"gjb"}, help: "Lists the session's background jobs.", rows: "E", positional: []string{"Id*"}, params: []string{"Name", "State"}, run: cmdletGetJob},
-		&psCmdlet{name: "Wait-Job", aliases: []string{"wjb"}, help: "Waits until jobs end.", rows: "E, B7", positional: []string{"Id*"}, params: []string{"Name", "Job", "Timeout"}, switches: []string{"Any", "Force"}, run: cmdletWaitJob},
-		&psCmdlet{name: "Receive-Job", aliases: []string{"rcjb"}, help: "Gets the output of jobs.", rows: "E", positional: []string{"Id*"}, params: []string{"Name", "Job"}, switches: []string{"Keep", "Wait", "AutoRemoveJob", "Force"}, run: cmdletReceiveJob},
-		&psCmdlet{name: "Stop-Job", aliases: []string{"spjb"}, help: "Stops jobs.", rows: "E", positional: []string{"Id*"}, params: []string{"Name", "Job"}, switches: []string{"PassThru"}, run: cmdletStopJob},
-		&psCmdlet{name: "Remove-Job", aliases: []string{"rjb"}, help: "Removes jobs.", rows: "E", positional: []string{"Id*"}, params: []string{"Name", "Job"}, switches: []string{"Force"}, run: cmdletRemoveJob},
+	RegisterCmdlets(
+		&Cmdlet{Name: "Start-Job", Aliases: []string{"sajb"}, Help: "Runs a script block as a background job (a child powershell.exe).", Rows: "E, B7", Positional: []string{"ScriptBlock", "ArgumentList*"}, Params: []string{"Name", "InitializationScript", "FilePath"}, Switches: []string{"RunAs32"}, Run: cmdletStartJob},
+		&Cmdlet{Name: "Get-Job", Aliases: []string{"gjb"}, Help: "Lists the session's background jobs.", Rows: "E", Positional: []string{"Id*"}, Params: []string{"Name", "State"}, Run: cmdletGetJob},
+		&Cmdlet{Name: "Wait-Job", Aliases: []string{"wjb"}, Help: "Waits until jobs end.", Rows: "E, B7", Positional: []string{"Id*"}, Params: []string{"Name", "Job", "Timeout"}, Switches: []string{"Any", "Force"}, Run: cmdletWaitJob},
+		&Cmdlet{Name: "Receive-Job", Aliases: []string{"rcjb"}, Help: "Gets the output of jobs.", Rows: "E", Positional: []string{"Id*"}, Params: []string{"Name", "Job"}, Switches: []string{"Keep", "Wait", "AutoRemoveJob", "Force"}, Run: cmdletReceiveJob},
+		&Cmdlet{Name: "Stop-Job", Aliases: []string{"spjb"}, Help: "Stops jobs.", Rows: "E", Positional: []string{"Id*"}, Params: []string{"Name", "Job"}, Switches: []string{"PassThru"}, Run: cmdletStopJob},
+		&Cmdlet{Name: "Remove-Job", Aliases: []string{"rjb"}, Help: "Removes jobs.", Rows: "E", Positional: []string{"Id*"}, Params: []string{"Name", "Job"}, Switches: []string{"Force"}, Run: cmdletRemoveJob},
 	)
 }
 
-// registerCmdlets adds cmdlets defined outside the table of ps_cmdlets.go.
-func registerCmdlets(cs ...*psCmdlet) {
-	for _, c := range cs {
-		psCmdlets = append(psCmdlets, c)
-		psCmdletIndex[strings.ToLower(c.name)] = c
-		for _, a := range c.aliases {
-			psCmdletIndex[strings.ToLower(a)] = c
-		}
-	}
-}
-
-func (s *psShell) jobTable() *psJobs {
+func (s *Shell) jobTable() *psJobs {
 	if s.jobs == nil {
 		s.jobs = &psJobs{}
 	}
 	return s.jobs
 }
 
-func cmdletStartJob(c *psCall) {
-	sb, ok := c.named["ScriptBlock"].(*psScriptBlock)
+func cmdletStartJob(c *Call) {
+	sb, ok := c.Named["ScriptBlock"].(*ScriptBlock)
 	if !ok {
-		c.fail("Cannot bind parameter 'ScriptBlock'. Cannot convert the \""+c.str("ScriptBlock")+"\" value of type \"System.String\" to type \"System.Management.Automation.ScriptBlock\".",
-			"InvalidArgument", c.str("ScriptBlock"), "ParameterBindingException", "CannotConvertArgumentNoMessage")
+		c.Fail("Cannot bind parameter 'ScriptBlock'. Cannot convert the \""+c.Str("ScriptBlock")+"\" value of type \"System.String\" to type \"System.Management.Automation.ScriptBlock\".",
+			"InvalidArgument", c.Str("ScriptBlock"), "ParameterBindingException", "CannotConvertArgumentNoMessage")
 		return
 	}
-	t := c.s.jobTable()
+	t := c.S.jobTable()
 	t.mu.Lock()
 	t.next++
 	id := t.next
 	t.mu.Unlock()
-	name := c.str("Name")
+	name := c.Str("Name")
 	if name == "" {
 		name = fmt.Sprintf("Job%d", id)
 	}
-	ctx, cancel := context.WithCancel(c.s.p.Ctx)
-	j := &psJob{id: id, name: name, command: strings.TrimSpace(c.s.src[min(sb.node.Pos+1, len(c.s.src)):min(max(sb.node.End-1, sb.node.Pos+1), len(c.s.src))]), cancel: cancel, done: make(chan struct{}), state: "Running"}
+	ctx, cancel := context.WithCancel(c.S.P.Ctx)
+	j := &psJob{id: id, name: name, command: strings.TrimSpace(c.S.src[min(sb.Node.Pos+1, len(c.S.src)):min(max(sb.Node.End-1, sb.Node.Pos+1), len(c.S.src))]), cancel: cancel, done: make(chan struct{}), state: "Running"}
 	t.mu.Lock()
 	t.list = append(t.list, j)
 	t.mu.Unlock()
 
 	// The job's powershell.exe: the container's environment, a session of
 	// its own (no variables or functions of this one), output collected.
-	jp := c.s.p.Sub(strings.NewReader(""), io.Discard, io.Discard)
+	jp := c.S.P.Sub(strings.NewReader(""), io.Discard, io.Discard)
 	jp.Ctx = ctx
 	jp.Depth = &atomic.Int32{}
-	js := &psShell{p: jp, pwsh: c.s.pwsh, src: c.s.src, lastOK: true, errw: io.Discard}
+	js := &Shell{P: jp, Pwsh: c.S.Pwsh, src: c.S.src, lastOK: true, Errw: io.Discard}
 	js.initScopes()
-	args := enumerate(collapse(enumerate(c.named["ArgumentList"])))
+	args := Enumerate(Collapse(Enumerate(c.Named["ArgumentList"])))
 	go func() {
 		defer close(j.done)
 		state := "Completed"
@@ -120,7 +109,7 @@ func cmdletStartJob(c *psCall) {
 			defer func() {
 				if r := recover(); r != nil {
 					switch r.(type) {
-					case psKilledSignal:
+					case KilledSignal:
 						state = "Stopped"
 					case psExitSignal, psReturnSignal, psBreakSignal, psContinueSignal:
 					case psThrowSignal:
@@ -130,11 +119,11 @@ func cmdletStartJob(c *psCall) {
 					}
 				}
 			}()
-			js.invokeBlock(sb.node, args, nil, func(v any) {
+			js.invokeBlock(sb.Node, args, nil, func(v any) {
 				if _, f := v.(flushMarker); f {
 					return
 				}
-				js.grow(sizeOf(v, 1)) // the job's output is held until received
+				js.Grow(sizeOf(v, 1)) // the job's output is held until received
 				j.mu.Lock()
 				j.output = append(j.output, v)
 				j.mu.Unlock()
@@ -148,108 +137,108 @@ func cmdletStartJob(c *psCall) {
 		j.state = state
 		j.mu.Unlock()
 	}()
-	c.out(j.object())
+	c.Out(j.object())
 }
 
 // selectJobs returns the jobs a call names (-Id, -Name, -Job or piped job
 // objects), or all of them.
-func (c *psCall) selectJobs() []*psJob {
-	t := c.s.jobTable()
+func (c *Call) selectJobs() []*psJob {
+	t := c.S.jobTable()
 	t.mu.Lock()
 	all := append([]*psJob(nil), t.list...)
 	t.mu.Unlock()
 	var out []*psJob
 	var refs []any
-	refs = append(refs, enumerate(c.named["Job"])...)
-	refs = append(refs, c.input...)
-	for _, v := range enumerate(collapse(enumerate(c.named["Id"]))) {
-		if o, ok := v.(*psObject); ok {
+	refs = append(refs, Enumerate(c.Named["Job"])...)
+	refs = append(refs, c.Input...)
+	for _, v := range Enumerate(Collapse(Enumerate(c.Named["Id"]))) {
+		if o, ok := v.(*Object); ok {
 			refs = append(refs, o)
 			continue
 		}
 		for _, j := range all {
-			if int64(j.id) == toInt(v) {
+			if int64(j.id) == ToInt(v) {
 				out = append(out, j)
 			}
 		}
 	}
 	for _, r := range refs {
-		o, ok := r.(*psObject)
-		if !ok || o.typeName != "System.Management.Automation.PSRemotingJob" {
+		o, ok := r.(*Object)
+		if !ok || o.TypeName != "System.Management.Automation.PSRemotingJob" {
 			continue
 		}
 		id, _ := o.get("Id")
 		for _, j := range all {
-			if int64(j.id) == toInt(id) {
+			if int64(j.id) == ToInt(id) {
 				out = append(out, j)
 			}
 		}
 	}
-	if n := c.str("Name"); n != "" {
+	if n := c.Str("Name"); n != "" {
 		for _, j := range all {
 			if strings.EqualFold(j.name, n) {
 				out = append(out, j)
 			}
 		}
 	}
-	if len(out) == 0 && !c.set("Id") && !c.set("Name") && !c.set("Job") && !c.hasInput {
+	if len(out) == 0 && !c.Set("Id") && !c.Set("Name") && !c.Set("Job") && !c.hasInput {
 		return all
 	}
 	return out
 }
 
-func cmdletGetJob(c *psCall) {
+func cmdletGetJob(c *Call) {
 	for _, j := range c.selectJobs() {
-		if st := c.str("State"); st != "" {
+		if st := c.Str("State"); st != "" {
 			if state, _ := j.snapshot(); !strings.EqualFold(state, st) {
 				continue
 			}
 		}
-		c.out(j.object())
+		c.Out(j.object())
 	}
 }
 
 // cmdletWaitJob blocks until the jobs end (all, or one with -Any), or
 // -Timeout seconds pass, and returns the jobs that ended.
-func cmdletWaitJob(c *psCall) {
+func cmdletWaitJob(c *Call) {
 	jobs := c.selectJobs()
 	var deadline <-chan struct{}
-	if c.set("Timeout") && toInt(c.named["Timeout"]) >= 0 {
+	if c.Set("Timeout") && ToInt(c.Named["Timeout"]) >= 0 {
 		var stop context.CancelFunc
-		deadline, stop = c.s.timer(time.Duration(toInt(c.named["Timeout"])) * time.Second)
+		deadline, stop = c.S.timer(time.Duration(ToInt(c.Named["Timeout"])) * time.Second)
 		defer stop()
 	}
-	ctx := c.s.p.Ctx
+	ctx := c.S.P.Ctx
 	ended := map[*psJob]bool{}
 	for _, j := range jobs {
 		select {
 		case <-j.done:
 			ended[j] = true
-			if c.has("Any") {
-				c.out(j.object())
+			if c.Has("Any") {
+				c.Out(j.object())
 				return
 			}
 			continue
 		default:
 		}
-		if c.has("Any") {
+		if c.Has("Any") {
 			continue
 		}
 		select {
 		case <-j.done:
 			ended[j] = true
 		case <-ctx.Done():
-			panic(psKilledSignal{})
+			panic(KilledSignal{})
 		case <-deadline:
 			for _, j := range jobs {
 				if ended[j] {
-					c.out(j.object())
+					c.Out(j.object())
 				}
 			}
 			return
 		}
 	}
-	if c.has("Any") && len(ended) == 0 && len(jobs) > 0 {
+	if c.Has("Any") && len(ended) == 0 && len(jobs) > 0 {
 		cases := make(chan *psJob, len(jobs))
 		for _, j := range jobs {
 			go func() {
@@ -262,55 +251,55 @@ func cmdletWaitJob(c *psCall) {
 		}
 		select {
 		case j := <-cases:
-			c.out(j.object())
+			c.Out(j.object())
 		case <-ctx.Done():
-			panic(psKilledSignal{})
+			panic(KilledSignal{})
 		case <-deadline:
 		}
 		return
 	}
 	for _, j := range jobs {
-		c.out(j.object())
+		c.Out(j.object())
 	}
 }
 
-func cmdletReceiveJob(c *psCall) {
+func cmdletReceiveJob(c *Call) {
 	for _, j := range c.selectJobs() {
-		if c.has("Wait") {
+		if c.Has("Wait") {
 			select {
 			case <-j.done:
-			case <-c.s.p.Ctx.Done():
-				panic(psKilledSignal{})
+			case <-c.S.P.Ctx.Done():
+				panic(KilledSignal{})
 			}
 		}
 		j.mu.Lock()
 		out := append([]any(nil), j.output[j.read:]...)
-		if !c.has("Keep") {
+		if !c.Has("Keep") {
 			j.read = len(j.output)
 		}
 		j.mu.Unlock()
 		for _, v := range out {
-			c.out(v)
+			c.Out(v)
 		}
 	}
 }
 
-func cmdletStopJob(c *psCall) {
+func cmdletStopJob(c *Call) {
 	for _, j := range c.selectJobs() {
 		j.cancel()
 		<-j.done
-		if c.has("PassThru") {
-			c.out(j.object())
+		if c.Has("PassThru") {
+			c.Out(j.object())
 		}
 	}
 }
 
-func cmdletRemoveJob(c *psCall) {
-	t := c.s.jobTable()
+func cmdletRemoveJob(c *Call) {
+	t := c.S.jobTable()
 	for _, j := range c.selectJobs() {
 		if state, _ := j.snapshot(); state == "Running" {
-			if !c.has("Force") {
-				c.fail(fmt.Sprintf("The command cannot remove the job with the job ID %d because the job is not finished. To remove the job, first stop the job, or use the Force parameter.", j.id),
+			if !c.Has("Force") {
+				c.Fail(fmt.Sprintf("The command cannot remove the job with the job ID %d because the job is not finished. To remove the job, first stop the job, or use the Force parameter.", j.id),
 					"InvalidOperation", "System.Management.Automation.PSRemotingJob", "ArgumentException", "JobObjectNotFinishedCannotBeRemoved")
 				continue
 			}
@@ -331,10 +320,10 @@ func cmdletRemoveJob(c *psCall) {
 // timer is a channel closed once d passed on the process's clock
 // (Env.Sleep: simulated time, issue 21), or never if the process stops
 // first; stop ends its waiter.
-func (s *psShell) timer(d time.Duration) (<-chan struct{}, context.CancelFunc) {
+func (s *Shell) timer(d time.Duration) (<-chan struct{}, context.CancelFunc) {
 	ch := make(chan struct{})
-	ctx, stop := context.WithCancel(s.p.Ctx)
-	tp := *s.p
+	ctx, stop := context.WithCancel(s.P.Ctx)
+	tp := *s.P
 	tp.Ctx = ctx
 	go func() {
 		if tp.Sleep(d) {
@@ -359,28 +348,28 @@ const (
 )
 
 // pace is called once per statement (checkCtx).
-func (s *psShell) pace() {
+func (s *Shell) pace() {
 	s.steps++
 	if s.steps < computeAllowance || s.steps%computeSlice != 0 {
 		return
 	}
 	if !s.computing {
 		s.computing = true
-		if s.p.Env.CPU != nil {
-			s.p.Env.CPU.Busy(1)
+		if s.P.Env.CPU != nil {
+			s.P.Env.CPU.Busy(1)
 		}
 	}
-	if !s.p.Sleep(computePause) {
-		panic(psKilledSignal{})
+	if !s.P.Sleep(computePause) {
+		panic(KilledSignal{})
 	}
 }
 
 // endCompute releases the busy thread of a script that was computing.
-func (s *psShell) endCompute() {
+func (s *Shell) endCompute() {
 	if s.computing {
 		s.computing = false
-		if s.p.Env.CPU != nil {
-			s.p.Env.CPU.Busy(-1)
+		if s.P.Env.CPU != nil {
+			s.P.Env.CPU.Busy(-1)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import "wink.dev/wink/simnode/shell/powershell/parser"
 import "strings"
@@ -36,32 +36,32 @@ func (r psRange) at(i int64) int64 {
 }
 
 // newRange converts the endpoints to [int32] as the operator does.
-func (s *psShell) newRange(l, r any) psRange {
+func (s *Shell) newRange(l, r any) psRange {
 	return psRange{int64(s.toInt32(l)), int64(s.toInt32(r))}
 }
 
 // toInt32 is the [int32] conversion of a range endpoint; a value out of
 // range is the conversion's error (a statement-terminating
 // RuntimeException).
-func (s *psShell) toInt32(v any) int32 {
-	n := toInt(v)
+func (s *Shell) toInt32(v any) int32 {
+	n := ToInt(v)
 	if n > 1<<31-1 || n < -1<<31 {
-		panic(psThrowSignal{&psErrorRecord{msg: "Cannot convert value \"" + toStr(v) + "\" to type \"System.Int32\". Error: \"Value was either too large or too small for an Int32.\"",
-			category: "InvalidArgument", target: ":", reason: "RuntimeException", fqid: "InvalidCastIConvertible", stmt: true}})
+		panic(psThrowSignal{&ErrorRecord{Msg: "Cannot convert value \"" + ToStr(v) + "\" to type \"System.Int32\". Error: \"Value was either too large or too small for an Int32.\"",
+			Category: "InvalidArgument", Target: ":", Reason: "RuntimeException", Fqid: "InvalidCastIConvertible", stmt: true}})
 	}
 	return int32(n)
 }
 
 // rangeArray builds a range as an array, within the memory limit; building
 // it takes a step per 1024 elements.
-func (s *psShell) rangeArray(l, r any) []any {
+func (s *Shell) rangeArray(l, r any) []any {
 	rg := s.newRange(l, r)
 	n := rg.count()
-	s.reserve(n * rangeElemBytes)
+	s.Reserve(n * rangeElemBytes)
 	out := make([]any, n)
 	for i := int64(0); i < n; i++ {
 		if i&1023 == 1023 {
-			s.checkCtx()
+			s.CheckCtx()
 		}
 		out[i] = rg.at(i)
 	}
@@ -70,7 +70,7 @@ func (s *psShell) rangeArray(l, r any) []any {
 
 // rangeOf is the range a foreach statement's collection is, when it is one
 // (`foreach ($i in 1..N)`, `foreach ($i in (1..N))`): it is streamed.
-func (s *psShell) rangeOf(n *parser.Node) (psRange, bool) {
+func (s *Shell) rangeOf(n *parser.Node) (psRange, bool) {
 	for {
 		switch {
 		case n == nil:
@@ -91,7 +91,7 @@ func (s *psShell) rangeOf(n *parser.Node) (psRange, bool) {
 // Where-Object takes it (1..N | ForEach-Object { }): the numbers are made
 // one by one as the cmdlet asks for them, as in streaming use in
 // PowerShell, so the pipeline holds one at a time.
-func (s *psShell) streamedRange(n *parser.Node) (psRange, bool) {
+func (s *Shell) streamedRange(n *parser.Node) (psRange, bool) {
 	if len(n.Kids) < 2 || n.Kids[0].Kind != "exprelem" || len(n.Kids[0].Redirs) > 0 {
 		return psRange{}, false
 	}
@@ -99,11 +99,11 @@ func (s *psShell) streamedRange(n *parser.Node) (psRange, bool) {
 	if cmd.Kind != "command" || cmd.Op != "" || len(cmd.Redirs) > 0 || cmd.Kids[0].Kind != "bare" || len(cmd.Kids[0].Kids) != 1 || cmd.Kids[0].Kids[0].Kind != "lit" {
 		return psRange{}, false
 	}
-	name := toStr(cmd.Kids[0].Kids[0].Val)
-	if _, fn := s.lookupFunc(name); fn {
+	name := ToStr(cmd.Kids[0].Kids[0].Val)
+	if _, fn := s.LookupFunc(name); fn {
 		return psRange{}, false
 	}
-	if c := psCmdletIndex[strings.ToLower(name)]; c == nil || c.name != "ForEach-Object" && c.name != "Where-Object" {
+	if c := CmdletIndex[strings.ToLower(name)]; c == nil || c.Name != "ForEach-Object" && c.Name != "Where-Object" {
 		return psRange{}, false
 	}
 	e := n.Kids[0].Kids[0]

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"strconv"
@@ -21,45 +21,45 @@ import (
 // A scope's variables are held memory (ps_bounds.go); when the scope ends
 // what it held is released (process.Proc.Grow with a negative delta).
 
-// psScope is one scope.
-type psScope struct {
-	parent *psScope
-	vars   map[string]any
-	funcs  map[string]*parser.Node
+// Scope is one scope.
+type Scope struct {
+	Parent *Scope
+	Vars   map[string]any
+	Funcs  map[string]*parser.Node
 	// private names the variables only this scope sees; readOnly those
 	// Set-Variable -Option ReadOnly/Constant made read-only.
-	private, readOnly map[string]bool
+	Private, ReadOnly map[string]bool
 	// held is what each variable holds, in bytes (ps_bounds.go).
 	held map[string]int64
 	// script: the global scope or a script file's scope ($script:).
 	script bool
 }
 
-func newScope(parent *psScope, script bool) *psScope {
-	return &psScope{parent: parent, vars: map[string]any{}, funcs: map[string]*parser.Node{}, script: script}
+func newScope(parent *Scope, script bool) *Scope {
+	return &Scope{Parent: parent, Vars: map[string]any{}, Funcs: map[string]*parser.Node{}, script: script}
 }
 
 // newShellScopes gives a shell its global scope.
-func (s *psShell) initScopes() {
-	s.scope = newScope(nil, true)
-	s.vars, s.funcs = s.scope.vars, s.scope.funcs
+func (s *Shell) initScopes() {
+	s.Scope = newScope(nil, true)
+	s.vars, s.funcs = s.Scope.Vars, s.Scope.Funcs
 }
 
 // pushScope enters a child scope; the returned function leaves it,
 // releasing the memory its variables held.
-func (s *psShell) pushScope(script bool) func() {
-	parent := s.scope
+func (s *Shell) pushScope(script bool) func() {
+	parent := s.Scope
 	sc := newScope(parent, script)
-	s.scope, s.vars, s.funcs = sc, sc.vars, sc.funcs
+	s.Scope, s.vars, s.funcs = sc, sc.Vars, sc.Funcs
 	return func() {
 		var total int64
 		for _, n := range sc.held {
 			total += n
 		}
 		if total > 0 {
-			s.p.Grow(-total)
+			s.P.Grow(-total)
 		}
-		s.scope, s.vars, s.funcs = parent, parent.vars, parent.funcs
+		s.Scope, s.vars, s.funcs = parent, parent.Vars, parent.Funcs
 	}
 }
 
@@ -74,23 +74,23 @@ func scopeModifier(name string) (mod, rest string) {
 	return "", name
 }
 
-// scopeNamed is the scope a modifier or -Scope argument names: Global,
+// ScopeNamed is the scope a modifier or -Scope argument names: Global,
 // Script, Local/Private, or a number of levels up (0 is the current scope).
 // ok is false for a number past the global scope.
-func (s *psShell) scopeNamed(mod string) (*psScope, bool) {
+func (s *Shell) ScopeNamed(mod string) (*Scope, bool) {
 	switch strings.ToLower(mod) {
 	case "", "local", "private":
-		return s.scope, true
+		return s.Scope, true
 	case "global":
-		sc := s.scope
-		for sc.parent != nil {
-			sc = sc.parent
+		sc := s.Scope
+		for sc.Parent != nil {
+			sc = sc.Parent
 		}
 		return sc, true
 	case "script":
-		sc := s.scope
+		sc := s.Scope
 		for !sc.script {
-			sc = sc.parent
+			sc = sc.Parent
 		}
 		return sc, true
 	}
@@ -98,94 +98,94 @@ func (s *psShell) scopeNamed(mod string) (*psScope, bool) {
 	if err != nil || n < 0 {
 		return nil, false
 	}
-	sc := s.scope
+	sc := s.Scope
 	for ; n > 0 && sc != nil; n-- {
-		sc = sc.parent
+		sc = sc.Parent
 	}
 	return sc, sc != nil
 }
 
-// lookupVar finds a variable: in the scope a modifier names, or from the
+// LookupVar finds a variable: in the scope a modifier names, or from the
 // current scope up through its parents (private variables of other scopes
 // are skipped).
-func (s *psShell) lookupVar(name string) (any, *psScope, bool) {
+func (s *Shell) LookupVar(name string) (any, *Scope, bool) {
 	mod, name := scopeModifier(name)
 	k := strings.ToLower(name)
 	if mod != "" {
-		sc, _ := s.scopeNamed(mod)
-		v, ok := sc.vars[k]
+		sc, _ := s.ScopeNamed(mod)
+		v, ok := sc.Vars[k]
 		return v, sc, ok
 	}
-	for sc := s.scope; sc != nil; sc = sc.parent {
-		if v, ok := sc.vars[k]; ok && (sc == s.scope || !sc.private[k]) {
+	for sc := s.Scope; sc != nil; sc = sc.Parent {
+		if v, ok := sc.Vars[k]; ok && (sc == s.Scope || !sc.Private[k]) {
 			return v, sc, true
 		}
 	}
 	return nil, nil, false
 }
 
-// setIn sets a variable in a scope, accounting what it holds.
-func (s *psShell) setIn(sc *psScope, name string, v any, private bool) {
+// SetIn sets a variable in a scope, accounting what it holds.
+func (s *Shell) SetIn(sc *Scope, name string, v any, private bool) {
 	k := strings.ToLower(name)
-	if sc.readOnly[k] {
-		s.throwStmt(&psErrorRecord{msg: "Cannot overwrite variable " + name + " because it is read-only or constant.", category: "WriteError", target: name,
-			targetType: "String", reason: "SessionStateUnauthorizedAccessException", fqid: "VariableNotWritable"})
+	if sc.ReadOnly[k] {
+		s.throwStmt(&ErrorRecord{Msg: "Cannot overwrite variable " + name + " because it is read-only or constant.", Category: "WriteError", Target: name,
+			TargetType: "String", Reason: "SessionStateUnauthorizedAccessException", Fqid: "VariableNotWritable"})
 	}
 	s.hold(sc, k, v)
-	sc.vars[k] = v
+	sc.Vars[k] = v
 	if private {
-		if sc.private == nil {
-			sc.private = map[string]bool{}
+		if sc.Private == nil {
+			sc.Private = map[string]bool{}
 		}
-		sc.private[k] = true
+		sc.Private[k] = true
 	}
 }
 
-// removeIn removes a variable from a scope, releasing what it held.
-func (s *psShell) removeIn(sc *psScope, name string) {
+// RemoveIn removes a variable from a scope, releasing what it held.
+func (s *Shell) RemoveIn(sc *Scope, name string) {
 	k := strings.ToLower(name)
 	if n := sc.held[k]; n > 0 {
-		s.p.Grow(-n)
+		s.P.Grow(-n)
 	}
 	delete(sc.held, k)
-	delete(sc.vars, k)
-	delete(sc.private, k)
-	delete(sc.readOnly, k)
+	delete(sc.Vars, k)
+	delete(sc.Private, k)
+	delete(sc.ReadOnly, k)
 }
 
-// lookupFunc finds a function from the current scope up.
-func (s *psShell) lookupFunc(name string) (*parser.Node, bool) {
+// LookupFunc finds a function from the current scope up.
+func (s *Shell) LookupFunc(name string) (*parser.Node, bool) {
 	mod, name := scopeModifier(name)
 	k := strings.ToLower(name)
 	if mod != "" {
-		sc, _ := s.scopeNamed(mod)
-		fn, ok := sc.funcs[k]
+		sc, _ := s.ScopeNamed(mod)
+		fn, ok := sc.Funcs[k]
 		return fn, ok
 	}
-	for sc := s.scope; sc != nil; sc = sc.parent {
-		if fn, ok := sc.funcs[k]; ok {
+	for sc := s.Scope; sc != nil; sc = sc.Parent {
+		if fn, ok := sc.Funcs[k]; ok {
 			return fn, true
 		}
 	}
 	return nil, false
 }
 
-// defineFunc is the function statement: function global:f { } defines f in
+// DefineFunc is the function statement: function global:f { } defines f in
 // the global scope, function f { } in the current one.
-func (s *psShell) defineFunc(n *parser.Node) {
+func (s *Shell) DefineFunc(n *parser.Node) {
 	mod, name := scopeModifier(n.Name)
-	sc, _ := s.scopeNamed(mod)
-	sc.funcs[strings.ToLower(name)] = n
+	sc, _ := s.ScopeNamed(mod)
+	sc.Funcs[strings.ToLower(name)] = n
 }
 
-// visibleVars are the variables seen from a scope: its own, then its
+// VisibleVars are the variables seen from a scope: its own, then its
 // parents' not hidden by a nearer one or private (with -Scope, only that
-// scope's).
-func (s *psShell) visibleVars(from *psScope, only bool) map[string]any {
+// Scope's).
+func (s *Shell) VisibleVars(from *Scope, only bool) map[string]any {
 	seen := map[string]any{}
-	for sc := from; sc != nil; sc = sc.parent {
-		for k, v := range sc.vars {
-			if _, ok := seen[k]; !ok && (sc == from || !sc.private[k]) {
+	for sc := from; sc != nil; sc = sc.Parent {
+		for k, v := range sc.Vars {
+			if _, ok := seen[k]; !ok && (sc == from || !sc.Private[k]) {
 				seen[k] = v
 			}
 		}
@@ -196,15 +196,15 @@ func (s *psShell) visibleVars(from *psScope, only bool) map[string]any {
 	return seen
 }
 
-func varObject(name string, v any) *psObject {
-	return &psObject{typeName: "System.Management.Automation.PSVariable", view: "table", str: "System.Management.Automation.PSVariable",
-		cols: []psCol{{name: "Name", width: 31}, {name: "Value"}}, props: []psProp{{"Name", name}, {"Value", v}}}
+func VarObject(name string, v any) *Object {
+	return &Object{TypeName: "System.Management.Automation.PSVariable", View: "table", Str: "System.Management.Automation.PSVariable",
+		Cols: []Col{{Name: "Name", Width: 31}, {Name: "Value"}}, Props: []Prop{{"Name", name}, {"Value", v}}}
 }
 
-func (c *psCall) outVar(name string, v any) {
-	if c.has("ValueOnly") {
-		c.out(v)
+func (c *Call) OutVar(name string, v any) {
+	if c.Has("ValueOnly") {
+		c.Out(v)
 		return
 	}
-	c.out(varObject(name, v))
+	c.Out(VarObject(name, v))
 }

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"wink.dev/wink/simnode/shell/powershell/parser"
 )
 
-func (s *psShell) binary(op string, l, r any) any {
+func (s *Shell) binary(op string, l, r any) any {
 	cs := false
 	bare := op
 	if len(op) > 2 && (op[0] == 'c' || op[0] == 'i') && parser.ComparisonOps[op] && parser.ComparisonOps[op[1:]] {
@@ -20,23 +20,23 @@ func (s *psShell) binary(op string, l, r any) any {
 	case "+":
 		switch x := l.(type) {
 		case string:
-			rs := toStr(r)
-			s.reserve(int64(len(x) + len(rs)))
+			rs := ToStr(r)
+			s.Reserve(int64(len(x) + len(rs)))
 			return x + rs
 		case []any:
-			rs := enumerate(r)
-			s.reserve(int64(16 * (len(x) + len(rs))))
+			rs := Enumerate(r)
+			s.Reserve(int64(16 * (len(x) + len(rs))))
 			return append(append([]any{}, x...), rs...)
-		case *psHash:
-			h := newHash()
+		case *Hash:
+			h := NewHash()
 			for _, k := range x.keys {
 				v, _ := x.get(k)
-				h.set(k, v)
+				h.Set(k, v)
 			}
-			if y, ok := r.(*psHash); ok {
+			if y, ok := r.(*Hash); ok {
 				for _, k := range y.keys {
 					v, _ := y.get(k)
-					h.set(k, v)
+					h.Set(k, v)
 				}
 			}
 			return h
@@ -45,50 +45,50 @@ func (s *psShell) binary(op string, l, r any) any {
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a + b }, func(a, b int64) int64 { return a + b })
 	case "-":
-		if a, ok := l.(*psDate); ok {
-			if b, ok := r.(*psDate); ok {
-				return timeSpan(a.t.Sub(b.t))
+		if a, ok := l.(*Date); ok {
+			if b, ok := r.(*Date); ok {
+				return TimeSpan(a.T.Sub(b.T))
 			}
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a - b }, func(a, b int64) int64 { return a - b })
 	case "*":
 		if x, ok := l.(string); ok {
-			n := toInt(r)
+			n := ToInt(r)
 			if n < 0 {
 				n = 0
 			}
 			if len(x) > 0 && n > (1<<40)/int64(len(x)) {
 				s.outOfMemory()
 			}
-			s.reserve(int64(len(x)) * n)
+			s.Reserve(int64(len(x)) * n)
 			return strings.Repeat(x, int(n))
 		}
 		return psArith(l, r, func(a, b float64) float64 { return a * b }, func(a, b int64) int64 { return a * b })
 	case "/":
-		d := toFloat(r)
+		d := ToFloat(r)
 		if d == 0 {
-			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", fqid: "RuntimeException", stmt: true}})
+			panic(psThrowSignal{&ErrorRecord{Msg: "Attempted to divide by zero.", Category: "NotSpecified", Target: ":", Reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", Fqid: "RuntimeException", stmt: true}})
 		}
-		q := toFloat(l) / d
+		q := ToFloat(l) / d
 		if q == math.Trunc(q) && math.Abs(q) < 1e15 {
 			return int64(q)
 		}
 		return q
 	case "%":
-		d := toInt(r)
+		d := ToInt(r)
 		if d == 0 {
-			panic(psThrowSignal{&psErrorRecord{msg: "Attempted to divide by zero.", category: "NotSpecified", target: ":", reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", fqid: "RuntimeException", stmt: true}})
+			panic(psThrowSignal{&ErrorRecord{Msg: "Attempted to divide by zero.", Category: "NotSpecified", Target: ":", Reason: "RuntimeException", inner: "DivideByZeroException", innerMsg: "Attempted to divide by zero.", Fqid: "RuntimeException", stmt: true}})
 		}
-		return toInt(l) % d
+		return ToInt(l) % d
 	case "..":
 		return s.rangeArray(l, r)
 	case "f":
-		return formatOp(toStr(l), enumerate(r))
+		return formatOp(ToStr(l), Enumerate(r))
 	case "eq", "ne", "gt", "ge", "lt", "le", "like", "notlike", "match", "notmatch":
 		if arr, ok := l.([]any); ok {
 			var out []any
 			for _, x := range arr {
-				if toBool(s.compare(bare, x, r, cs)) {
+				if ToBool(s.compare(bare, x, r, cs)) {
 					out = append(out, x)
 				}
 			}
@@ -100,7 +100,7 @@ func (s *psShell) binary(op string, l, r any) any {
 		return s.compare(bare, l, r, cs)
 	case "contains", "notcontains":
 		found := false
-		for _, x := range enumerate(l) {
+		for _, x := range Enumerate(l) {
 			if looseEqual(x, r, !cs) {
 				found = true
 			}
@@ -108,58 +108,58 @@ func (s *psShell) binary(op string, l, r any) any {
 		return found == (bare == "contains")
 	case "in", "notin":
 		found := false
-		for _, x := range enumerate(r) {
+		for _, x := range Enumerate(r) {
 			if looseEqual(l, x, !cs) {
 				found = true
 			}
 		}
 		return found == (bare == "in")
 	case "replace":
-		parts := enumerate(r)
+		parts := Enumerate(r)
 		pat, rep := "", ""
 		if len(parts) > 0 {
-			pat = toStr(parts[0])
+			pat = ToStr(parts[0])
 		}
 		if len(parts) > 1 {
-			rep = toStr(parts[1])
+			rep = ToStr(parts[1])
 		}
 		if !cs {
 			pat = "(?i)" + pat
 		}
 		re, err := regexp.Compile(pat)
 		if err != nil {
-			return toStr(l)
+			return ToStr(l)
 		}
-		return re.ReplaceAllString(toStr(l), strings.ReplaceAll(rep, "$_", "$0"))
+		return re.ReplaceAllString(ToStr(l), strings.ReplaceAll(rep, "$_", "$0"))
 	case "split":
-		re, err := regexp.Compile(toStr(r))
+		re, err := regexp.Compile(ToStr(r))
 		if err != nil {
-			return []any{toStr(l)}
+			return []any{ToStr(l)}
 		}
-		return toAnySlice(re.Split(toStr(l), -1))
+		return toAnySlice(re.Split(ToStr(l), -1))
 	case "join":
-		s.reserve(sizeOf(l, 1) + int64(len(enumerate(l))*len(toStr(r))))
-		return joinValues(l, toStr(r))
+		s.Reserve(sizeOf(l, 1) + int64(len(Enumerate(l))*len(ToStr(r))))
+		return JoinValues(l, ToStr(r))
 	case "is", "isnot":
-		want := strings.ToLower(strings.Trim(toStr(r), "[]"))
+		want := strings.ToLower(strings.Trim(ToStr(r), "[]"))
 		want = strings.TrimPrefix(want, "system.")
 		got := strings.ToLower(typeName(l))
 		match := got == want || (want == "int" && got == "int32") || (want == "array" && got == "object[]") || (want == "bool" && got == "boolean")
 		return match == (bare == "is")
 	case "as":
-		return s.cast(strings.Trim(toStr(r), "[]"), l)
+		return s.cast(strings.Trim(ToStr(r), "[]"), l)
 	case "xor":
-		return toBool(l) != toBool(r)
+		return ToBool(l) != ToBool(r)
 	case "band":
-		return toInt(l) & toInt(r)
+		return ToInt(l) & ToInt(r)
 	case "bor":
-		return toInt(l) | toInt(r)
+		return ToInt(l) | ToInt(r)
 	case "bxor":
-		return toInt(l) ^ toInt(r)
+		return ToInt(l) ^ ToInt(r)
 	case "shl":
-		return toInt(l) << (uint64(toInt(r)) & 63)
+		return ToInt(l) << (uint64(ToInt(r)) & 63)
 	case "shr":
-		return toInt(l) >> (uint64(toInt(r)) & 63)
+		return ToInt(l) >> (uint64(ToInt(r)) & 63)
 	}
 	return nil
 }
@@ -171,13 +171,13 @@ func psArith(l, r any, ff func(a, b float64) float64, fi func(a, b int64) int64)
 		lf = true
 	}
 	if lf || rf {
-		return ff(toFloat(l), toFloat(r))
+		return ff(ToFloat(l), ToFloat(r))
 	}
-	return fi(toInt(l), toInt(r))
+	return fi(ToInt(l), ToInt(r))
 }
 
-func (s *psShell) compare(op string, l, r any, cs bool) any {
-	if v, ok := l.(*psObject); ok && isVersion(v) && (op == "eq" || op == "ne") {
+func (s *Shell) compare(op string, l, r any, cs bool) any {
+	if v, ok := l.(*Object); ok && isVersion(v) && (op == "eq" || op == "ne") {
 		c, ok := compareVersions(v, r)
 		return (ok && c == 0) == (op == "eq")
 	}
@@ -187,10 +187,10 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 	case "ne":
 		return !looseEqual(l, r, !cs)
 	case "like", "notlike":
-		ok := wildcardMatch(toStr(r), toStr(l), !cs)
+		ok := WildcardMatch(ToStr(r), ToStr(l), !cs)
 		return ok == (op == "like")
 	case "match", "notmatch":
-		pat := toStr(r)
+		pat := ToStr(r)
 		if !cs {
 			pat = "(?i)" + pat
 		}
@@ -198,11 +198,11 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 		if err != nil {
 			return false
 		}
-		m := re.FindStringSubmatch(toStr(l))
+		m := re.FindStringSubmatch(ToStr(l))
 		if m != nil {
-			h := newHash()
+			h := NewHash()
 			for i, g := range m {
-				h.set(strconv.Itoa(i), g)
+				h.Set(strconv.Itoa(i), g)
 			}
 			s.vars["matches"] = h
 		}
@@ -211,9 +211,9 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 	// ordering
 	var c int
 	switch x := l.(type) {
-	case *psObject:
+	case *Object:
 		if !isVersion(x) {
-			c = strings.Compare(toStr(x), toStr(r))
+			c = strings.Compare(ToStr(x), ToStr(r))
 			break
 		}
 		var ok bool
@@ -221,13 +221,13 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 			return false
 		}
 	case string:
-		a, b := x, toStr(r)
+		a, b := x, ToStr(r)
 		if !cs {
 			a, b = strings.ToLower(a), strings.ToLower(b)
 		}
 		c = strings.Compare(a, b)
 	default:
-		a, b := toFloat(l), toFloat(r)
+		a, b := ToFloat(l), ToFloat(r)
 		switch {
 		case a < b:
 			c = -1
@@ -251,21 +251,21 @@ func (s *psShell) compare(op string, l, r any, cs bool) any {
 // looseEqual is -eq: the right side converts to the left side's type.
 func looseEqual(l, r any, fold bool) bool {
 	switch x := l.(type) {
-	case *psEnum:
+	case *Enum:
 		switch r.(type) {
 		case int64, float64:
-			return x.val == toInt(r)
+			return x.Val == ToInt(r)
 		}
-		return strings.EqualFold(x.name, toStr(r))
+		return strings.EqualFold(x.name, ToStr(r))
 	case nil:
 		return r == nil
 	case string:
 		if fold {
-			return strings.EqualFold(x, toStr(r))
+			return strings.EqualFold(x, ToStr(r))
 		}
-		return x == toStr(r)
+		return x == ToStr(r)
 	case bool:
-		return x == toBool(r)
+		return x == ToBool(r)
 	case int64, float64:
 		if s, ok := r.(string); ok {
 			if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
@@ -275,12 +275,12 @@ func looseEqual(l, r any, fold bool) bool {
 		if r == nil {
 			return false
 		}
-		return toFloat(l) == toFloat(r)
+		return ToFloat(l) == ToFloat(r)
 	}
 	return l == r
 }
 
-func wildcardMatch(pattern, s string, fold bool) bool {
+func WildcardMatch(pattern, s string, fold bool) bool {
 	var b strings.Builder
 	if fold {
 		b.WriteString("(?is)")
@@ -315,10 +315,10 @@ func formatOp(f string, args []any) string {
 		if i >= len(args) {
 			return m
 		}
-		v := toStr(args[i])
+		v := ToStr(args[i])
 		spec := strings.ToUpper(sub[3])
-		if d, ok := args[i].(*psDate); ok && sub[3] != "" {
-			v = formatDate(d.t, sub[3])
+		if d, ok := args[i].(*Date); ok && sub[3] != "" {
+			v = formatDate(d.T, sub[3])
 			spec = ""
 		}
 		prec := func(def int) int {
@@ -331,7 +331,7 @@ func formatOp(f string, args []any) string {
 		switch {
 		case spec == "":
 		case spec[0] == 'D':
-			n := toInt(args[i])
+			n := ToInt(args[i])
 			v = strconv.FormatInt(n, 10)
 			neg := n < 0
 			if neg {
@@ -344,7 +344,7 @@ func formatOp(f string, args []any) string {
 				v = "-" + v
 			}
 		case spec[0] == 'X':
-			v = strconv.FormatInt(toInt(args[i]), 16)
+			v = strconv.FormatInt(ToInt(args[i]), 16)
 			if d := prec(0); d > len(v) {
 				v = strings.Repeat("0", d-len(v)) + v
 			}
@@ -354,11 +354,11 @@ func formatOp(f string, args []any) string {
 		case spec[0] == 'P':
 			d := prec(2)
 			scale := math.Pow(10, float64(d))
-			v = strconv.FormatFloat(math.Round(toFloat(args[i])*100*scale)/scale, 'f', d, 64) + " %"
+			v = strconv.FormatFloat(math.Round(ToFloat(args[i])*100*scale)/scale, 'f', d, 64) + " %"
 		case spec[0] == 'N':
 			d := prec(2)
 			scale := math.Pow(10, float64(d))
-			v = groupThousands(strconv.FormatFloat(math.Round(toFloat(args[i])*scale)/scale, 'f', d, 64))
+			v = groupThousands(strconv.FormatFloat(math.Round(ToFloat(args[i])*scale)/scale, 'f', d, 64))
 			spec = ""
 		}
 		if strings.HasPrefix(spec, "F") {
@@ -371,7 +371,7 @@ func formatOp(f string, args []any) string {
 			}
 			// .NET rounds half away from zero
 			scale := math.Pow(10, float64(d))
-			v = strconv.FormatFloat(math.Round(toFloat(args[i])*scale)/scale, 'f', d, 64)
+			v = strconv.FormatFloat(math.Round(ToFloat(args[i])*scale)/scale, 'f', d, 64)
 		}
 		if sub[2] != "" {
 			w, _ := strconv.Atoi(sub[2])
@@ -406,17 +406,17 @@ func groupThousands(num string) string {
 	return sign + b.String()
 }
 
-func joinValues(v any, sep string) string {
+func JoinValues(v any, sep string) string {
 	var parts []string
-	for _, x := range enumerate(v) {
-		parts = append(parts, toStr(x))
+	for _, x := range Enumerate(v) {
+		parts = append(parts, ToStr(x))
 	}
 	return strings.Join(parts, sep)
 }
 
 // ---- conversions ----
 
-func toBool(v any) bool {
+func ToBool(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return false
@@ -430,14 +430,14 @@ func toBool(v any) bool {
 		return x != ""
 	case []any:
 		if len(x) == 1 {
-			return toBool(x[0])
+			return ToBool(x[0])
 		}
 		return len(x) > 0
 	}
 	return true
 }
 
-func toStr(v any) string {
+func ToStr(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -456,28 +456,28 @@ func toStr(v any) string {
 		}
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	case []any:
-		return joinValues(x, " ")
-	case *psHash:
+		return JoinValues(x, " ")
+	case *Hash:
 		return "System.Collections.Hashtable"
-	case *psObject:
-		if x.str != "" {
-			return x.str
+	case *Object:
+		if x.Str != "" {
+			return x.Str
 		}
-		return x.typeName
-	case *psScriptBlock:
-		return x.node.Text
-	case *psEnum:
+		return x.TypeName
+	case *ScriptBlock:
+		return x.Node.Text
+	case *Enum:
 		return x.name
-	case *psDate:
+	case *Date:
 		return x.String()
 	}
 	return fmt.Sprint(v)
 }
 
-func toInt(v any) int64 {
+func ToInt(v any) int64 {
 	switch x := v.(type) {
-	case *psEnum:
-		return x.val
+	case *Enum:
+		return x.Val
 	case int64:
 		return x
 	case float64:
@@ -497,22 +497,22 @@ func toInt(v any) int64 {
 			return i
 		}
 		if f, err := strconv.ParseFloat(t, 64); err == nil {
-			return toInt(f)
+			return ToInt(f)
 		}
 	case []any:
 		if len(x) == 1 {
-			return toInt(x[0])
+			return ToInt(x[0])
 		}
 	}
 	return 0
 }
 
-func toFloat(v any) float64 {
+func ToFloat(v any) float64 {
 	switch x := v.(type) {
-	case *psDate:
-		return float64(x.t.UnixNano()) / 1e9
-	case *psEnum:
-		return float64(x.val)
+	case *Date:
+		return float64(x.T.UnixNano()) / 1e9
+	case *Enum:
+		return float64(x.Val)
 	case int64:
 		return float64(x)
 	case float64:
@@ -526,22 +526,22 @@ func toFloat(v any) float64 {
 		}
 	case []any:
 		if len(x) == 1 {
-			return toFloat(x[0])
+			return ToFloat(x[0])
 		}
 	}
 	return 0
 }
 
-// compareValues orders two values as Sort-Object and Measure-Object do:
+// CompareValues orders two values as Sort-Object and Measure-Object do:
 // numbers as numbers, anything else as case-insensitive text.
-func compareValues(a, b any) int {
+func CompareValues(a, b any) int {
 	_, an := a.(int64)
 	_, af := a.(float64)
 	_, bn := b.(int64)
 	_, bf := b.(float64)
-	_, ad := a.(*psDate)
+	_, ad := a.(*Date)
 	if (an || af) && (bn || bf) || ad {
-		x, y := toFloat(a), toFloat(b)
+		x, y := ToFloat(a), ToFloat(b)
 		switch {
 		case x < y:
 			return -1
@@ -550,5 +550,5 @@ func compareValues(a, b any) int {
 		}
 		return 0
 	}
-	return strings.Compare(strings.ToLower(toStr(a)), strings.ToLower(toStr(b)))
+	return strings.Compare(strings.ToLower(ToStr(a)), strings.ToLower(ToStr(b)))
 }

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import "strings"
 
@@ -10,26 +10,26 @@ import "strings"
 // Windows nothing is OOM-killed).
 
 // outOfMemory raises the OutOfMemoryException; it ends the script.
-func (s *psShell) outOfMemory() {
-	panic(psThrowSignal{&psErrorRecord{msg: "Exception of type 'System.OutOfMemoryException' was thrown.", category: "OperationStopped", target: ":",
-		reason: "OutOfMemoryException", fqid: "System.OutOfMemoryException"}})
+func (s *Shell) outOfMemory() {
+	panic(psThrowSignal{&ErrorRecord{Msg: "Exception of type 'System.OutOfMemoryException' was thrown.", Category: "OperationStopped", Target: ":",
+		Reason: "OutOfMemoryException", Fqid: "System.OutOfMemoryException"}})
 }
 
-// reserve checks that a value of n bytes fits the memory limit before the
+// Reserve checks that a value of n bytes fits the memory limit before the
 // interpreter builds it.
-func (s *psShell) reserve(n int64) {
+func (s *Shell) Reserve(n int64) {
 	if n <= 0 {
 		return
 	}
-	if err := s.p.Grow(n); err != nil {
+	if err := s.P.Grow(n); err != nil {
 		s.outOfMemory()
 	}
-	s.p.Grow(-n)
+	s.P.Grow(-n)
 }
 
 // hold accounts what a scope's variable holds now (its old value
 // released); a scope releases all it holds when it ends (ps_scopes.go).
-func (s *psShell) hold(sc *psScope, name string, v any) {
+func (s *Shell) hold(sc *Scope, name string, v any) {
 	n := sizeOf(v, 2)
 	if sc.held == nil {
 		sc.held = map[string]int64{}
@@ -38,16 +38,16 @@ func (s *psShell) hold(sc *psScope, name string, v any) {
 	if n == old {
 		return
 	}
-	if err := s.p.Grow(n - old); err != nil {
+	if err := s.P.Grow(n - old); err != nil {
 		s.outOfMemory()
 	}
 	sc.held[name] = n
 }
 
-// grow accounts delta bytes more held by an element of a collection.
-func (s *psShell) grow(delta int64) {
+// Grow accounts delta bytes more held by an element of a collection.
+func (s *Shell) Grow(delta int64) {
 	if delta > 0 {
-		if err := s.p.Grow(delta); err != nil {
+		if err := s.P.Grow(delta); err != nil {
 			s.outOfMemory()
 		}
 	}
@@ -66,7 +66,7 @@ func sizeOf(v any, depth int) int64 {
 			}
 		}
 		return n
-	case *psHash:
+	case *Hash:
 		n := int64(48 * len(x.keys))
 		if depth > 0 {
 			for _, k := range x.keys {
@@ -74,8 +74,8 @@ func sizeOf(v any, depth int) int64 {
 			}
 		}
 		return n
-	case *psObject:
-		return int64(32*len(x.props) + len(x.str))
+	case *Object:
+		return int64(32*len(x.Props) + len(x.Str))
 	}
 	return 16
 }
@@ -85,7 +85,7 @@ func sizeOf(v any, depth int) int64 {
 // held while it is gathered: `1..1000 | % { 1..100000 }` fails with
 // OutOfMemoryException as its output outgrows the limit. release gives
 // back what the slice held.
-func (s *psShell) collector() (vals *[]any, sink emitter, release func()) {
+func (s *Shell) collector() (vals *[]any, sink emitter, release func()) {
 	vals = &[]any{} // not nil: a stage that wrote nothing is still input
 	var held int64
 	sink = func(v any) {
@@ -93,7 +93,7 @@ func (s *psShell) collector() (vals *[]any, sink emitter, release func()) {
 			return
 		}
 		n := sizeOf(v, 1) + 16
-		if err := s.p.Grow(n); err != nil {
+		if err := s.P.Grow(n); err != nil {
 			s.outOfMemory()
 		}
 		held += n
@@ -101,7 +101,7 @@ func (s *psShell) collector() (vals *[]any, sink emitter, release func()) {
 	}
 	release = func() {
 		if held > 0 {
-			s.p.Grow(-held)
+			s.P.Grow(-held)
 			held = 0
 		}
 	}

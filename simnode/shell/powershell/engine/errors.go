@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	_ "embed"
@@ -73,7 +73,7 @@ func exceptionIs(typ, want string) bool {
 }
 
 // stamp fixes where an error happened: the script text its position is in.
-func (s *psShell) stamp(r *psErrorRecord) {
+func (s *Shell) stamp(r *ErrorRecord) {
 	if r.stamped {
 		return
 	}
@@ -82,7 +82,7 @@ func (s *psShell) stamp(r *psErrorRecord) {
 
 // recordError adds an error to $Error (newest first, at most
 // $MaximumErrorCount = 256 of them).
-func (s *psShell) recordError(r *psErrorRecord) {
+func (s *Shell) recordError(r *ErrorRecord) {
 	s.errs = append([]any{s.errorObject(r)}, s.errs...)
 	if len(s.errs) > 256 {
 		s.errs = s.errs[:256]
@@ -98,15 +98,15 @@ func errorAction(v any) string {
 		if x >= 0 && int(x) < len(names) {
 			return names[x]
 		}
-	case *psEnum:
+	case *Enum:
 		return strings.ToLower(x.name)
 	}
-	return strings.ToLower(strings.TrimSpace(toStr(v)))
+	return strings.ToLower(strings.TrimSpace(ToStr(v)))
 }
 
 // preference is $ErrorActionPreference.
-func (s *psShell) preference() string {
-	if a := errorAction(s.getVar("ErrorActionPreference")); a != "" {
+func (s *Shell) preference() string {
+	if a := errorAction(s.GetVar("ErrorActionPreference")); a != "" {
 		return a
 	}
 	return "continue"
@@ -114,10 +114,10 @@ func (s *psShell) preference() string {
 
 // nonTerminating is a cmdlet's WriteError under its error action (c may be
 // nil: a function's Write-Error).
-func (s *psShell) nonTerminating(r *psErrorRecord, c *psCall) {
+func (s *Shell) nonTerminating(r *ErrorRecord, c *Call) {
 	action := ""
 	if c != nil {
-		if v, ok := c.named["ErrorAction"]; ok {
+		if v, ok := c.Named["ErrorAction"]; ok {
 			action = errorAction(v)
 		}
 		c.errs = append(c.errs, r)
@@ -142,16 +142,16 @@ func (s *psShell) nonTerminating(r *psErrorRecord, c *psCall) {
 }
 
 // throwStmt raises a statement-terminating error.
-func (s *psShell) throwStmt(r *psErrorRecord) {
+func (s *Shell) throwStmt(r *ErrorRecord) {
 	r.stmt = true
 	panic(psThrowSignal{r})
 }
 
 // methodError is the statement-terminating MethodInvocationException of a
 // .NET method that threw inner (its short type name).
-func methodError(method string, nargs int, msg, inner string) *psErrorRecord {
-	return &psErrorRecord{msg: fmt.Sprintf(`Exception calling "%s" with "%d" argument(s): "%s"`, method, nargs, msg),
-		category: "NotSpecified", target: ":", reason: "MethodInvocationException", inner: inner, innerMsg: msg, fqid: strings.TrimPrefix(inner, "System."), stmt: true}
+func methodError(method string, nargs int, msg, inner string) *ErrorRecord {
+	return &ErrorRecord{Msg: fmt.Sprintf(`Exception calling "%s" with "%d" argument(s): "%s"`, method, nargs, msg),
+		Category: "NotSpecified", Target: ":", Reason: "MethodInvocationException", inner: inner, innerMsg: msg, Fqid: strings.TrimPrefix(inner, "System."), stmt: true}
 }
 
 // traps are the trap statements of a block.
@@ -167,14 +167,14 @@ func traps(block []*parser.Node) []*parser.Node {
 
 // matchClause is the first catch or trap clause whose types match the
 // error (a clause without types matches every error).
-func matchClause(clauses []*parser.Node, r *psErrorRecord) *parser.Node {
+func matchClause(clauses []*parser.Node, r *ErrorRecord) *parser.Node {
 	for _, c := range clauses {
 		types, _ := c.Val.([]string)
 		if len(types) == 0 {
 			return c
 		}
 		for _, t := range types {
-			if exceptionIs(fullException(r.reason), t) || (r.inner != "" && exceptionIs(fullException(r.inner), t)) {
+			if exceptionIs(fullException(r.Reason), t) || (r.inner != "" && exceptionIs(fullException(r.inner), t)) {
 				return c
 			}
 		}
@@ -185,7 +185,7 @@ func matchClause(clauses []*parser.Node, r *psErrorRecord) *parser.Node {
 // execGuarded runs one statement of a block: a terminating error it raises
 // goes to the block's trap, else (statement-terminating, with no try or
 // trap around it) is reported and the block goes on.
-func (s *psShell) execGuarded(st *parser.Node, out emitter, trapList []*parser.Node) {
+func (s *Shell) execGuarded(st *parser.Node, out emitter, trapList []*parser.Node) {
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -227,7 +227,7 @@ func (s *psShell) execGuarded(st *parser.Node, out emitter, trapList []*parser.N
 // runTrap runs a trap's body for an error (about_Trap): with break the error
 // ends the script, with continue it is silenced, otherwise it is printed and
 // the block goes on.
-func (s *psShell) runTrap(t *parser.Node, r *psErrorRecord, out emitter) {
+func (s *Shell) runTrap(t *parser.Node, r *ErrorRecord, out emitter) {
 	s.recordError(r)
 	save := s.vars["_"]
 	s.vars["_"] = s.errorObject(r)
@@ -246,11 +246,11 @@ func (s *psShell) runTrap(t *parser.Node, r *psErrorRecord, out emitter) {
 }
 
 // execTry is try/catch/finally.
-func (s *psShell) execTry(n *parser.Node, out emitter) {
+func (s *Shell) execTry(n *parser.Node, out emitter) {
 	if fin := n.Kids[1]; fin != nil {
 		defer func() {
 			r := recover()
-			if _, killed := r.(psKilledSignal); !killed {
+			if _, killed := r.(KilledSignal); !killed {
 				s.execBlock(fin.Block, out)
 			}
 			if r != nil {
@@ -278,7 +278,7 @@ func (s *psShell) execTry(n *parser.Node, out emitter) {
 }
 
 // tryBody runs a try block; the terminating error that ended it, if any.
-func (s *psShell) tryBody(b *parser.Node, out emitter) (rec *psErrorRecord) {
+func (s *Shell) tryBody(b *parser.Node, out emitter) (rec *ErrorRecord) {
 	s.handlers++
 	defer func() {
 		s.handlers--
@@ -297,51 +297,51 @@ func (s *psShell) tryBody(b *parser.Node, out emitter) (rec *psErrorRecord) {
 
 // throwValue is the error `throw <value>` raises: a string's message, an
 // error record rethrown, or an exception object.
-func (s *psShell) throwValue(n *parser.Node) *psErrorRecord {
+func (s *Shell) throwValue(n *parser.Node) *ErrorRecord {
 	if len(n.Kids) == 0 {
-		if cur, ok := s.getVar("_").(*psObject); ok && cur.rec != nil {
+		if cur, ok := s.GetVar("_").(*Object); ok && cur.rec != nil {
 			return cur.rec // a bare throw in catch rethrows
 		}
-		return &psErrorRecord{msg: "ScriptHalted", category: "OperationStopped", target: ":", reason: "RuntimeException", fqid: "ScriptHalted", pos: n.Pos, end: n.End}
+		return &ErrorRecord{Msg: "ScriptHalted", Category: "OperationStopped", Target: ":", Reason: "RuntimeException", Fqid: "ScriptHalted", pos: n.Pos, end: n.End}
 	}
 	v := s.evalValue(n.Kids[0])
-	if o, ok := v.(*psObject); ok {
+	if o, ok := v.(*Object); ok {
 		if o.rec != nil {
 			return o.rec
 		}
-		if strings.HasSuffix(o.typeName, "Exception") {
-			msg := toStr(o)
+		if strings.HasSuffix(o.TypeName, "Exception") {
+			msg := ToStr(o)
 			if m, ok := o.get("Message"); ok {
-				msg = toStr(m)
+				msg = ToStr(m)
 			}
-			return &psErrorRecord{msg: msg, category: "OperationStopped", target: ":", reason: typeName(o), fqid: msg, pos: n.Pos, end: n.End}
+			return &ErrorRecord{Msg: msg, Category: "OperationStopped", Target: ":", Reason: typeName(o), Fqid: msg, pos: n.Pos, end: n.End}
 		}
 	}
-	msg := toStr(v)
-	return &psErrorRecord{msg: msg, category: "OperationStopped", target: msg, reason: "RuntimeException", fqid: msg, pos: n.Pos, end: n.End}
+	msg := ToStr(v)
+	return &ErrorRecord{Msg: msg, Category: "OperationStopped", Target: msg, Reason: "RuntimeException", Fqid: msg, pos: n.Pos, end: n.End}
 }
 
 // errorObject is the ErrorRecord a script sees as $_, $Error[0] or an
 // -ErrorVariable's element.
-func (s *psShell) errorObject(r *psErrorRecord) *psObject {
+func (s *Shell) errorObject(r *ErrorRecord) *Object {
 	if r.obj != nil {
 		return r.obj
 	}
-	excType := fullException(r.reason)
-	exc := &psObject{typeName: excType, str: r.msg, props: []psProp{{"Message", r.msg}, {"InnerException", nil}, {"HResult", int64(-2146233087)}}}
+	excType := fullException(r.Reason)
+	exc := &Object{TypeName: excType, Str: r.Msg, Props: []Prop{{"Message", r.Msg}, {"InnerException", nil}, {"HResult", int64(-2146233087)}}}
 	if r.inner != "" {
-		exc.set("InnerException", &psObject{typeName: fullException(r.inner), str: r.innerMsg, props: []psProp{{"Message", r.innerMsg}}})
+		exc.set("InnerException", &Object{TypeName: fullException(r.inner), Str: r.innerMsg, Props: []Prop{{"Message", r.innerMsg}}})
 	}
-	if r.status > 0 {
-		exc.set("Status", &psEnum{name: "ProtocolError", val: 7})
-		exc.set("Response", &psObject{typeName: "System.Net.HttpWebResponse", props: []psProp{
-			{"StatusCode", &psEnum{name: httpStatusName(r.status), val: int64(r.status)}},
-			{"StatusDescription", httpStatusText(r.status)}}})
+	if r.Status > 0 {
+		exc.set("Status", &Enum{name: "ProtocolError", Val: 7})
+		exc.set("Response", &Object{TypeName: "System.Net.HttpWebResponse", Props: []Prop{
+			{"StatusCode", &Enum{name: httpStatusName(r.Status), Val: int64(r.Status)}},
+			{"StatusDescription", httpStatusText(r.Status)}}})
 	} else if excType == "System.Net.WebException" {
-		exc.set("Status", &psEnum{name: "ConnectFailure", val: 2})
+		exc.set("Status", &Enum{name: "ConnectFailure", Val: 2})
 		exc.set("Response", nil)
 	}
-	tt := r.targetType
+	tt := r.TargetType
 	if tt == "" {
 		tt = "String"
 	}
@@ -349,28 +349,28 @@ func (s *psShell) errorObject(r *psErrorRecord) *psObject {
 	if r.noActivity {
 		activity = ""
 	}
-	cat := &psObject{typeName: "System.Management.Automation.ErrorCategoryInfo", str: categoryText(r),
-		props: []psProp{{"Category", r.category}, {"Activity", activity}, {"Reason", r.reason}, {"TargetName", strings.Trim(r.target, ":")}, {"TargetType", tt}}}
+	cat := &Object{TypeName: "System.Management.Automation.ErrorCategoryInfo", Str: categoryText(r),
+		Props: []Prop{{"Category", r.Category}, {"Activity", activity}, {"Reason", r.Reason}, {"TargetName", strings.Trim(r.Target, ":")}, {"TargetType", tt}}}
 	line, col, text := lineCol(r.src, r.pos)
-	inv := &psObject{typeName: "System.Management.Automation.InvocationInfo", props: []psProp{
+	inv := &Object{TypeName: "System.Management.Automation.InvocationInfo", Props: []Prop{
 		{"MyCommand", r.cmd}, {"ScriptLineNumber", int64(line)}, {"OffsetInLine", int64(col)}, {"ScriptName", r.file}, {"Line", text},
 		{"PositionMessage", strings.Join(position(r.src, r.file, r.pos, r.end), "\r\n")}, {"InvocationName", r.cmd}}}
 	var details any
-	if r.details != "" {
-		details = &psObject{typeName: "System.Management.Automation.ErrorDetails", str: r.details, props: []psProp{{"Message", r.details}}}
+	if r.Details != "" {
+		details = &Object{TypeName: "System.Management.Automation.ErrorDetails", Str: r.Details, Props: []Prop{{"Message", r.Details}}}
 	}
-	var target any = r.target
-	if r.target == ":" {
+	var target any = r.Target
+	if r.Target == ":" {
 		target = nil
 	}
-	r.obj = &psObject{typeName: "System.Management.Automation.ErrorRecord", str: r.msg, rec: r, props: []psProp{
-		{"Exception", exc}, {"TargetObject", target}, {"CategoryInfo", cat}, {"FullyQualifiedErrorId", r.fqid},
+	r.obj = &Object{TypeName: "System.Management.Automation.ErrorRecord", Str: r.Msg, rec: r, Props: []Prop{
+		{"Exception", exc}, {"TargetObject", target}, {"CategoryInfo", cat}, {"FullyQualifiedErrorId", r.Fqid},
 		{"ErrorDetails", details}, {"InvocationInfo", inv}, {"ScriptStackTrace", fmt.Sprintf("at <ScriptBlock>, <No file>: line %d", line)}}}
 	return r.obj
 }
 
-func categoryText(r *psErrorRecord) string {
-	tt := r.targetType
+func categoryText(r *ErrorRecord) string {
+	tt := r.TargetType
 	if tt == "" {
 		tt = "String"
 	}
@@ -381,28 +381,28 @@ func categoryText(r *psErrorRecord) string {
 	if r.noActivity {
 		activity = ""
 	}
-	target := "(" + r.target + ":" + tt + ")"
-	if r.target == ":" || r.target == "" {
+	target := "(" + r.Target + ":" + tt + ")"
+	if r.Target == ":" || r.Target == "" {
 		target = "(:)"
 	}
-	return fmt.Sprintf("%s: %s [%s], %s", r.category, target, activity, r.reason)
+	return fmt.Sprintf("%s: %s [%s], %s", r.Category, target, activity, r.Reason)
 }
 
 // render is the error as Windows PowerShell 5.1 prints it (pwsh 7: its
 // ConciseView's first line).
-func (r *psErrorRecord) render(pwsh bool, nl string) string {
+func (r *ErrorRecord) render(pwsh bool, nl string) string {
 	var b strings.Builder
 	if pwsh {
 		prefix := r.cmd
 		if prefix == "" {
 			prefix = "Exception"
 		}
-		return prefix + ": " + r.msg + nl
+		return prefix + ": " + r.Msg + nl
 	}
 	if r.cmd != "" {
-		b.WriteString(r.cmd + " : " + r.msg + nl)
+		b.WriteString(r.cmd + " : " + r.Msg + nl)
 	} else {
-		b.WriteString(r.msg + nl)
+		b.WriteString(r.Msg + nl)
 	}
 	if !r.noPos {
 		for _, l := range position(r.src, r.file, r.pos, r.end) {
@@ -410,16 +410,16 @@ func (r *psErrorRecord) render(pwsh bool, nl string) string {
 		}
 	}
 	b.WriteString("    + CategoryInfo          : " + categoryText(r) + nl)
-	b.WriteString("    + FullyQualifiedErrorId : " + r.fqid + nl)
+	b.WriteString("    + FullyQualifiedErrorId : " + r.Fqid + nl)
 	b.WriteString(" " + nl)
 	return b.String()
 }
 
-// psEnum is a value of a .NET enum (HttpStatusCode, WebExceptionStatus):
+// Enum is a value of a .NET enum (HttpStatusCode, WebExceptionStatus):
 // its name as a string, its value as a number.
-type psEnum struct {
+type Enum struct {
 	name string
-	val  int64
+	Val  int64
 }
 
 // httpStatusName is System.Net.HttpStatusCode's name of a status (404:
@@ -436,7 +436,7 @@ func httpStatusText(code int) string { return http.StatusText(code) }
 // -wildcard, -regex, a script block as a condition); every matching body
 // runs, break ends the switch, continue goes to the next element; default
 // runs when no clause matched.
-func (s *psShell) execSwitch(n *parser.Node, out emitter) {
+func (s *Shell) execSwitch(n *parser.Node, out emitter) {
 	opts, _ := n.Val.([]string)
 	has := func(o string) bool {
 		for _, x := range opts {
@@ -447,7 +447,7 @@ func (s *psShell) execSwitch(n *parser.Node, out emitter) {
 		return false
 	}
 	cs := has("casesensitive")
-	items := enumerate(s.evalValue(n.Kids[0]))
+	items := Enumerate(s.evalValue(n.Kids[0]))
 	if v := s.evalValue(n.Kids[0]); v != nil {
 		if _, ok := v.([]any); !ok {
 			items = []any{v}
@@ -456,7 +456,7 @@ func (s *psShell) execSwitch(n *parser.Node, out emitter) {
 	save := s.vars["_"]
 	defer func() { s.vars["_"] = save }()
 	for _, item := range items {
-		s.checkCtx()
+		s.CheckCtx()
 		s.vars["_"] = item
 		matched := false
 		brk, cont := false, false
@@ -476,16 +476,16 @@ func (s *psShell) execSwitch(n *parser.Node, out emitter) {
 						vals = append(vals, v)
 					}
 				})
-				ok = toBool(collapse(vals))
+				ok = ToBool(Collapse(vals))
 			} else {
 				p := s.eval(pat)
 				switch {
 				case has("regex"):
-					ok = toBool(s.compare("match", item, p, cs))
+					ok = ToBool(s.compare("match", item, p, cs))
 				case has("wildcard"):
-					ok = toBool(s.compare("like", item, p, cs))
+					ok = ToBool(s.compare("like", item, p, cs))
 				default:
-					ok = toBool(s.compare("eq", item, p, cs))
+					ok = ToBool(s.compare("eq", item, p, cs))
 				}
 			}
 			if ok {
@@ -502,9 +502,9 @@ func (s *psShell) execSwitch(n *parser.Node, out emitter) {
 	}
 }
 
-// psFileError is the message, category, exception and error id of a file
+// FileError is the message, category, exception and error id of a file
 // error (row B11: "Access to the path '...' is denied.").
-func psFileError(err error, full string, write bool) (msg, category, reason, fqid string) {
+func FileError(err error, full string, write bool) (msg, category, reason, fqid string) {
 	switch {
 	case errors.Is(err, fs.ErrPermission):
 		return "Access to the path '" + full + "' is denied.", "PermissionDenied", "UnauthorizedAccessException", "System.UnauthorizedAccessException"

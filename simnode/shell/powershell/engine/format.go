@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ type psFormatter struct {
 
 func newPSFormatter(w io.Writer, nl string) *psFormatter { return &psFormatter{w: w, nl: nl} }
 
-func (s *psShell) topEmitter() emitter {
-	return newPSFormatter(s.p.Stdout, s.p.NL).write
+func (s *Shell) topEmitter() emitter {
+	return newPSFormatter(s.P.Stdout, s.P.NL).write
 }
 
 func (f *psFormatter) line(s string) { io.WriteString(f.w, s+f.nl) }
@@ -41,7 +41,7 @@ func (f *psFormatter) write(v any) {
 	case flushMarker:
 		f.endTable()
 	case nil:
-	case *psDate:
+	case *Date:
 		f.endTable()
 		f.line("")
 		f.line(x.display())
@@ -51,7 +51,7 @@ func (f *psFormatter) write(v any) {
 		for _, e := range x {
 			f.write(e)
 		}
-	case *psHash:
+	case *Hash:
 		f.endTable()
 		f.line("")
 		f.line(fmt.Sprintf("%-30s %s", "Name", "Value"))
@@ -62,26 +62,26 @@ func (f *psFormatter) write(v any) {
 		}
 		f.line("")
 		f.line("")
-	case *psObject:
+	case *Object:
 		if x.rec != nil {
 			f.endTable()
 			io.WriteString(f.w, strings.ReplaceAll(x.rec.render(false, "\n"), "\n", f.nl))
 			return
 		}
-		switch x.view {
+		switch x.View {
 		case "list":
 			f.endTable()
 			width := 0
-			for _, p := range x.props {
-				if len(p.name) > width {
-					width = len(p.name)
+			for _, p := range x.Props {
+				if len(p.Name) > width {
+					width = len(p.Name)
 				}
 			}
 			f.line("")
-			for _, p := range x.props {
-				val := strings.ReplaceAll(cellText(p.val), "\r\n", "\n")
+			for _, p := range x.Props {
+				val := strings.ReplaceAll(cellText(p.Val), "\r\n", "\n")
 				lines := strings.Split(strings.TrimRight(val, "\n"), "\n")
-				f.line(strings.TrimRight(fmt.Sprintf("%-*s : %s", width, p.name, lines[0]), " "))
+				f.line(strings.TrimRight(fmt.Sprintf("%-*s : %s", width, p.Name, lines[0]), " "))
 				for _, l := range lines[1:] {
 					f.line(strings.Repeat(" ", width+3) + l)
 				}
@@ -89,7 +89,7 @@ func (f *psFormatter) write(v any) {
 			f.line("")
 			f.line("")
 		case "table":
-			key := x.typeName + "\x00" + x.group
+			key := x.TypeName + "\x00" + x.group
 			if f.table != key {
 				f.endTable()
 				f.table = key
@@ -100,26 +100,26 @@ func (f *psFormatter) write(v any) {
 					f.line("")
 				}
 				var h1, h2 strings.Builder
-				for _, c := range x.cols {
-					h1.WriteString(pad(c.name, c))
-					h2.WriteString(pad(strings.Repeat("-", len(c.name)), c))
+				for _, c := range x.Cols {
+					h1.WriteString(pad(c.Name, c))
+					h2.WriteString(pad(strings.Repeat("-", len(c.Name)), c))
 				}
 				f.line(strings.TrimRight(h1.String(), " "))
 				f.line(strings.TrimRight(h2.String(), " "))
 			}
 			var row strings.Builder
-			for _, c := range x.cols {
-				v, _ := x.get(c.name)
+			for _, c := range x.Cols {
+				v, _ := x.get(c.Name)
 				row.WriteString(pad(cellText(v), c))
 			}
 			f.line(strings.TrimRight(row.String(), " "))
 		default:
 			f.endTable()
-			f.line(toStr(x))
+			f.line(ToStr(x))
 		}
 	default:
 		f.endTable()
-		f.line(toStr(v))
+		f.line(ToStr(v))
 	}
 }
 
@@ -128,33 +128,33 @@ func (f *psFormatter) write(v any) {
 func cellText(v any) string {
 	arr, ok := v.([]any)
 	if !ok {
-		return toStr(v)
+		return ToStr(v)
 	}
 	var parts []string
 	for i, x := range arr {
 		if i == 4 {
 			return "{" + strings.Join(parts, ", ") + "...}"
 		}
-		parts = append(parts, toStr(x))
+		parts = append(parts, ToStr(x))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-func pad(s string, c psCol) string {
-	if c.width == 0 {
+func pad(s string, c Col) string {
+	if c.Width == 0 {
 		return s
 	}
-	if len(s) >= c.width {
-		return s[:c.width-1] + " "
+	if len(s) >= c.Width {
+		return s[:c.Width-1] + " "
 	}
-	if c.right {
-		return strings.Repeat(" ", c.width-1-len(s)) + s + " "
+	if c.Right {
+		return strings.Repeat(" ", c.Width-1-len(s)) + s + " "
 	}
-	return s + strings.Repeat(" ", c.width-len(s))
+	return s + strings.Repeat(" ", c.Width-len(s))
 }
 
-// formatToString renders values as Out-String does.
-func formatToString(vals []any, nl string) string {
+// FormatToString renders values as Out-String does.
+func FormatToString(vals []any, nl string) string {
 	var b bytes.Buffer
 	f := newPSFormatter(&b, nl)
 	for _, v := range vals {
@@ -164,46 +164,46 @@ func formatToString(vals []any, nl string) string {
 	return b.String()
 }
 
-// customObject is a PSCustomObject with its default view.
-func customObject(props []psProp) *psObject {
-	o := &psObject{typeName: "System.Management.Automation.PSCustomObject", view: "list", props: props}
+// CustomObject is a PSCustomObject with its default view.
+func CustomObject(props []Prop) *Object {
+	o := &Object{TypeName: "System.Management.Automation.PSCustomObject", View: "list", Props: props}
 	if len(props) <= 4 {
-		o.view, o.cols = "table", autoCols(props)
+		o.View, o.Cols = "table", AutoCols(props)
 	}
 	return o
 }
 
-// autoCols are the columns of a table of these properties, as wide as
+// AutoCols are the columns of a table of these properties, as wide as
 // their names and values; numbers are right-aligned.
-func autoCols(props []psProp) []psCol {
-	var cols []psCol
+func AutoCols(props []Prop) []Col {
+	var cols []Col
 	for i, p := range props {
-		w := len(p.name) + 1
-		if l := len(cellText(p.val)) + 1; l > w {
+		w := len(p.Name) + 1
+		if l := len(cellText(p.Val)) + 1; l > w {
 			w = l
 		}
-		_, isInt := p.val.(int64)
-		_, isFloat := p.val.(float64)
+		_, isInt := p.Val.(int64)
+		_, isFloat := p.Val.(float64)
 		right := isInt || isFloat
 		if i == len(props)-1 && !right {
 			w = 0
 		}
-		cols = append(cols, psCol{name: p.name, width: w, right: right})
+		cols = append(cols, Col{Name: p.Name, Width: w, Right: right})
 	}
 	return cols
 }
 
-var childItemCols = []psCol{{name: "Mode", width: 13}, {name: "LastWriteTime", width: 21, right: true}, {name: "Length", width: 15, right: true}, {name: "Name"}}
+var childItemCols = []Col{{Name: "Mode", Width: 13}, {Name: "LastWriteTime", Width: 21, Right: true}, {Name: "Length", Width: 15, Right: true}, {Name: "Name"}}
 
-func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Time) *psObject {
+func (c *Call) FileObject(dir, name string, isDir bool, size int64, mt time.Time) *Object {
 	mode, length := "-a----", strconv.FormatInt(size, 10)
 	if isDir {
 		mode, length = "d-----", ""
 	}
-	return &psObject{
-		typeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
-		view:     "table", cols: childItemCols, group: "    Directory: " + dir, str: name,
-		props: []psProp{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
+	return &Object{
+		TypeName: map[bool]string{true: "System.IO.DirectoryInfo", false: "System.IO.FileInfo"}[isDir],
+		View:     "table", Cols: childItemCols, group: "    Directory: " + dir, Str: name,
+		Props: []Prop{{"Mode", mode}, {"LastWriteTime", fmt.Sprintf("%10s  %8s", mt.Format("1/2/2006"), mt.Format("3:04 PM"))}, {"Length", length}, {"Name", name},
 			{"FullName", process.WinJoin(dir, name)}},
 	}
 }

@@ -1,4 +1,4 @@
-package powershell
+package engine
 
 import (
 	"encoding/base64"
@@ -18,18 +18,18 @@ import (
 // is a NotSimulated construct: it answers $null, as an open world would
 // not fail there.
 
-// psDate is a System.DateTime.
-type psDate struct{ t time.Time }
+// Date is a System.DateTime.
+type Date struct{ T time.Time }
 
 // String is a DateTime as PowerShell converts it to a string (invariant
 // culture).
-func (d *psDate) String() string { return d.t.Format("01/02/2006 15:04:05") }
+func (d *Date) String() string { return d.T.Format("01/02/2006 15:04:05") }
 
 // display is a DateTime as Out-Default shows it (en-US long format).
-func (d *psDate) display() string { return d.t.Format("Monday, January 2, 2006 3:04:05 PM") }
+func (d *Date) display() string { return d.T.Format("Monday, January 2, 2006 3:04:05 PM") }
 
-// timeSpan is a System.TimeSpan.
-func timeSpan(d time.Duration) *psObject {
+// TimeSpan is a System.TimeSpan.
+func TimeSpan(d time.Duration) *Object {
 	neg := ""
 	if d < 0 {
 		neg = "-"
@@ -42,7 +42,7 @@ func timeSpan(d time.Duration) *psObject {
 	if ms := a % time.Second; ms > 0 {
 		str += fmt.Sprintf(".%07d", ms/100)
 	}
-	return &psObject{typeName: "System.TimeSpan", str: str, view: "list", props: []psProp{
+	return &Object{TypeName: "System.TimeSpan", Str: str, View: "list", Props: []Prop{
 		{"Days", int64(d.Hours() / 24)}, {"Hours", int64(d.Hours()) % 24}, {"Minutes", int64(d.Minutes()) % 60}, {"Seconds", int64(d.Seconds()) % 60},
 		{"Milliseconds", int64(d.Milliseconds()) % 1000}, {"Ticks", int64(d / 100)}, {"TotalDays", d.Hours() / 24}, {"TotalHours", d.Hours()},
 		{"TotalMinutes", d.Minutes()}, {"TotalSeconds", d.Seconds()}, {"TotalMilliseconds", float64(d.Milliseconds())}}}
@@ -50,7 +50,7 @@ func timeSpan(d time.Duration) *psObject {
 
 // parseVersion is System.Version.Parse: two to four dot-separated
 // non-negative numbers (https://learn.microsoft.com/dotnet/api/system.version.parse).
-func parseVersion(text string) (*psObject, bool) {
+func parseVersion(text string) (*Object, bool) {
 	fields := strings.Split(strings.TrimSpace(text), ".")
 	if len(fields) < 2 || len(fields) > 4 {
 		return nil, false
@@ -68,24 +68,24 @@ func parseVersion(text string) (*psObject, bool) {
 
 // isVersion reports whether v is a System.Version.
 func isVersion(v any) bool {
-	o, ok := v.(*psObject)
-	return ok && o.typeName == "System.Version"
+	o, ok := v.(*Object)
+	return ok && o.TypeName == "System.Version"
 }
 
 // compareVersions is System.Version.CompareTo: Major, Minor, Build and
 // Revision in turn, an undefined component (-1) before any defined one.
 // The right side converts to a version; ok is false when it cannot.
-func compareVersions(l *psObject, r any) (c int, ok bool) {
-	rv, isV := r.(*psObject)
+func compareVersions(l *Object, r any) (c int, ok bool) {
+	rv, isV := r.(*Object)
 	if !isVersion(r) {
-		if rv, isV = parseVersion(toStr(r)); !isV {
+		if rv, isV = parseVersion(ToStr(r)); !isV {
 			return 0, false
 		}
 	}
 	for _, name := range []string{"Major", "Minor", "Build", "Revision"} {
 		a, _ := l.get(name)
 		b, _ := rv.get(name)
-		if d := toInt(a) - toInt(b); d != 0 {
+		if d := ToInt(a) - ToInt(b); d != 0 {
 			if d < 0 {
 				return -1, true
 			}
@@ -96,9 +96,9 @@ func compareVersions(l *psObject, r any) (c int, ok bool) {
 }
 
 // newVersion is a System.Version, shown as its table.
-func newVersion(parts ...int64) *psObject {
+func newVersion(parts ...int64) *Object {
 	names := []string{"Major", "Minor", "Build", "Revision"}
-	o := &psObject{typeName: "System.Version", view: "table"}
+	o := &Object{TypeName: "System.Version", View: "table"}
 	var strs []string
 	for i, n := range names {
 		v := int64(-1)
@@ -106,21 +106,21 @@ func newVersion(parts ...int64) *psObject {
 			v = parts[i]
 			strs = append(strs, strconv.FormatInt(v, 10))
 		}
-		o.props = append(o.props, psProp{n, v})
+		o.Props = append(o.Props, Prop{n, v})
 		w := 7
 		if i == 3 {
 			w = 0
 		}
-		o.cols = append(o.cols, psCol{name: n, width: w})
+		o.Cols = append(o.Cols, Col{Name: n, Width: w})
 	}
-	o.str = strings.Join(strs, ".")
+	o.Str = strings.Join(strs, ".")
 	return o
 }
 
 // osBuild is the build and revision of the image's Windows (env.OSVersion,
 // row N3).
-func (s *psShell) osBuild() (build, rev int64) {
-	parts := strings.Split(s.p.OSVersion(), ".")
+func (s *Shell) osBuild() (build, rev int64) {
+	parts := strings.Split(s.P.OSVersion(), ".")
 	if len(parts) >= 3 {
 		build, _ = strconv.ParseInt(parts[2], 10, 64)
 	}
@@ -132,24 +132,24 @@ func (s *psShell) osBuild() (build, rev int64) {
 
 // psVersionTable is $PSVersionTable: Windows PowerShell 5.1 of the image's
 // build (about_Automatic_Variables), or pwsh 7.
-func (s *psShell) psVersionTable() *psHash {
-	h := newHash()
+func (s *Shell) psVersionTable() *Hash {
+	h := NewHash()
 	build, rev := s.osBuild()
-	if s.pwsh {
-		h.set("PSVersion", newVersion(7, 4, 6))
-		h.set("PSEdition", "Core")
-		h.set("GitCommitId", "7.4.6")
-		h.set("OS", "Microsoft Windows "+s.p.OSVersion())
-		h.set("Platform", "Win32NT")
+	if s.Pwsh {
+		h.Set("PSVersion", newVersion(7, 4, 6))
+		h.Set("PSEdition", "Core")
+		h.Set("GitCommitId", "7.4.6")
+		h.Set("OS", "Microsoft Windows "+s.P.OSVersion())
+		h.Set("Platform", "Win32NT")
 	} else {
-		h.set("PSVersion", newVersion(5, 1, build, rev))
-		h.set("PSEdition", "Desktop")
-		h.set("PSCompatibleVersions", []any{newVersion(1, 0), newVersion(2, 0), newVersion(3, 0), newVersion(4, 0), newVersion(5, 0), newVersion(5, 1, build, rev)})
-		h.set("BuildVersion", newVersion(10, 0, build, rev))
-		h.set("CLRVersion", newVersion(4, 0, 30319, 42000))
-		h.set("WSManStackVersion", newVersion(3, 0))
-		h.set("PSRemotingProtocolVersion", newVersion(2, 3))
-		h.set("SerializationVersion", newVersion(1, 1, 0, 1))
+		h.Set("PSVersion", newVersion(5, 1, build, rev))
+		h.Set("PSEdition", "Desktop")
+		h.Set("PSCompatibleVersions", []any{newVersion(1, 0), newVersion(2, 0), newVersion(3, 0), newVersion(4, 0), newVersion(5, 0), newVersion(5, 1, build, rev)})
+		h.Set("BuildVersion", newVersion(10, 0, build, rev))
+		h.Set("CLRVersion", newVersion(4, 0, 30319, 42000))
+		h.Set("WSManStackVersion", newVersion(3, 0))
+		h.Set("PSRemotingProtocolVersion", newVersion(2, 3))
+		h.Set("SerializationVersion", newVersion(1, 1, 0, 1))
 	}
 	return h
 }
@@ -158,22 +158,22 @@ func (s *psShell) psVersionTable() *psHash {
 // types of other namespaces.
 func fullTypeName(v any) string {
 	switch o := v.(type) {
-	case *psHash:
+	case *Hash:
 		return "System.Collections.Hashtable"
-	case *psObject:
-		if strings.Contains(o.typeName, ".") {
-			return o.typeName
+	case *Object:
+		if strings.Contains(o.TypeName, ".") {
+			return o.TypeName
 		}
 	}
 	return "System." + typeName(v)
 }
 
 // encoding is a System.Text.Encoding: UTF8, ASCII, Unicode (UTF-16LE).
-func encoding(name string) *psObject {
+func encoding(name string) *Object {
 	utf16le := name == "unicode"
-	return &psObject{typeName: "System.Text." + map[bool]string{true: "UnicodeEncoding", false: "UTF8Encoding"}[utf16le], methods: map[string]func([]any) any{
+	return &Object{TypeName: "System.Text." + map[bool]string{true: "UnicodeEncoding", false: "UTF8Encoding"}[utf16le], Methods: map[string]func([]any) any{
 		"getbytes": func(a []any) any {
-			str := toStr(argAt(a, 0))
+			str := ToStr(ArgAt(a, 0))
 			var out []any
 			if utf16le {
 				for _, u := range utf16.Encode([]rune(str)) {
@@ -190,7 +190,7 @@ func encoding(name string) *psObject {
 			return out
 		},
 		"getstring": func(a []any) any {
-			b := bytesOf(argAt(a, 0))
+			b := bytesOf(ArgAt(a, 0))
 			if utf16le {
 				return DecodeText(append([]byte{0xff, 0xfe}, b...))
 			}
@@ -201,8 +201,8 @@ func encoding(name string) *psObject {
 
 func bytesOf(v any) []byte {
 	var b []byte
-	for _, x := range enumerate(v) {
-		b = append(b, byte(toInt(x)))
+	for _, x := range Enumerate(v) {
+		b = append(b, byte(ToInt(x)))
 	}
 	return b
 }
@@ -219,7 +219,7 @@ func bytesValue(b []byte) []any {
 func joinWinPath(parts []any) string {
 	out := ""
 	for _, p := range parts {
-		ps := toStr(p)
+		ps := ToStr(p)
 		switch {
 		case ps == "":
 		case out == "" || strings.HasPrefix(ps, `\`) || (len(ps) > 1 && ps[1] == ':'):
@@ -236,19 +236,19 @@ func joinWinPath(parts []any) string {
 func lastSep(p string) int { return strings.LastIndexAny(p, `\/`) }
 
 // staticMember is [Type]::Member for the types of this file.
-func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, bool) {
-	arg := func(i int) any { return argAt(args, i) }
+func (s *Shell) staticMember(t, lt, ln string, args []any, isCall bool) (any, bool) {
+	arg := func(i int) any { return ArgAt(args, i) }
 	ioErr := func(method string, err error, path string) {
-		msg, _, reason, _ := psFileError(err, s.p.Path(path), false)
+		msg, _, reason, _ := FileError(err, s.P.Path(path), false)
 		inner := reason
 		if reason == "ItemNotFoundException" {
-			msg, inner = "Could not find file '"+s.p.Path(path)+"'.", "FileNotFoundException"
+			msg, inner = "Could not find file '"+s.P.Path(path)+"'.", "FileNotFoundException"
 		}
 		s.throwStmt(methodError(method, len(args), msg, inner))
 	}
 	switch lt {
 	case "math":
-		x, y := toFloat(arg(0)), toFloat(arg(1))
+		x, y := ToFloat(arg(0)), ToFloat(arg(1))
 		switch ln {
 		case "pi":
 			return math.Pi, true
@@ -290,20 +290,20 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 	case "datetime":
 		switch ln {
 		case "now":
-			return &psDate{s.p.Now()}, true
+			return &Date{s.P.Now()}, true
 		case "utcnow":
-			return &psDate{s.p.Now().UTC()}, true
+			return &Date{s.P.Now().UTC()}, true
 		case "today":
-			n := s.p.Now()
-			return &psDate{time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, n.Location())}, true
+			n := s.P.Now()
+			return &Date{time.Date(n.Year(), n.Month(), n.Day(), 0, 0, 0, 0, n.Location())}, true
 		case "parse":
-			if d, ok := parseDate(toStr(arg(0))); ok {
+			if d, ok := parseDate(ToStr(arg(0))); ok {
 				return d, true
 			}
 			s.throwStmt(methodError("Parse", 1, "String was not recognized as a valid DateTime.", "FormatException"))
 		}
 	case "io.path":
-		p := toStr(arg(0))
+		p := ToStr(arg(0))
 		switch ln {
 		case "combine":
 			return joinWinPath(args), true
@@ -327,7 +327,7 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 			}
 			return b, true
 		case "gettemppath":
-			tmp, ok := s.p.Vars.Get("TEMP")
+			tmp, ok := s.P.Vars.Get("TEMP")
 			if !ok {
 				tmp = `C:\Users\ContainerAdministrator\AppData\Local\Temp`
 			}
@@ -335,20 +335,20 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 		case "ispathrooted":
 			return strings.HasPrefix(p, `\`) || strings.HasPrefix(p, "/") || (len(p) > 1 && p[1] == ':'), true
 		case "getfullpath":
-			return s.p.Path(p), true
+			return s.P.Path(p), true
 		case "directoryseparatorchar":
 			return `\`, true
 		case "pathseparator":
 			return ";", true
 		}
 	case "io.file":
-		p := toStr(arg(0))
+		p := ToStr(arg(0))
 		switch ln {
 		case "exists":
-			_, err := s.p.ReadFile(p)
+			_, err := s.P.ReadFile(p)
 			return err == nil, true
 		case "readalltext", "readalllines":
-			b, err := s.p.ReadFile(p)
+			b, err := s.P.ReadFile(p)
 			if err != nil {
 				ioErr(map[string]string{"readalltext": "ReadAllText", "readalllines": "ReadAllLines"}[ln], err, p)
 			}
@@ -358,72 +358,72 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 			}
 			return text, true
 		case "writealltext", "appendalltext", "writealllines":
-			text := toStr(arg(1))
+			text := ToStr(arg(1))
 			if ln == "writealllines" {
-				text = joinValues(arg(1), "\r\n") + "\r\n"
+				text = JoinValues(arg(1), "\r\n") + "\r\n"
 			}
-			s.reserve(int64(len(text)))
-			if err := s.p.WriteFile(p, []byte(text), ln == "appendalltext"); err != nil {
+			s.Reserve(int64(len(text)))
+			if err := s.P.WriteFile(p, []byte(text), ln == "appendalltext"); err != nil {
 				ioErr(map[string]string{"writealltext": "WriteAllText", "appendalltext": "AppendAllText", "writealllines": "WriteAllLines"}[ln], err, p)
 			}
 			return nil, true
 		case "delete":
-			s.p.Remove(p)
+			s.P.Remove(p)
 			return nil, true
 		}
 	case "io.directory":
 		switch ln {
 		case "exists":
-			_, err := s.p.ReadDir(toStr(arg(0)))
+			_, err := s.P.ReadDir(ToStr(arg(0)))
 			return err == nil, true
 		case "createdirectory":
-			return &psObject{typeName: "System.IO.DirectoryInfo", str: s.p.Path(toStr(arg(0))), props: []psProp{{"FullName", s.p.Path(toStr(arg(0)))}}}, true
+			return &Object{TypeName: "System.IO.DirectoryInfo", Str: s.P.Path(ToStr(arg(0))), Props: []Prop{{"FullName", s.P.Path(ToStr(arg(0)))}}}, true
 		}
 	case "convert":
 		switch ln {
 		case "tobase64string":
 			return base64.StdEncoding.EncodeToString(bytesOf(arg(0))), true
 		case "frombase64string":
-			b, err := base64.StdEncoding.DecodeString(toStr(arg(0)))
+			b, err := base64.StdEncoding.DecodeString(ToStr(arg(0)))
 			if err != nil {
 				s.throwStmt(methodError("FromBase64String", 1, "The input is not a valid Base-64 string as it contains a non-base 64 character, more than two padding characters, or an illegal character among the padding characters. ", "FormatException"))
 			}
-			s.reserve(int64(16 * len(b)))
+			s.Reserve(int64(16 * len(b)))
 			return bytesValue(b), true
 		case "toint32", "toint64":
 			if len(args) > 1 {
-				i, _ := strconv.ParseInt(toStr(arg(0)), int(toInt(arg(1))), 64)
+				i, _ := strconv.ParseInt(ToStr(arg(0)), int(ToInt(arg(1))), 64)
 				return i, true
 			}
-			return toInt(arg(0)), true
+			return ToInt(arg(0)), true
 		case "tostring":
-			return toStr(arg(0)), true
+			return ToStr(arg(0)), true
 		case "toboolean":
-			return toBool(arg(0)), true
+			return ToBool(arg(0)), true
 		}
 	case "text.encoding":
 		return encoding(ln), true
 	case "string":
 		switch ln {
 		case "isnullorempty":
-			return toStr(arg(0)) == "", true
+			return ToStr(arg(0)) == "", true
 		case "isnullorwhitespace":
-			return strings.TrimSpace(toStr(arg(0))) == "", true
+			return strings.TrimSpace(ToStr(arg(0))) == "", true
 		case "join":
 			var parts []any
 			for _, a := range args[1:] {
-				parts = append(parts, enumerate(a)...)
+				parts = append(parts, Enumerate(a)...)
 			}
-			return joinValues(parts, toStr(arg(0))), true
+			return JoinValues(parts, ToStr(arg(0))), true
 		case "format":
 			var rest []any
 			if len(args) > 1 {
 				rest = args[1:]
 				if len(rest) == 1 {
-					rest = enumerate(rest[0])
+					rest = Enumerate(rest[0])
 				}
 			}
-			return formatOp(toStr(arg(0)), rest), true
+			return formatOp(ToStr(arg(0)), rest), true
 		case "empty":
 			return "", true
 		}
@@ -431,15 +431,15 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 		switch ln {
 		case "osversion":
 			build, _ := s.osBuild()
-			return &psObject{typeName: "System.OperatingSystem", str: fmt.Sprintf("Microsoft Windows NT 10.0.%d.0", build), view: "table",
-				cols:  []psCol{{name: "Platform", width: 9, right: true}, {name: "ServicePack", width: 12}, {name: "Version", width: 13}, {name: "VersionString"}},
-				props: []psProp{{"Platform", &psEnum{name: "Win32NT", val: 2}}, {"ServicePack", ""}, {"Version", newVersion(10, 0, build, 0)}, {"VersionString", fmt.Sprintf("Microsoft Windows NT 10.0.%d.0", build)}}}, true
+			return &Object{TypeName: "System.OperatingSystem", Str: fmt.Sprintf("Microsoft Windows NT 10.0.%d.0", build), View: "table",
+				Cols:  []Col{{Name: "Platform", Width: 9, Right: true}, {Name: "ServicePack", Width: 12}, {Name: "Version", Width: 13}, {Name: "VersionString"}},
+				Props: []Prop{{"Platform", &Enum{name: "Win32NT", Val: 2}}, {"ServicePack", ""}, {"Version", newVersion(10, 0, build, 0)}, {"VersionString", fmt.Sprintf("Microsoft Windows NT 10.0.%d.0", build)}}}, true
 		case "is64bitoperatingsystem", "is64bitprocess":
 			return true, true
 		case "processorcount":
 			return int64(2), true
 		case "currentdirectory":
-			return s.p.Dir, true
+			return s.P.Dir, true
 		case "userdomainname":
 			return "User Manager", true
 		case "systemdirectory":
@@ -453,7 +453,7 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 			}
 			return int64(math.MaxInt32), true
 		case "parse":
-			i, err := strconv.ParseInt(strings.TrimSpace(toStr(arg(0))), 10, 64)
+			i, err := strconv.ParseInt(strings.TrimSpace(ToStr(arg(0))), 10, 64)
 			if err != nil {
 				s.throwStmt(methodError("Parse", 1, "Input string was not in a correct format.", "FormatException"))
 			}
@@ -462,15 +462,15 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 	case "net.securityprotocoltype":
 		vals := map[string]int64{"ssl3": 48, "tls": 192, "tls11": 768, "tls12": 3072, "tls13": 12288, "systemdefault": 0}
 		if v, ok := vals[ln]; ok {
-			return &psEnum{name: map[string]string{"ssl3": "Ssl3", "tls": "Tls", "tls11": "Tls11", "tls12": "Tls12", "tls13": "Tls13", "systemdefault": "SystemDefault"}[ln], val: v}, true
+			return &Enum{name: map[string]string{"ssl3": "Ssl3", "tls": "Tls", "tls11": "Tls11", "tls12": "Tls12", "tls13": "Tls13", "systemdefault": "SystemDefault"}[ln], Val: v}, true
 		}
 	case "net.servicepointmanager":
 		if ln == "securityprotocol" {
-			return &psEnum{name: "Ssl3, Tls", val: 240}, true
+			return &Enum{name: "Ssl3, Tls", Val: 240}, true
 		}
 	case "guid":
 		if ln == "newguid" {
-			return &psObject{typeName: "System.Guid", str: "3f2504e0-4f89-11d3-9a0c-0305e82c3301", props: []psProp{{"Guid", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"}}}, true
+			return &Object{TypeName: "System.Guid", Str: "3f2504e0-4f89-11d3-9a0c-0305e82c3301", Props: []Prop{{"Guid", "3f2504e0-4f89-11d3-9a0c-0305e82c3301"}}}, true
 		}
 	}
 	if ln == "new" && strings.HasSuffix(lt, "exception") {
@@ -478,32 +478,32 @@ func (s *psShell) staticMember(t, lt, ln string, args []any, isCall bool) (any, 
 		if !strings.Contains(name, ".") {
 			name = fullException(name)
 		}
-		msg := toStr(arg(0))
+		msg := ToStr(arg(0))
 		if len(args) == 0 {
 			msg = "Exception of type '" + name + "' was thrown."
 		}
-		return &psObject{typeName: name, str: msg, props: []psProp{{"Message", msg}}}, true
+		return &Object{TypeName: name, Str: msg, Props: []Prop{{"Message", msg}}}, true
 	}
-	s.p.NotSimulated("powershell: [" + t + "]::" + ln)
+	s.P.NotSimulated("powershell: [" + t + "]::" + ln)
 	return nil, false
 }
 
 // setStatic is [Type]::Member = value. The TLS protocols a script enables
 // ([Net.ServicePointManager]::SecurityProtocol) change nothing the
 // simulation models; anything else is NotSimulated.
-func (s *psShell) setStatic(t, name string, v any) {
+func (s *Shell) setStatic(t, name string, v any) {
 	lt := strings.ToLower(strings.TrimPrefix(strings.ToLower(t), "system."))
 	if lt == "net.servicepointmanager" {
 		return
 	}
-	s.p.NotSimulated("powershell: [" + t + "]::" + name + " =")
+	s.P.NotSimulated("powershell: [" + t + "]::" + name + " =")
 }
 
 // parseDate reads the date forms scripts write.
-func parseDate(v string) (*psDate, bool) {
+func parseDate(v string) (*Date, bool) {
 	for _, f := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02", "01/02/2006 15:04:05", "01/02/2006"} {
 		if t, err := time.Parse(f, strings.TrimSpace(v)); err == nil {
-			return &psDate{t}, true
+			return &Date{t}, true
 		}
 	}
 	return nil, false
@@ -511,43 +511,43 @@ func parseDate(v string) (*psDate, bool) {
 
 // moreMembers are instance members of strings, numbers, dates and scalars
 // that ps_members.go does not answer.
-func (s *psShell) moreMembers(obj any, ln string, args []any, isCall bool) (any, bool) {
-	arg := func(i int) any { return argAt(args, i) }
+func (s *Shell) moreMembers(obj any, ln string, args []any, isCall bool) (any, bool) {
+	arg := func(i int) any { return ArgAt(args, i) }
 	switch o := obj.(type) {
 	case string:
 		switch ln {
 		case "padleft", "padright":
-			n := int(toInt(arg(0))) - len(o)
+			n := int(ToInt(arg(0))) - len(o)
 			if n <= 0 {
 				return o, true
 			}
-			s.reserve(int64(n))
+			s.Reserve(int64(n))
 			pad := " "
 			if len(args) > 1 {
-				pad = toStr(arg(1))[:1]
+				pad = ToStr(arg(1))[:1]
 			}
 			if ln == "padleft" {
 				return strings.Repeat(pad, n) + o, true
 			}
 			return o + strings.Repeat(pad, n), true
 		case "lastindexof":
-			return int64(strings.LastIndex(o, toStr(arg(0)))), true
+			return int64(strings.LastIndex(o, ToStr(arg(0)))), true
 		case "insert":
-			i := int(toInt(arg(0)))
+			i := int(ToInt(arg(0)))
 			if i >= 0 && i <= len(o) {
-				return o[:i] + toStr(arg(1)) + o[i:], true
+				return o[:i] + ToStr(arg(1)) + o[i:], true
 			}
 		case "remove":
-			i := int(toInt(arg(0)))
+			i := int(ToInt(arg(0)))
 			if i >= 0 && i <= len(o) {
 				if len(args) > 1 {
-					j := min(len(o), i+int(toInt(arg(1))))
+					j := min(len(o), i+int(ToInt(arg(1))))
 					return o[:i] + o[j:], true
 				}
 				return o[:i], true
 			}
 		case "equals":
-			return o == toStr(arg(0)), true
+			return o == ToStr(arg(0)), true
 		case "tochararray":
 			var out []any
 			for _, r := range o {
@@ -559,7 +559,7 @@ func (s *psShell) moreMembers(obj any, ln string, args []any, isCall bool) (any,
 				return int64(1), true
 			}
 		case "chars":
-			if i := int(toInt(arg(0))); i >= 0 && i < len(o) {
+			if i := int(ToInt(arg(0))); i >= 0 && i < len(o) {
 				return string(o[i]), true
 			}
 		}
@@ -570,13 +570,13 @@ func (s *psShell) moreMembers(obj any, ln string, args []any, isCall bool) (any,
 				return int64(1), true
 			}
 		case "tostring":
-			if f := toStr(arg(0)); f != "" {
+			if f := ToStr(arg(0)); f != "" {
 				return formatOp("{0:"+f+"}", []any{o}), true
 			}
 		}
-	case *psDate:
+	case *Date:
 		add := func(unit time.Duration) (any, bool) {
-			return &psDate{o.t.Add(time.Duration(toFloat(arg(0)) * float64(unit)))}, true
+			return &Date{o.T.Add(time.Duration(ToFloat(arg(0)) * float64(unit)))}, true
 		}
 		switch ln {
 		case "addmilliseconds":
@@ -590,36 +590,36 @@ func (s *psShell) moreMembers(obj any, ln string, args []any, isCall bool) (any,
 		case "adddays":
 			return add(24 * time.Hour)
 		case "tostring":
-			if f := toStr(arg(0)); f != "" {
-				return formatDate(o.t, f), true
+			if f := ToStr(arg(0)); f != "" {
+				return formatDate(o.T, f), true
 			}
 			return o.String(), true
 		case "touniversaltime":
-			return &psDate{o.t.UTC()}, true
+			return &Date{o.T.UTC()}, true
 		case "tolocaltime":
 			return o, true
 		case "subtract":
-			if d, ok := arg(0).(*psDate); ok {
-				return timeSpan(o.t.Sub(d.t)), true
+			if d, ok := arg(0).(*Date); ok {
+				return TimeSpan(o.T.Sub(d.T)), true
 			}
 		case "year":
-			return int64(o.t.Year()), true
+			return int64(o.T.Year()), true
 		case "month":
-			return int64(o.t.Month()), true
+			return int64(o.T.Month()), true
 		case "day":
-			return int64(o.t.Day()), true
+			return int64(o.T.Day()), true
 		case "hour":
-			return int64(o.t.Hour()), true
+			return int64(o.T.Hour()), true
 		case "minute":
-			return int64(o.t.Minute()), true
+			return int64(o.T.Minute()), true
 		case "second":
-			return int64(o.t.Second()), true
+			return int64(o.T.Second()), true
 		case "dayofweek":
-			return o.t.Weekday().String(), true
+			return o.T.Weekday().String(), true
 		case "ticks":
-			return o.t.UnixNano()/100 + 621355968000000000, true
+			return o.T.UnixNano()/100 + 621355968000000000, true
 		case "date":
-			return &psDate{time.Date(o.t.Year(), o.t.Month(), o.t.Day(), 0, 0, 0, 0, o.t.Location())}, true
+			return &Date{time.Date(o.T.Year(), o.T.Month(), o.T.Day(), 0, 0, 0, 0, o.T.Location())}, true
 		}
 		return nil, true
 	case nil:
