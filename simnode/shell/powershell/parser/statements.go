@@ -832,6 +832,9 @@ func (ps *psParser) element() *Node {
 // not a number: a numeric literal ends at a delimiter, so 7z is a generic
 // token (PowerShell Language Specification 3.0, §2.3.5.1 and §2.3.4).
 func (ps *psParser) genericTokenAhead() bool {
+	if c := ps.peekAt(1); ps.peek() == '0' && (c == 'x' || c == 'X') {
+		return false // a hexadecimal literal: 0x50
+	}
 	j := ps.i
 	for j < len(ps.src) && (ps.src[j] >= '0' && ps.src[j] <= '9') {
 		j++
