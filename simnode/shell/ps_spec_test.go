@@ -36,6 +36,13 @@ func TestPowerShellSpec(t *testing.T) {
 			out:  "value\r\nkey=value\r\n1\r\nInputStream\r\n1\r\n22\r\n333\r\n"},
 		{name: "https://learn.microsoft.com/dotnet/api/microsoft.powershell.commands.matchinfo.tostring: a file's match shows its path and line number",
 			argv: ps(`Select-String -Path C:\data\hello.txt -Pattern 'from (\w)' | ForEach-Object { $_.Matches[0].Groups[1].Value; "$_" }`), out: "a\r\nC:\\data\\hello.txt:1:hello from a configmap\r\n"},
+		{name: "https://learn.microsoft.com/powershell/module/microsoft.powershell.management/push-location?view=powershell-5.1: pushd and popd",
+			argv: ps(`Push-Location C:\data; Get-Content hello.txt; pushd C:\rw; popd; (Get-Location).Path; Pop-Location; "$pwd"`), out: "hello from a configmap\r\nC:\\data\r\nC:\\\r\n"},
+		{name: "https://learn.microsoft.com/powershell/module/microsoft.powershell.management/resolve-path?view=powershell-5.1",
+			argv: ps(`(Resolve-Path C:\data\hello.txt).Path; Resolve-Path C:\nope; 'after'`), out: "C:\\data\\hello.txt\r\nafter\r\n", errHas: []string{"Resolve-Path : Cannot find path 'C:\\nope' because it does not exist."}},
+		{name: "https://learn.microsoft.com/powershell/module/microsoft.powershell.utility/tee-object?view=powershell-5.1: the input passes on and goes to the file (Unicode in 5.1)",
+			argv:   ps(`'a', 'b' | Tee-Object -FilePath C:\rw\t.txt; (Get-Content C:\rw\t.txt) -join ','; [IO.File]::ReadAllBytes('C:\rw\t.txt')[0]; 'x' | Tee-Object -Variable v | Out-Null; $v`),
+			outHas: []string{"a\r\nb\r\na,b\r\n", "x\r\n"}},
 		{name: startPro + ": WaitForExit on the process -PassThru returns", setup: servercore, argv: ps(`$p = Start-Process cmd -ArgumentList '/c exit 4' -PassThru; $p.WaitForExit(); $p.ExitCode`), out: "4\r\n"},
 	})
 }

@@ -310,6 +310,69 @@ func cmdletSetLocation(c *engine.Call) {
 	c.S.P.Dir = full
 }
 
+// cmdletPushLocation is Push-Location: the current directory goes on the
+// stack, then Set-Location.
+func cmdletPushLocation(c *engine.Call) {
+	before := c.S.P.Dir
+	cmdletSetLocation(c)
+	if c.S.P.Dir != before || c.Str("Path") == "" {
+		c.S.Locations = append(c.S.Locations, before)
+	}
+}
+
+// cmdletPopLocation is Pop-Location: back to the directory last pushed.
+func cmdletPopLocation(c *engine.Call) {
+	if n := len(c.S.Locations); n > 0 {
+		c.S.P.Dir = c.S.Locations[n-1]
+		c.S.Locations = c.S.Locations[:n-1]
+	}
+}
+
+// cmdletResolvePath is Resolve-Path: the full path of each item that
+// exists (a PathInfo, shown as its Path).
+func cmdletResolvePath(c *engine.Call) {
+	for _, p := range c.Paths() {
+		full := c.S.P.Path(p)
+		_, ferr := c.S.P.ReadFile(p)
+		_, derr := c.S.P.ReadDir(p)
+		if ferr != nil && derr != nil {
+			c.Fail("Cannot find path '"+full+"' because it does not exist.", "ObjectNotFound", full, "ItemNotFoundException", "PathNotFound")
+			continue
+		}
+		c.Out(&engine.Object{TypeName: "System.Management.Automation.PathInfo", View: "table", Str: full,
+			Cols: []engine.Col{{Name: "Path"}}, Props: []engine.Prop{{Name: "Path", Val: full}}})
+	}
+}
+
+// cmdletTeeObject is Tee-Object: the input passes on and is written to a
+// file (-FilePath, -Append) or a variable (-Variable) too.
+func cmdletTeeObject(c *engine.Call) {
+	for _, v := range c.Input {
+		c.Out(v)
+	}
+	if name := c.Str("Variable"); name != "" {
+		c.S.SetVar(name, engine.Collapse(c.Input))
+		return
+	}
+	file := c.Str("FilePath")
+	if file == "" {
+		file = c.Str("LiteralPath")
+	}
+	if file == "" {
+		return
+	}
+	// Windows PowerShell 5.1 writes the file as Out-File does: UTF-16
+	data := c.S.EncodeOutFile(engine.FormatToString(c.Input, "\r\n"))
+	if old, err := c.S.P.ReadFile(file); err == nil && len(old) > 0 && c.Has("Append") && len(data) >= 2 && data[0] == 0xff && data[1] == 0xfe {
+		data = data[2:] // one BOM per file
+	}
+	if err := c.S.P.WriteFile(file, data, c.Has("Append")); err != nil {
+		full := c.S.P.Path(file)
+		msg, cat, reason, fq := engine.FileError(err, full, true)
+		c.Fail(msg, cat, full, reason, fq)
+	}
+}
+
 // mkdirAll creates a directory with its parents where the container's file
 // system can (process.Mkdirer); one that cannot keeps directories implicit.
 func mkdirAll(p *process.Proc, full string) error {
@@ -351,6 +414,10 @@ func cmdletRemoveItem(c *engine.Call) {
 
 func init() {
 	engine.RegisterCmdlets(
+		&engine.Cmdlet{Name: "Push-Location", Aliases: []string{"pushd"}, Help: "Saves the current directory on a stack and sets another.", Positional: []string{"Path"}, Params: []string{"LiteralPath", "StackName"}, Switches: []string{"PassThru"}, Run: cmdletPushLocation},
+		&engine.Cmdlet{Name: "Pop-Location", Aliases: []string{"popd"}, Help: "Returns to the directory last pushed.", Params: []string{"StackName"}, Switches: []string{"PassThru"}, Run: cmdletPopLocation},
+		&engine.Cmdlet{Name: "Resolve-Path", Aliases: []string{"rvpa"}, Help: "Resolves a path to the full path of what is there.", Positional: []string{"Path"}, Params: []string{"LiteralPath"}, Switches: []string{"Relative"}, Run: cmdletResolvePath},
+		&engine.Cmdlet{Name: "Tee-Object", Aliases: []string{"tee"}, Help: "Passes input on and saves it in a file or a variable.", Positional: []string{"FilePath"}, Params: []string{"LiteralPath", "Variable", "InputObject", "Encoding"}, Switches: []string{"Append"}, Run: cmdletTeeObject},
 		&engine.Cmdlet{Name: "Get-Content", Aliases: []string{"gc", "cat", "type"}, Help: "Gets the content of a file.", Rows: "E, B11, B12", Positional: []string{"Path"}, Params: []string{"LiteralPath", "TotalCount", "Head", "First", "Tail", "Last", "Encoding", "Delimiter", "ReadCount"}, Switches: []string{"Raw", "Wait", "Force"}, Run: cmdletGetContent},
 		&engine.Cmdlet{Name: "Set-Content", Aliases: []string{"sc"}, Help: "Writes content to a file.", Rows: "E, B10, B11", Positional: []string{"Path", "Value*"}, Params: []string{"LiteralPath", "Encoding"}, Switches: []string{"NoNewline", "Force", "PassThru"}, Run: cmdletSetContent},
 		&engine.Cmdlet{Name: "Add-Content", Aliases: []string{"ac"}, Help: "Appends content to a file.", Rows: "E, B11", Positional: []string{"Path", "Value*"}, Params: []string{"LiteralPath", "Encoding"}, Switches: []string{"NoNewline", "Force", "PassThru"}, Run: cmdletSetContent},

@@ -28,7 +28,7 @@ func (s *Shell) Reserve(n int64) {
 }
 
 // hold accounts what a scope's variable holds now (its old value
-// released); a scope releases all it holds when it ends (ps_scopes.go).
+// released); a scope releases all it holds when it ends (scopes.go).
 func (s *Shell) hold(sc *Scope, name string, v any) {
 	n := sizeOf(v, 2)
 	if sc.held == nil {

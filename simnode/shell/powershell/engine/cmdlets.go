@@ -49,7 +49,7 @@ type Call struct {
 	Out      emitter
 	// errs are the errors the call wrote (-ErrorVariable).
 	errs []*ErrorRecord
-	// stream is a range streamed in as input (ps_range.go).
+	// stream is a range streamed in as input (range.go).
 	stream *psRange
 }
 
@@ -707,7 +707,7 @@ func (c *Call) Paths() []string {
 	return out
 }
 
-// RegisterCmdlets adds cmdlets defined outside the table of ps_cmdlets.go.
+// RegisterCmdlets adds cmdlets defined outside the table of cmdlets.go.
 func RegisterCmdlets(cs ...*Cmdlet) {
 	for _, c := range cs {
 		Cmdlets = append(Cmdlets, c)

@@ -643,7 +643,7 @@ func (c *Call) Set(name string) bool {
 }
 
 // Fail reports a non-terminating error of the cmdlet (-ErrorAction Stop
-// makes it terminating, SilentlyContinue hides it: ps_errors.go).
+// makes it terminating, SilentlyContinue hides it: errors.go).
 func (c *Call) Fail(msg, category, target, reason, fq string) {
 	class := "Microsoft.PowerShell.Commands." + strings.ReplaceAll(c.Cmdlet.Name, "-", "") + "Command"
 	if c.Cmdlet.Class != "" {

@@ -10,7 +10,7 @@ import (
 	"unicode/utf16"
 )
 
-// This file is the .NET members scripts use beyond ps_members.go (issue
+// This file is the .NET members scripts use beyond members.go (issue
 // 18): [Math], [DateTime] and dates, [System.IO.Path], [System.IO.File],
 // [System.IO.Directory], [Convert], [Text.Encoding], [string],
 // [Environment]::OSVersion, System.Version ($PSVersionTable.PSVersion),
@@ -510,7 +510,7 @@ func parseDate(v string) (*Date, bool) {
 }
 
 // moreMembers are instance members of strings, numbers, dates and scalars
-// that ps_members.go does not answer.
+// that members.go does not answer.
 func (s *Shell) moreMembers(obj any, ln string, args []any, isCall bool) (any, bool) {
 	arg := func(i int) any { return ArgAt(args, i) }
 	switch o := obj.(type) {

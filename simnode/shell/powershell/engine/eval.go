@@ -35,19 +35,21 @@ type Shell struct {
 	// errToOut merges errors into the output stream (2>&1).
 	errToOut emitter
 	// jobs are the session's background jobs; steps and computing pace a
-	// script that computes (ps_jobs.go).
+	// script that computes (jobs.go).
 	jobs *psJobs
 	// atExit runs when the shell ends: the processes Start-Process
-	// started end with it (ps_process.go).
-	AtExit    []func()
+	// started end with it (process.go).
+	AtExit []func()
+	// Locations is Push-Location's stack of directories.
+	Locations []string
 	steps     int64
 	computing bool
 	// errs is $Error, newest first; handlers counts the try blocks and
-	// trap-holding blocks the running statement is in (ps_errors.go).
+	// trap-holding blocks the running statement is in (errors.go).
 	errs     []any
 	handlers int
 	// Scope is the current scope; vars and funcs are its variables and
-	// functions (ps_scopes.go).
+	// functions (scopes.go).
 	Scope *Scope
 	// shouldExit is $host.SetShouldExit's code.
 	shouldExit    int
@@ -55,7 +57,7 @@ type Shell struct {
 	// exitKnown: a native program ran, $LASTEXITCODE is set.
 	exitKnown bool
 	// streamIn is a range the next cmdlet takes one number at a time
-	// (ps_range.go).
+	// (range.go).
 	streamIn *psRange
 	// calls are the functions running, innermost last (Write-Error names
 	// the function it is in).
@@ -162,7 +164,7 @@ type ErrorRecord struct {
 	noActivity bool
 	Fqid       string
 	pos, end   int
-	// stmt: a statement-terminating error (ps_errors.go); inner and
+	// stmt: a statement-terminating error (errors.go); inner and
 	// innerMsg the exception a MethodInvocationException wraps; status a
 	// WebException's HTTP status.
 	stmt            bool

@@ -18,7 +18,7 @@ import (
 // Where-Object's script blocks run in the caller's scope, as a pipeline's
 // script blocks are dot-sourced.
 //
-// A scope's variables are held memory (ps_bounds.go); when the scope ends
+// A scope's variables are held memory (bounds.go); when the scope ends
 // what it held is released (process.Proc.Grow with a negative delta).
 
 // Scope is one scope.
@@ -29,7 +29,7 @@ type Scope struct {
 	// private names the variables only this scope sees; readOnly those
 	// Set-Variable -Option ReadOnly/Constant made read-only.
 	Private, ReadOnly map[string]bool
-	// held is what each variable holds, in bytes (ps_bounds.go).
+	// held is what each variable holds, in bytes (bounds.go).
 	held map[string]int64
 	// script: the global scope or a script file's scope ($script:).
 	script bool
