@@ -20,6 +20,11 @@ func TestPowerShellSpec(t *testing.T) {
 		{name: version + ": the right side converts to a version", argv: ps(`[version]'1.2.3' -lt '1.10'; [version]'1.2' -eq '1.2'; [version]'1.2' -eq '1.2.0'`), out: "True\r\nTrue\r\nFalse\r\n"},
 		{name: "https://learn.microsoft.com/dotnet/api/system.version.-ctor: [version]::new and its members", argv: ps(`$v = [version]::new(1, 2, 3); $v.ToString(); $v.Build; $v.Revision; [version]::Parse('4.5').Major`), out: "1.2.3\r\n3\r\n-1\r\n4\r\n"},
 		{name: "https://learn.microsoft.com/dotnet/api/system.version.parse: a value that is no version does not convert", argv: ps(`[version]'abc'; 'after'`), out: "after\r\n", errHas: []string{`Cannot convert value "abc" to type "System.Version".`}},
+		// sig-windows-tools PrepareNode.ps1: [version]$CurrentVersion = $($KubernetesVersion.Split("v") | Select -Index 1)
+		{name: "https://learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_variables (type-constrained variables keep converting)",
+			argv: ps(`[version]$v = $('v1.25.3'.Split("v") | Select -Index 1); $v.Minor; $v -lt [version]'1.26'; $v = '2.0'; $v.GetType().Name; [int]$n = '5'; $n + 1; [string]$s = 5; $s + 1`),
+			out:  "25\r\nTrue\r\nVersion\r\n6\r\n51\r\n"},
+		{name: "https://learn.microsoft.com/dotnet/api/system.datetime.parseexact", argv: ps(`([datetime]::ParseExact('2024-01-02', 'yyyy-MM-dd', $null)).Day`), out: "2\r\n"},
 		{name: convert, argv: ps(`[int]2.5; [int]3.5; [int]-2.5; [int]'7'`), out: "2\r\n4\r\n-2\r\n7\r\n"},
 		{name: streams + ": verbose and debug are hidden until asked for", argv: ps(`Write-Verbose 'v1'; Write-Verbose 'v2' -Verbose; $VerbosePreference = 'Continue'; Write-Verbose 'v3'; Write-Debug 'd1'; $DebugPreference = 'Continue'; Write-Debug 'd2'`),
 			out: "VERBOSE: v2\r\nVERBOSE: v3\r\nDEBUG: d2\r\n"},

@@ -301,6 +301,13 @@ func (s *Shell) staticMember(t, lt, ln string, args []any, isCall bool) (any, bo
 				return d, true
 			}
 			s.throwStmt(methodError("Parse", 1, "String was not recognized as a valid DateTime.", "FormatException"))
+		case "parseexact":
+			// DateTime.ParseExact(s, format, provider): the .NET custom
+			// format as Get-Date -Format reads it
+			if t, err := time.Parse(dotnetDate.Replace(ToStr(arg(1))), ToStr(arg(0))); err == nil {
+				return &Date{t}, true
+			}
+			s.throwStmt(methodError("ParseExact", 3, "String was not recognized as a valid DateTime.", "FormatException"))
 		}
 	case "io.path":
 		p := ToStr(arg(0))

@@ -626,7 +626,15 @@ func (s *Shell) assign(n *parser.Node) {
 			s.assign(&parser.Node{Kind: "assign", Op: "=", Kids: []*parser.Node{k, {Kind: "lit", Val: x}}})
 		}
 	case "var":
+		if t := s.constraintOf(lv.Name); t != "" && !strings.HasPrefix(strings.ToLower(lv.Name), "env:") {
+			v = s.cast(t, v)
+		}
 		s.SetVar(lv.Name, v)
+	case "typed":
+		name := lv.Kids[0].Name
+		v = s.cast(lv.Name, v)
+		s.SetVar(name, v)
+		s.constrain(name, lv.Name)
 	case "member":
 		if lv.Op == "static" && lv.Kids[0].Kind == "type" {
 			s.setStatic(lv.Kids[0].Name, lv.Name, v)
@@ -1049,6 +1057,8 @@ func (s *Shell) eval(n *parser.Node) any {
 		return n.Val
 	case "var":
 		return s.GetVar(n.Name)
+	case "typed":
+		return s.cast(n.Name, s.eval(n.Kids[0]))
 	case "str":
 		parts := make([]string, len(n.Kids))
 		total := 0

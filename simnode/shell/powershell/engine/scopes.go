@@ -31,6 +31,9 @@ type Scope struct {
 	Private, ReadOnly map[string]bool
 	// held is what each variable holds, in bytes (bounds.go).
 	held map[string]int64
+	// types are the type constraints of variables assigned as [type]$x
+	// (about_Variables): later values convert to the type.
+	types map[string]string
 	// script: the global scope or a script file's scope ($script:).
 	script bool
 }
@@ -207,4 +210,27 @@ func (c *Call) OutVar(name string, v any) {
 		return
 	}
 	c.Out(VarObject(name, v))
+}
+
+// constraintOf is the type constraint of the variable name, "" if none.
+func (s *Shell) constraintOf(name string) string {
+	_, sc, ok := s.LookupVar(name)
+	if !ok {
+		return ""
+	}
+	_, bare := scopeModifier(name)
+	return sc.types[strings.ToLower(bare)]
+}
+
+// constrain gives the variable name the type constraint t.
+func (s *Shell) constrain(name, t string) {
+	_, sc, ok := s.LookupVar(name)
+	if !ok {
+		return
+	}
+	if sc.types == nil {
+		sc.types = map[string]string{}
+	}
+	_, bare := scopeModifier(name)
+	sc.types[strings.ToLower(bare)] = t
 }

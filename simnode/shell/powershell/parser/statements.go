@@ -711,6 +711,7 @@ func (ps *psParser) tryLValue() (n *Node, ok bool) {
 			n, ok = nil, false
 		}
 	}()
+	typed := ""
 	if ps.peek() == '[' {
 		typePos := ps.i
 		t := ps.typeName()
@@ -720,6 +721,7 @@ func (ps *psParser) tryLValue() (n *Node, ok bool) {
 			return n, n.Kind == "member"
 		}
 		ps.skip()
+		typed = t
 	}
 	if ps.peek() == '(' {
 		// (Get-Item x).LastWriteTime = ...: a member or element of any
@@ -732,6 +734,10 @@ func (ps *psParser) tryLValue() (n *Node, ok bool) {
 	}
 	v := ps.variable()
 	n = ps.postfix(v)
+	if typed != "" && n.Kind == "var" {
+		// [int]$n = ...: a type-constrained variable (about_Variables)
+		return &Node{Kind: "typed", Name: typed, Pos: n.Pos, End: n.End, Kids: []*Node{n}}, true
+	}
 	return n, n.Kind == "var" || n.Kind == "member" || n.Kind == "index"
 }
 
