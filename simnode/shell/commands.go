@@ -36,7 +36,7 @@ var windowsPrograms = []*process.Command{
 	{Name: "nslookup", Help: "Queries the DNS.", Rows: "H2", Run: network.NslookupWindows},
 	{Name: "nltest", Help: "Domain trust and secure channel queries.", Rows: "E (gmsa_kubelet.go, gmsa_full.go)", Run: network.Nltest},
 	{Name: "timeout", Help: "Waits for the given number of seconds.", Rows: "E", Run: programs.Timeout},
-	// System32 programs cmd scripts run (programs/windows/wintools.go, issue 18)
+	// System32 programs cmd scripts run (programs/windows/wintools.go)
 	{Name: "findstr", Help: "Searches for patterns of text in files.", Rows: "E", Run: windows.Findstr},
 	{Name: "find", Help: "Searches for a string of text in a file or files.", Rows: "E", Run: windows.Find},
 	{Name: "xcopy", Help: "Copies files and directories, including subdirectories.", Rows: "E", Run: windows.Xcopy},
@@ -44,6 +44,8 @@ var windowsPrograms = []*process.Command{
 	{Name: "more", Help: "Displays output one screen at a time (a filter in a container).", Rows: "E", Run: windows.More},
 	{Name: "sort", Help: "Sorts lines of text.", Rows: "E", Run: windows.SortExe},
 	{Name: "where", Help: "Displays the location of files that match the given search pattern.", Rows: "E", Run: windows.Where},
+	{Name: "reg", Help: "Reads the registry (programs/windows/winreg.go).", Rows: "E", Run: windows.Reg},
+	{Name: "setx", Help: "Saves environment variables in the registry.", Rows: "E", Run: windows.Setx},
 	{Name: "agnhost", Aliases: []string{"agnhost-2"}, Help: "The Kubernetes e2e test image's multi-call binary (and its copy /agnhost-2, Dockerfile_windows).", Rows: "H1", Run: network.Agnhost},
 	{Name: "pause", Help: "The pause container: waits forever.", Run: network.Pause},
 	{Name: "test-webserver", Help: "agnhost test-webserver (the image's entrypoint argument).", Run: network.AgnhostSub},

@@ -41,6 +41,8 @@ func FuzzRun(f *testing.F) {
 		"nc -vz 10.244.1.5 80 -w 1", "wget -q -O- http://web/", ". /data/self.sh",
 		// hostile loops (issue 18): they must stay within the bounds
 		"x=x; while :; do x=$x$x; done", ":a & goto a", "set x=x\n:a\nset x=%x%%x%\ngoto a", "$s='x'; while($true){$s+=$s}",
+		"while ($true) { Start-Process cmd -ArgumentList '/c', 'ping -t 10.0.0.99' }", "class C { [string] ToString() { return '}' } }",
+		"'v1.2' -match 'v(\\d)'; $Matches.1", "for ($i=0; $i -lt 3; $i++, ($j = $i)) { }", "Get-ChildItem env:, variable:, function:, HKLM:\\SOFTWARE",
 		"yes", "yes | cat", `awk 'BEGIN{x="a"; while(1) x=x x}'`, `awk 'BEGIN{while(1);}'`, "printf \"%05d\\n\" 42", "while :; do printf x; done", "for /L %i in (1,0,2) do @echo y",
 		// applets and bash's <(list)
 		"find / -name '*.txt' -exec cat {} +", "find -L / -type l", "ln -s / /data/loop; find -L /data", "od -c /data/hello.txt", "yes | head -c 100000 | od -An -tx1 | tail -n2",

@@ -16,6 +16,7 @@ import (
 	"wink.dev/wink/simnode/shell/cmd"
 	"wink.dev/wink/simnode/shell/posix"
 	"wink.dev/wink/simnode/shell/powershell"
+	"wink.dev/wink/simnode/shell/powershell/parser"
 	"wink.dev/wink/simnode/shell/process"
 )
 
@@ -177,9 +178,8 @@ func TestMinedBehaviour(t *testing.T) {
 		cases[s.lang.dir]++
 		t.Run(s.lang.dir+"/"+s.name, func(t *testing.T) {
 			f := newFixture(s.lang.os)
-			if s.image != "" {
-				f.env.Image = ImageOf(s.lang.os, s.image, false)
-			}
+			// the image the source names, else an open image of its OS
+			f.env.Image = ImageOf(s.lang.os, s.image, false)
 			for k, v := range want.Vars {
 				f.env.Vars[k] = v
 			}
@@ -291,10 +291,10 @@ func shCommands(script string) ([]string, error) {
 	return names, nil
 }
 
-// TestMinedCommands: every command a mined sh script runs is simulated
+// TestMinedShCommands: every command a mined sh script runs is simulated
 // (the Linux program table) or on the reasoned list of
 // testdata/mined/sh-unsimulated.yaml. The figures are logged for the README.
-func TestMinedCommands(t *testing.T) {
+func TestMinedShCommands(t *testing.T) {
 	data, err := os.ReadFile("testdata/mined/sh-unsimulated.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -335,3 +335,104 @@ func TestMinedCommands(t *testing.T) {
 	}
 	t.Logf("mined corpus: sh scripts run %d commands: %d simulated, %d listed as not simulated, %d neither", len(uses), len(simulated), len(unsimulated), len(missing))
 }
+// minedUnsimulatedGroup is testdata/mined/powershell-unsimulated.yaml: commands wink
+// neither simulates nor lists as in-box, in groups with the reason.
+type minedUnsimulatedGroup struct {
+	Reason string   `json:"reason"`
+	Names  []string `json:"names"`
+}
+
+// TestMinedPowerShellCommands measures the commands the mined PowerShell scripts
+// run: each is simulated, defined by a script of the corpus, in-box
+// (process/inbox.yaml), run by its path (a program or script of the image:
+// the open world), or in testdata/mined/powershell-unsimulated.yaml with a reason.
+// The figures are logged for the README.
+func TestMinedPowerShellCommands(t *testing.T) {
+	data, err := os.ReadFile("testdata/mined/powershell-unsimulated.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups []minedUnsimulatedGroup
+	if err := yaml.UnmarshalStrict(data, &groups); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, g := range groups {
+		if g.Reason == "" {
+			t.Errorf("powershell-unsimulated.yaml: a group without a reason: %v", g.Names)
+		}
+		for _, n := range g.Names {
+			listed[n] = true
+		}
+	}
+	defined := map[string]bool{}
+	used := map[string][]string{} // command -> scripts
+	for _, s := range loadMined(t) {
+		if s.lang.dir != "powershell" {
+			continue
+		}
+		block, perr := parser.ParseScript(s.text)
+		if perr != nil {
+			continue // TestMinedParse reports it
+		}
+		seen := map[string]bool{}
+		var walk func(n *parser.Node)
+		walk = func(n *parser.Node) {
+			if n == nil {
+				return
+			}
+			if n.Kind == "function" {
+				defined[strings.ToLower(n.Name)] = true
+			}
+			if n.Kind == "command" && n.Op == "" && len(n.Kids) > 0 && n.Kids[0].Kind == "bare" && !strings.Contains(n.Kids[0].Text, "$") {
+				name := strings.ToLower(n.Kids[0].Text)
+				if !seen[name] && !minedBlockKeywords[name] {
+					seen[name] = true
+					used[name] = append(used[name], s.name)
+				}
+			}
+			for _, k := range n.Kids {
+				walk(k)
+			}
+			for _, k := range n.Block {
+				walk(k)
+			}
+			for _, a := range n.Args {
+				walk(a.Value)
+			}
+		}
+		for _, st := range block {
+			walk(st)
+		}
+	}
+	count := map[string]int{}
+	var missing []string
+	for name, scripts := range used {
+		_, program := tables{}.Lookup(Windows, name)
+		_, inBoxCmdlet := process.InBoxCmdlet(name)
+		switch {
+		case powershell.Simulates(name) || program:
+			count["simulated"]++
+		case defined[name]:
+			count["defined by the scripts"]++
+		case inBoxCmdlet || process.InBoxExecutable(name):
+			count["in-box, not simulated"]++
+		case strings.ContainsAny(name, `\/`) || strings.HasPrefix(name, "."):
+			count["run by path"]++
+		case listed[name]:
+			count["listed with a reason"]++
+		default:
+			missing = append(missing, fmt.Sprintf("%s (%s)", name, strings.Join(scripts, ", ")))
+		}
+	}
+	sort.Strings(missing)
+	for _, m := range missing {
+		t.Errorf("mined command neither simulated nor listed (testdata/mined/powershell-unsimulated.yaml): %s", m)
+	}
+	t.Logf("mined corpus: powershell runs %d commands: %d simulated, %d defined by the scripts, %d in-box not simulated, %d run by path, %d listed with a reason, %d not accounted for",
+		len(used), count["simulated"], count["defined by the scripts"], count["in-box, not simulated"], count["run by path"], count["listed with a reason"], len(missing))
+}
+
+// minedBlockKeywords are the named blocks of a function body (begin,
+// process, end, dynamicparam), which the syntax tree holds as commands.
+var minedBlockKeywords = map[string]bool{"begin": true, "process": true, "end": true, "dynamicparam": true}

@@ -51,7 +51,7 @@ func init() {
 		{name: "shift", help: "Shifts the position of replaceable parameters in batch files.", keep: true, run: (*shell).shift},
 		{name: "exit", help: "Quits the CMD.EXE program (command interpreter).", run: (*shell).exit},
 		{name: "type", help: "Displays the contents of a text file.", rows: "E, B11 (volumes.go:148)", run: (*shell).typeCmd},
-		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *shell, c *process.Proc, rest string) int { return dirListing(c, splitWinArgs(rest)) }},
+		{name: "dir", help: "Displays a list of files and subdirectories in a directory.", rows: "E, B10", run: func(s *shell, c *process.Proc, rest string) int { return dirListing(c, process.SplitCommandLine(rest)) }},
 		{name: "ver", help: "Displays the Windows version.", rows: "N3", run: (*shell).ver}, // `ver >nul` clears ERRORLEVEL
 		{name: "cd", aliases: []string{"chdir"}, help: "Displays the name of or changes the current directory.", run: (*shell).cd},
 		{name: "pushd", help: "Saves the current directory then changes it.", run: (*shell).pushd},
@@ -411,7 +411,7 @@ func (s *shell) exit(c *process.Proc, rest string) int {
 // typeCmd is `type file` (upstream volumes.go:148 reads a read-only volume
 // with `cmd /c type <file>`).
 func (s *shell) typeCmd(c *process.Proc, rest string) int {
-	files := splitWinArgs(rest)
+	files := process.SplitCommandLine(rest)
 	if len(files) == 0 {
 		return syntaxIncorrect(c)
 	}

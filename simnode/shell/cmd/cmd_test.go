@@ -33,10 +33,10 @@ func TestCmdQuoteRules(t *testing.T) {
 		{`"a\\" b`, []string{`a\`, "b"}},
 		{`""`, []string{""}},
 	} {
-		if got := splitWinArgs(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("splitWinArgs(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := process.SplitCommandLine(tc.in); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("process.SplitCommandLine(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-		if got := splitWinArgs(joinWinArgs(tc.want)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+		if got := process.SplitCommandLine(joinWinArgs(tc.want)); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("round trip %q: %q", tc.want, got)
 		}
 	}
@@ -161,4 +161,26 @@ func dumpRedirs(rs []redir) string {
 		parts = append(parts, fd+r.op+r.target)
 	}
 	return strings.Join(parts, " ")
+}
+
+// TestParseBatchFile: Parse reads a batch file as cmd.exe does, %% being a
+// single % in a batch file (Microsoft Learn, windows-commands/for: "use
+// %%variable instead of %variable" in batch files), so a FOR loop of the
+// mined corpus (windows-container-tools build.cmd) parses.
+func TestParseBatchFile(t *testing.T) {
+	for _, tc := range []struct{ name, script, err string }{
+		{"for /f over a command's output in a group", "if errorlevel 1 (\r\n    for /f \"delims=\" %%i in ('dir /s /b \"x\" 2^>nul') do (\r\n        set \"PATH=%PATH%;%%~dpi\"\r\n    )\r\n)\r\n", ""},
+		{"labels and :: comments are no commands", ":: (comment)\r\n:label\r\necho x\r\n", ""},
+		{"a final ^ joins the next line", "echo a ^\r\n& echo b\r\n", ""},
+		{"the error names the logical line's first line", "echo a\r\n(echo a) echo b\r\n", "line 2: echo was unexpected at this time."},
+	} {
+		err := Parse(tc.script)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("%s: Parse = %q, want %q", tc.name, got, tc.err)
+		}
+	}
 }

@@ -249,7 +249,7 @@ func (s *shell) external(name, rest string, st streams, call bool) int {
 			}
 		}
 	}
-	args := splitWinArgs(rest)
+	args := process.SplitCommandLine(rest)
 	if _, ok := c.Programs.Lookup(process.Windows, name); ok {
 		child := s.p.Sub(st.in, st.out, st.err)
 		return child.Exec(append([]string{name}, args...))
@@ -476,39 +476,23 @@ func (s *shell) abortBatches(code int) {
 // batchLine reads one logical line of b (a group goes on over lines, a
 // final ^ joins the next line), expands %VAR% and runs it.
 func (s *shell) batchLine(b *batch, st streams) {
-	raw := strings.TrimSuffix(b.lines[b.pc], "\r")
-	b.pc++
-	if strings.HasPrefix(strings.TrimLeft(raw, " \t;,=@"), ":") {
-		return // a label or a :: comment
-	}
-	text := s.percent(raw)
-	for strings.HasSuffix(text, "^") && !strings.HasSuffix(text, "^^") && b.pc < len(b.lines) {
-		text = text[:len(text)-1] + s.percent(strings.TrimSuffix(b.lines[b.pc], "\r"))
-		b.pc++
-	}
-	var n node
-	var err *syntaxError
-	for {
-		if len(text) > maxLine {
-			io.WriteString(st.err, "The input line is too long.\r\n")
-			s.abortBatches(1)
-			return
-		}
-		var open bool
-		n, err, open = parse(text)
-		if !open || err != nil || b.pc >= len(b.lines) {
-			break
-		}
-		text += "\n" + s.percent(strings.TrimSuffix(b.lines[b.pc], "\r"))
-		b.pc++
-	}
-	if s.echoOn && !strings.HasPrefix(strings.TrimLeft(raw, " \t"), "@") && strings.TrimSpace(text) != "" {
-		io.WriteString(st.out, "\r\n"+s.p.Dir+">"+strings.TrimSpace(strings.ReplaceAll(text, "\n", "\r\n"))+"\r\n")
-	}
-	if err != nil {
-		io.WriteString(st.err, err.msg+"\r\n")
-		s.abortBatches(err.code)
+	var l logicalLine
+	l, b.pc = readLogicalLine(b.lines, b.pc, s.percent)
+	switch {
+	case l.label:
+		return
+	case l.tooLong:
+		io.WriteString(st.err, "The input line is too long.\r\n")
+		s.abortBatches(1)
 		return
 	}
-	s.run(n, st)
+	if s.echoOn && !strings.HasPrefix(strings.TrimLeft(l.raw, " \t"), "@") && strings.TrimSpace(l.text) != "" {
+		io.WriteString(st.out, "\r\n"+s.p.Dir+">"+strings.TrimSpace(strings.ReplaceAll(l.text, "\n", "\r\n"))+"\r\n")
+	}
+	if l.err != nil {
+		io.WriteString(st.err, l.err.msg+"\r\n")
+		s.abortBatches(l.err.code)
+		return
+	}
+	s.run(l.node, st)
 }

@@ -77,7 +77,7 @@ func confirm(c *process.Proc, what string) bool {
 // fileArgs splits arguments into switches (lower case) and names.
 func fileArgs(rest string) (switches map[string]bool, names []string) {
 	switches = map[string]bool{}
-	for _, a := range splitWinArgs(rest) {
+	for _, a := range process.SplitCommandLine(rest) {
 		if strings.HasPrefix(a, "/") && len(a) > 1 {
 			for _, sw := range strings.Split(strings.ToLower(a[1:]), "/") {
 				switches[sw] = true

@@ -188,6 +188,15 @@ func isVirtualAccount(u string) bool {
 	return strings.EqualFold(u, "ContainerUser") || strings.EqualFold(u, "ContainerAdministrator")
 }
 
+// IsAdministrator reports whether the container's user is an
+// administrator of the container: ContainerAdministrator or SYSTEM (a
+// HostProcess container's), not the default ContainerUser
+// (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/container-security).
+func IsAdministrator(env *Env) bool {
+	u := env.User
+	return strings.EqualFold(u, "ContainerAdministrator") || strings.EqualFold(u, `NT AUTHORITY\SYSTEM`) || strings.EqualFold(u, "SYSTEM")
+}
+
 // WhoamiString is what whoami.exe prints for the container's user (row B9,
 // upstream test/e2e/windows/security_context.go and host_process.go:794):
 // `user manager\containeruser`, `nt authority\system`, `host\user`.

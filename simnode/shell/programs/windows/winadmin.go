@@ -15,7 +15,7 @@ import (
 // emits the node's shutdown with `shutdown.exe -r -t 60`), and
 // testlimit; Get-WmiObject/Get-CimInstance of Win32_OperatingSystem
 // (node_shutdown.go reads LastBootUpTime and InstallDate) are PowerShell's
-// (powershell/ps_wmi.go).
+// (powershell/wmi.go).
 
 const netSuccess = "The command completed successfully."
 

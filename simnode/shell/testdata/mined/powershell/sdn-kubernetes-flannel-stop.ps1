@@ -1,0 +1,5 @@
+# source: https://github.com/microsoft/SDN/blob/242fb0c3190dbb08d7f9406727be18322218e537/Kubernetes/flannel/stop.ps1
+
+taskkill /im kubelet.exe /f
+taskkill /im kube-proxy.exe /f
+taskkill /im flanneld.exe /f
