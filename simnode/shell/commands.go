@@ -135,6 +135,7 @@ var linuxPrograms = []*process.Command{
 	{Name: "mkdir", Help: "Creates directories.", Run: programs.Mkdir},
 	{Name: "cp", Help: "Copies files and directories.", Run: programs.Cp},
 	{Name: "ln", Help: "Makes links (a copy of the file: the file system has no links).", Run: programs.Ln},
+	{Name: "readlink", Help: "Prints a symbolic link's target.", Run: programs.Readlink},
 	{Name: "chmod", Aliases: []string{"chown", "chgrp"}, Help: "Changes modes and owners (not kept).", Run: programs.Chmod},
 	{Name: "xargs", Help: "Runs a command with the words of stdin.", Run: programs.Xargs},
 	{Name: "which", Help: "Prints the path of programs.", Run: programs.Which},

@@ -188,6 +188,27 @@ func (c *psCall) fileObject(dir, name string, isDir bool, size int64, mt time.Ti
 	}
 }
 
+// childMode is the Mode column: the d, a, r, h, s and l (link) flags of
+// the item's attributes (Get-ChildItem,
+// https://learn.microsoft.com/powershell/module/microsoft.powershell.management/get-childitem).
+// A file without the owner-write bit has the read-only attribute; files
+// have the archive attribute; a link is a reparse point.
+func childMode(isDir, link bool, m fs.FileMode) string {
+	b := []byte("------")
+	if isDir {
+		b[0] = 'd'
+	} else {
+		b[1] = 'a'
+		if m.Perm() != 0 && m&0o200 == 0 {
+			b[2] = 'r'
+		}
+	}
+	if link {
+		b[2], b[5] = '-', 'l'
+	}
+	return string(b)
+}
+
 func cmdletGetChildItem(c *psCall) {
 	paths := c.paths()
 	if len(paths) == 0 {
@@ -221,7 +242,13 @@ func cmdletGetChildItem(c *psCall) {
 			continue
 		}
 		for _, e := range ents {
-			if (c.has("File") && e.IsDir()) || (c.has("Directory") && !e.IsDir()) {
+			isDir, link := e.IsDir(), e.Type()&fs.ModeSymlink != 0
+			if link {
+				// .NET sees a link to a directory as a directory
+				_, err := c.s.p.ReadDir(process.WinJoin(full, e.Name()))
+				isDir = err == nil
+			}
+			if (c.has("File") && isDir) || (c.has("Directory") && !isDir) {
 				continue
 			}
 			if f := c.str("Filter"); f != "" && !wildcardMatch(f, e.Name(), true) {
@@ -232,10 +259,15 @@ func cmdletGetChildItem(c *psCall) {
 				continue
 			}
 			size, mt := int64(0), c.s.p.Now()
+			o := c.fileObject(full, e.Name(), isDir, size, mt)
 			if info, err := e.Info(); err == nil {
-				size, mt = info.Size(), info.ModTime()
+				if !link {
+					size = info.Size()
+				}
+				o = c.fileObject(full, e.Name(), isDir, size, info.ModTime())
+				o.props[0].val = childMode(isDir, link, info.Mode())
 			}
-			c.out(c.fileObject(full, e.Name(), e.IsDir(), size, mt))
+			c.out(o)
 		}
 	}
 }

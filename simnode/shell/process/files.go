@@ -131,6 +131,21 @@ func (p *Proc) ReadDir(name string) ([]fs.DirEntry, error) {
 	return p.Env.Files.ReadDir(p.Path(name))
 }
 
+// Readlink returns the target of the link at name (fs.ErrInvalid when it
+// is no link, fs.ErrNotExist when nothing is there).
+func (p *Proc) Readlink(name string) (string, error) {
+	if l, ok := p.Env.Files.(Symlinks); ok {
+		return l.Readlink(p.Path(name))
+	}
+	if _, err := p.ReadFile(name); err == nil {
+		return "", fs.ErrInvalid
+	}
+	if _, err := p.ReadDir(name); err == nil {
+		return "", fs.ErrInvalid
+	}
+	return "", fs.ErrNotExist
+}
+
 // WriteFile writes or appends. Writing to a read-only mount returns
 // fs.ErrPermission (row B11); a file larger than MaxFile, ErrNoSpace.
 func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {

@@ -85,16 +85,62 @@ func Ls(p *process.Proc, argv []string) int {
 				continue
 			}
 			mode, size, mt := "-rw-r--r--", int64(0), p.Now()
-			if info, err := e.Info(); err == nil {
-				size, mt = info.Size(), info.ModTime()
-			}
 			if e.IsDir() {
 				mode = "drwxr-xr-x"
 			}
-			p.Println(fmt.Sprintf("%s    1 root     root     %9d %s %s", mode, size, mt.Format("Jan _2 15:04"), e.Name()))
+			if info, err := e.Info(); err == nil {
+				size, mt = info.Size(), info.ModTime()
+				if info.Mode().Perm() != 0 {
+					mode = lsMode(info.Mode())
+				}
+			}
+			name := e.Name()
+			if e.Type()&fs.ModeSymlink != 0 {
+				if t, err := p.Readlink(n + "/" + name); err == nil {
+					name += " -> " + t
+				}
+			}
+			p.Println(fmt.Sprintf("%s    1 root     root     %9d %s %s", mode, size, mt.Format("Jan _2 15:04"), name))
 		}
 	}
 	return code
+}
+
+// lsMode is ls -l's mode column (POSIX ls, "The file mode written under
+// the -l option"): the type (d, l, c, b, s, p or -) and rwx for owner,
+// group and others, with t/T for the sticky bit.
+func lsMode(m fs.FileMode) string {
+	t := byte('-')
+	switch {
+	case m&fs.ModeDir != 0:
+		t = 'd'
+	case m&fs.ModeSymlink != 0:
+		t = 'l'
+	case m&fs.ModeCharDevice != 0:
+		t = 'c'
+	case m&fs.ModeDevice != 0:
+		t = 'b'
+	case m&fs.ModeSocket != 0:
+		t = 's'
+	case m&fs.ModeNamedPipe != 0:
+		t = 'p'
+	}
+	b := []byte{t}
+	for i := 8; i >= 0; i-- {
+		c := byte('-')
+		if m&(1<<uint(i)) != 0 {
+			c = "xwr"[i%3]
+		}
+		b = append(b, c)
+	}
+	if m&fs.ModeSticky != 0 {
+		if b[9] == 'x' {
+			b[9] = 't'
+		} else {
+			b[9] = 'T'
+		}
+	}
+	return string(b)
 }
 
 // Echo is /bin/echo (and busybox echo): -n and -e.
