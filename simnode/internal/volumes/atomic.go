@@ -102,6 +102,15 @@ func fileMode(win bool, m int32) fs.FileMode {
 	return 0o666
 }
 
+// dirMode is a payload directory's mode: as made on Linux; Go reports
+// every directory on Windows as 0777.
+func dirMode(win bool, linux fs.FileMode) fs.FileMode {
+	if win {
+		return 0o777
+	}
+	return linux
+}
+
 func linkMode(win bool) fs.FileMode {
 	if win {
 		return 0o666
@@ -110,8 +119,10 @@ func linkMode(win bool) fs.FileMode {
 }
 
 // atomicWrite is AtomicWriter.Write on the store's root (the volume
-// directory). seed names the volume (tsDirName).
-func (s *store) atomicWrite(payload map[string]payloadFile, seed string) error {
+// directory). seed names the volume (tsDirName). fsGroup is a Linux pod's
+// securityContext.fsGroup being set: the plugins' setPerms
+// (SetVolumeOwnership) then makes the volume group-readable.
+func (s *store) atomicWrite(payload map[string]payloadFile, seed string, fsGroup bool) error {
 	files, err := cleanPayload(s.win, payload)
 	if err != nil {
 		return err
@@ -162,7 +173,7 @@ func (s *store) atomicWrite(payload map[string]payloadFile, seed string) error {
 			name = tsDirName(now, seed+"#"+strconv.Itoa(i))
 		}
 		ts := newDir(name, now)
-		ts.mode = tsDirMode
+		ts.mode = dirMode(s.win, tsDirMode)
 		for _, p := range sortedKeys(files) {
 			f := files[p]
 			parts := strings.Split(p, "/")
@@ -172,7 +183,7 @@ func (s *store) atomicWrite(payload map[string]payloadFile, seed string) error {
 				c := dir.kids[k]
 				if c == nil || c.kind != kindDir {
 					c = newDir(d, now)
-					c.mode = payloadDirMode
+					c.mode = dirMode(s.win, payloadDirMode)
 					dir.kids[k] = c
 				}
 				dir = c
@@ -180,6 +191,10 @@ func (s *store) atomicWrite(payload map[string]payloadFile, seed string) error {
 			dir.kids[fold(s.win, parts[len(parts)-1])] = &entry{name: parts[len(parts)-1], kind: kindFile, data: f.data, mode: fileMode(s.win, f.mode), mtime: now}
 		}
 		root.kids[fold(s.win, name)] = ts
+		if fsGroup {
+			// (7) setPerms, over the whole volume directory
+			groupReadable(root)
+		}
 		root.kids[fold(s.win, dataDirName)] = &entry{name: dataDirName, kind: kindSymlink, data: []byte(name), mode: linkMode(s.win), mtime: now}
 	}
 
@@ -209,6 +224,24 @@ func (s *store) atomicWrite(payload map[string]payloadFile, seed string) error {
 	}
 	root.mtime = now
 	return nil
+}
+
+// groupReadable is what SetVolumeOwnership's changeFilePermission
+// (pkg/volume/volume_linux.go) does to a read-only volume: files get
+// roMask (0440) added, directories also execMask (0110) and setgid; links
+// are skipped. The group itself (fsGroup) is not shown: ls prints root.
+func groupReadable(e *entry) {
+	switch e.kind {
+	case kindSymlink:
+		return
+	case kindDir:
+		e.mode |= fs.ModeSetgid | 0o550
+		for _, c := range e.kids {
+			groupReadable(c)
+		}
+	default:
+		e.mode |= 0o440
+	}
 }
 
 // walkTree calls fn with the "/"-joined path of every entry under e.

@@ -114,7 +114,7 @@ func TestAtomicUpdate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			now := time.Date(2026, 11, 28, 8, 40, 0, 123456789, time.UTC)
 			s := testStore(false, &now)
-			if err := s.atomicWrite(files(tc.first), "v"); err != nil {
+			if err := s.atomicWrite(files(tc.first), "v", false); err != nil {
 				t.Fatal(err)
 			}
 			before := dataTarget(s)
@@ -122,7 +122,7 @@ func TestAtomicUpdate(t *testing.T) {
 				t.Errorf("timestamped directory %q", before)
 			}
 			now = now.Add(time.Minute)
-			if err := s.atomicWrite(files(tc.next), "v"); err != nil {
+			if err := s.atomicWrite(files(tc.next), "v", false); err != nil {
 				t.Fatal(err)
 			}
 			if wrote := dataTarget(s) != before; wrote != tc.shouldWrite {
@@ -504,5 +504,43 @@ func TestAtomicVolumeBounded(t *testing.T) {
 	}
 	if n := len(vs.st.root.kids); n != len(big)+2 {
 		t.Errorf("%d entries in the volume, want %d keys + ..data + one timestamped directory", n, len(big))
+	}
+}
+
+// TestFSGroupVolumeModes is e2e downwardapi_volume.go "should provide
+// podname as non-root with fsgroup and defaultMode [LinuxOnly]": "setting
+// fsGroup sets mode to at least 440", so defaultMode 0400 reads back
+// -r--r----- (changeFilePermission's roMask); directories get setgid and
+// group search. A Windows node does not change ownership.
+func TestFSGroupVolumeModes(t *testing.T) {
+	for _, tc := range []struct {
+		os            facts.OS
+		file, dir, ts string
+	}{
+		{facts.Linux, "-r--r-----", "dgtrwxrwxrwx", "dgrwxr-xr-x"},
+		{facts.Windows, "-r--r--r--", "drwxrwxrwx", "drwxrwxrwx"},
+	} {
+		t.Run(string(tc.os), func(t *testing.T) {
+			vols := []corev1.Volume{{Name: "podinfo", VolumeSource: corev1.VolumeSource{DownwardAPI: &corev1.DownwardAPIVolumeSource{
+				DefaultMode: ptr(int32(0o400)),
+				Items:       []corev1.DownwardAPIVolumeFile{{Path: "podname", FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+			}}}}
+			pod := winPod(vols, linuxCtr("c", corev1.VolumeMount{Name: "podinfo", MountPath: "/etc/podinfo"}))
+			pod.Spec.SecurityContext = &corev1.PodSecurityContext{FSGroup: ptr(int64(1234))}
+			p := mustPod(t, pod, NewNode(tc.os), newSource())
+			st := p.FS("c").(interface {
+				Stat(string) (fs.FileInfo, error)
+			})
+			for _, c := range []struct{ path, want string }{
+				{"/etc/podinfo/podname", tc.file},
+				{"/etc/podinfo", tc.dir},
+				{"/etc/podinfo/..data", tc.ts},
+			} {
+				in, err := st.Stat(c.path)
+				if err != nil || in.Mode().String() != c.want {
+					t.Errorf("mode of %s: %v %v, want %s", c.path, in, err, c.want)
+				}
+			}
+		})
 	}
 }

@@ -165,7 +165,7 @@ func (p *Pod) setup(ctx context.Context, v corev1.Volume) (*volumeState, error) 
 		if err != nil {
 			return nil, err
 		}
-		if err := vs.st.atomicWrite(files, p.atomicSeed(v.Name)); err != nil {
+		if err := vs.st.atomicWrite(files, p.atomicSeed(v.Name), p.fsGroup()); err != nil {
 			return nil, err
 		}
 	case v.PersistentVolumeClaim != nil:
@@ -193,6 +193,14 @@ func atomicRootMode(win bool, kind string) fs.FileMode {
 		return 0o777
 	}
 	return fs.ModeSticky | 0o777
+}
+
+// fsGroup reports whether the kubelet changes the ownership of the pod's
+// volumes: a Linux pod with securityContext.fsGroup (on Windows
+// SetVolumeOwnership does nothing: pkg/volume/volume_unsupported.go).
+func (p *Pod) fsGroup() bool {
+	sc := p.pod.Spec.SecurityContext
+	return !p.win && sc != nil && sc.FSGroup != nil
 }
 
 // atomicSeed names a volume's timestamped directories (tsDirName).
@@ -354,7 +362,7 @@ func (p *Pod) Refresh(ctx context.Context, pod *corev1.Pod) error {
 			errs = append(errs, &MountError{Volume: v.Name, Err: err})
 			continue
 		}
-		if err := vs.st.atomicWrite(files, p.atomicSeed(v.Name)); err != nil {
+		if err := vs.st.atomicWrite(files, p.atomicSeed(v.Name), p.fsGroup()); err != nil {
 			errs = append(errs, &MountError{Volume: v.Name, Err: err})
 		}
 	}

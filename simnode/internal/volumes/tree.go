@@ -293,7 +293,7 @@ func (i info) Info() (fs.FileInfo, error) {
 }
 func (i info) Type() fs.FileMode { return i.Mode().Type() }
 func (i info) Mode() fs.FileMode {
-	m := i.mode & (fs.ModePerm | fs.ModeSticky)
+	m := i.mode & (fs.ModePerm | fs.ModeSticky | fs.ModeSetgid)
 	switch i.kind {
 	case kindDir:
 		m |= fs.ModeDir

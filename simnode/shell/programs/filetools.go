@@ -108,7 +108,7 @@ func Ls(p *process.Proc, argv []string) int {
 
 // lsMode is ls -l's mode column (POSIX ls, "The file mode written under
 // the -l option"): the type (d, l, c, b, s, p or -) and rwx for owner,
-// group and others, with t/T for the sticky bit.
+// group and others, with s/S for setgid and t/T for the sticky bit.
 func lsMode(m fs.FileMode) string {
 	t := byte('-')
 	switch {
@@ -132,6 +132,13 @@ func lsMode(m fs.FileMode) string {
 			c = "xwr"[i%3]
 		}
 		b = append(b, c)
+	}
+	if m&fs.ModeSetgid != 0 {
+		if b[6] == 'x' {
+			b[6] = 's'
+		} else {
+			b[6] = 'S'
+		}
 	}
 	if m&fs.ModeSticky != 0 {
 		if b[9] == 'x' {
