@@ -29,6 +29,7 @@ import (
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
 	"wink.dev/wink/simnode/internal/pods"
+	"wink.dev/wink/simnode/internal/pods/containerenv"
 	"wink.dev/wink/simnode/internal/pods/wire"
 	"wink.dev/wink/simnode/internal/shutdown"
 	"wink.dev/wink/simnode/internal/statuspatch"
@@ -249,7 +250,7 @@ func (s *shared) newRuntime(b *nodeBoot, osPower *osShutdown) {
 			ConfigMaps: cmLister, Secrets: secretLister, Token: s.serviceAccountToken,
 		}},
 		Network: wire.Network{Model: s.network},
-		Objects: pods.Objects{
+		Objects: containerenv.Objects{
 			ConfigMaps: cmLister, Secrets: secretLister,
 			Services: s.others.Core().V1().Services().Lister(),
 		},

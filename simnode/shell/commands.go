@@ -139,7 +139,7 @@ var linuxPrograms = []*process.Command{
 	{Name: "tee", Help: "Copies stdin to stdout and files.", Run: programs.Tee},
 	{Name: "mkdir", Help: "Creates directories.", Run: programs.Mkdir},
 	{Name: "cp", Help: "Copies files and directories.", Run: programs.Cp},
-	{Name: "ln", Help: "Makes links (a copy of the file: the file system has no links).", Run: programs.Ln},
+	{Name: "ln", Help: "Makes links (-s a symbolic link where the file system keeps them).", Run: programs.Ln},
 	{Name: "chmod", Aliases: []string{"chown", "chgrp"}, Help: "Changes modes and owners (not kept).", Run: programs.Chmod},
 	{Name: "xargs", Help: "Runs a command with the words of stdin.", Run: programs.Xargs},
 	{Name: "which", Help: "Prints the path of programs.", Run: programs.Which},

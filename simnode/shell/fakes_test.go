@@ -178,7 +178,7 @@ func (m *memFS) Remove(p string) error {
 	return nil
 }
 
-// Symlink implements process.Linker.
+// Symlink implements process.Symlinks.
 func (m *memFS) Symlink(target, link string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -194,7 +194,7 @@ func (m *memFS) Symlink(target, link string) error {
 	return nil
 }
 
-// Readlink implements process.Linker.
+// Readlink implements process.Symlinks.
 func (m *memFS) Readlink(link string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -207,6 +207,28 @@ func (m *memFS) Readlink(link string) (string, error) {
 		return "", fs.ErrInvalid
 	}
 	return "", fs.ErrNotExist
+}
+
+// Stat implements process.Symlinks: what p leads to.
+func (m *memFS) Stat(p string) (fs.FileInfo, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p = m.follow(p)
+	if b, ok := m.files[m.key(p)]; ok {
+		return memInfo{name: path.Base(p), size: int64(len(b))}, nil
+	}
+	if m.dirs[m.key(p)] {
+		return memInfo{name: path.Base(p), dir: true}, nil
+	}
+	return nil, fs.ErrNotExist
+}
+
+// Lstat implements process.Symlinks: a link is itself.
+func (m *memFS) Lstat(p string) (fs.FileInfo, error) {
+	if t, err := m.Readlink(p); err == nil {
+		return memInfo{name: path.Base(p), size: int64(len(t)), link: true}, nil
+	}
+	return m.Stat(p)
 }
 
 // follow resolves the symbolic links in Linux path p (at most 40, as

@@ -50,4 +50,7 @@
 //
 // NewStore is the same without files (unit tests, pods.Simulate): lines
 // are kept in memory, at most MaxLines and MaxMemoryBytes per instance.
+//
+// LineWriter turns a container's stdout or stderr into a Writer's lines,
+// a line past MaxLineSize into partial records as containerd's logger does.
 package logs

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"wink.dev/wink/simnode/internal/logs"
 )
 
 // The exec prober keeps at most 10 KiB of a probe's output (probe/exec
@@ -44,7 +46,7 @@ func (s *floodShell) Run(ctx context.Context, env *Env, argv []string, stdin io.
 }
 
 // Issue 18: a flood does not run ahead of the node's clock for more than
-// maxAheadLines lines (the log holds back what is printed ahead: a
+// logs.MaxAheadLines lines (the log holds back what is printed ahead: a
 // process that prints a line a millisecond would otherwise hold
 // lookahead's 10,000).
 func TestFloodDoesNotRunAhead(t *testing.T) {
@@ -59,7 +61,7 @@ func TestFloodDoesNotRunAhead(t *testing.T) {
 	started := f.clk.Now()
 	f.run(500 * time.Millisecond)
 	due := int64(f.clk.Now().Sub(started) / time.Millisecond)
-	if ahead := sh.printed.Load() - due; ahead > 2*maxAheadLines {
-		t.Errorf("%d lines printed ahead of the clock, want at most %d", ahead, 2*maxAheadLines)
+	if ahead := sh.printed.Load() - due; ahead > 2*logs.MaxAheadLines {
+		t.Errorf("%d lines printed ahead of the clock, want at most %d", ahead, 2*logs.MaxAheadLines)
 	}
 }

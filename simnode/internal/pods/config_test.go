@@ -12,9 +12,11 @@ import (
 	"k8s.io/client-go/tools/cache"
 	utilexec "k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
+
+	"wink.dev/wink/simnode/internal/pods/containerenv"
 )
 
-func objects(t *testing.T, objs ...any) Objects {
+func objects(t *testing.T, objs ...any) containerenv.Objects {
 	t.Helper()
 	cms := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	secrets := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
@@ -33,7 +35,7 @@ func objects(t *testing.T, objs ...any) Objects {
 			t.Fatal(err)
 		}
 	}
-	return Objects{ConfigMaps: corev1listers.NewConfigMapLister(cms), Secrets: corev1listers.NewSecretLister(secrets), Services: corev1listers.NewServiceLister(svcs)}
+	return containerenv.Objects{ConfigMaps: corev1listers.NewConfigMapLister(cms), Secrets: corev1listers.NewSecretLister(secrets), Services: corev1listers.NewServiceLister(svcs)}
 }
 
 func newFixtureWith(t *testing.T, os string, mod func(*Config)) *fixture {

@@ -70,9 +70,10 @@
 // its time. Resuming still only needs the process to be a function of
 // its clock: lines held back when simnode stopped are printed again.
 //
-// Size: about 6,100 lines, over the 6,000 of docs/architecture.md, since
-// issue 22 put the pod's disk accounting (disk.go) beside its lifecycle:
-// eviction by local storage needs the pod's containers, volumes and logs
-// together. What would split cleanly next is the continuity of a restart
-// (continuity.go and its resume filter) into a package of its own.
+// # Files
+//
+// The pod sync is lifecycle.go; the sandbox sandbox.go, image pulls
+// images.go, a container's start start.go and its configuration config.go,
+// its stop stop.go and hooks hooks.go, probes probes.go. A container's
+// environment is package containerenv, pod IPs package ipam.
 package pods

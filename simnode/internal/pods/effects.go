@@ -1,7 +1,6 @@
 package pods
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -103,81 +102,6 @@ func (p *Provider) sleeper(js *jobState) func(ctx context.Context, d time.Durati
 	}
 }
 
-// lineWriter turns written bytes into log lines (CRLF or LF terminated).
-type lineWriter struct {
-	mu     sync.Mutex
-	w      logs.Writer
-	stream string
-	now    func() time.Time
-	buf    []byte
-	// settle, when set, waits until the node's clock reaches the
-	// process's (lookahead.go); it is called every maxAheadLines lines,
-	// so that a flood does not run ahead of the clock (issue 18: the log
-	// holds back the lines printed ahead, at most that many).
-	settle func() error
-	lines  int
-}
-
-// maxAheadLines is how many lines a process prints between two settles.
-const maxAheadLines = 1000
-
-// count counts a line appended to the log, settling every maxAheadLines.
-func (l *lineWriter) count() {
-	if l.lines++; l.settle != nil && l.lines%maxAheadLines == 0 {
-		_ = l.settle()
-	}
-}
-
-// Write splits b into lines; a line longer than logs.MaxLineSize goes to
-// the log in partial records of that size, as containerd's logger writes
-// it (max_container_log_line_size), so that what is kept of a line
-// without its newline is bounded (issue 22).
-func (l *lineWriter) Write(b []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := len(b)
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			l.buf = append(l.buf, b...)
-			for len(l.buf) >= logs.MaxLineSize {
-				l.w.AppendPartial(l.stream, l.now(), string(l.buf[:logs.MaxLineSize]))
-				l.buf = append(l.buf[:0], l.buf[logs.MaxLineSize:]...)
-				l.count()
-			}
-			break
-		}
-		line := b[:i]
-		if len(l.buf) > 0 {
-			line = append(l.buf, line...)
-		}
-		b = b[i+1:]
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		for len(line) > logs.MaxLineSize {
-			l.w.AppendPartial(l.stream, l.now(), string(line[:logs.MaxLineSize]))
-			line = line[logs.MaxLineSize:]
-			l.count()
-		}
-		l.w.Append(l.stream, l.now(), string(line))
-		l.count()
-		l.buf = l.buf[:0]
-	}
-	return n, nil
-}
-
-// flush writes what is left without a newline; it reports whether there
-// was any (containerd's last, partial line).
-func (l *lineWriter) flush() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.buf) > 0 {
-		l.w.Append(l.stream, l.now(), strings.TrimSuffix(string(l.buf), "\r"))
-		l.buf = nil
-		return true
-	}
-	return false
-}
-
 // syncWriter serialises writes of stdout and stderr into one buffer.
 type syncWriter struct {
 	mu sync.Mutex
@@ -233,15 +157,15 @@ func (p *Provider) spawn(rec *record, j *job) {
 	go func() {
 		var stdout, stderr io.Writer
 		var out *collect
-		var lws []*lineWriter
+		var lws []*logs.LineWriter
 		if j.stdout != nil {
-			o := &lineWriter{w: j.stdout, stream: "stdout", now: now}
-			e := &lineWriter{w: j.stdout, stream: "stderr", now: now}
+			o := &logs.LineWriter{W: j.stdout, Stream: "stdout", Now: now}
+			e := &logs.LineWriter{W: j.stdout, Stream: "stderr", Now: now}
 			if pt != nil {
-				o.settle = func() error { return pt.settle(j.ctx) }
-				e.settle = o.settle
+				o.Settle = func() error { return pt.settle(j.ctx) }
+				e.Settle = o.Settle
 			}
-			lws = []*lineWriter{o, e}
+			lws = []*logs.LineWriter{o, e}
 			stdout, stderr = o, e
 		} else {
 			out = &collect{max: process.MaxWrite}
@@ -254,7 +178,7 @@ func (p *Provider) spawn(rec *record, j *job) {
 		code := p.cfg.Shell.Run(j.ctx, &env, j.argv, strings.NewReader(""), stdout, stderr)
 		partial := false
 		for _, l := range lws {
-			partial = l.flush() || partial
+			partial = l.Flush() || partial
 		}
 		if pt != nil {
 			// A process that ran ahead exits at its own time.

@@ -41,6 +41,7 @@ import (
 	"wink.dev/wink/simnode/images"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/pods/containerenv"
 	"wink.dev/wink/simnode/internal/volumes"
 	"wink.dev/wink/simnode/network"
 	"wink.dev/wink/simnode/rules"
@@ -249,7 +250,7 @@ func newFuzzRig(t testing.TB, node *corev1.Node, info *nodes.Info, pod *corev1.P
 		Shell: testShell{}, Images: fuzzImages{c: images.Default()},
 		Volumes: fuzzVolumes{node: volNode, src: fuzzSource{}},
 		Network: fuzzNetwork{m: model},
-		Objects: Objects{
+		Objects: containerenv.Objects{
 			ConfigMaps: corev1listers.NewConfigMapLister(objs),
 			Secrets:    corev1listers.NewSecretLister(secrets),
 			Services:   corev1listers.NewServiceLister(services),

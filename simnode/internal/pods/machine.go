@@ -16,6 +16,7 @@ import (
 	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/pods/containerenv"
 	"wink.dev/wink/simnode/rules"
 	"wink.dev/wink/simnode/shell/process"
 )
@@ -689,7 +690,7 @@ func (m *machine) resume(rec *record) {
 		}
 		spec := m.spec(rec, c)
 		c.img = m.imageMeta(rec, c)
-		vars, err := resolveEnv(&envInput{pod: rec.pod, container: spec, podIP: rec.podIP, hostIP: rec.hostIP, allocatable: allocatable, objects: m.rt.objects})
+		vars, err := containerenv.Resolve(&containerenv.Input{Pod: rec.pod, Container: spec, PodIP: rec.podIP, HostIP: rec.hostIP, Allocatable: allocatable, Objects: m.rt.objects})
 		if err != nil {
 			vars = map[string]string{}
 		}

@@ -25,6 +25,8 @@ import (
 
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/pods/containerenv"
+	"wink.dev/wink/simnode/internal/pods/ipam"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -57,7 +59,7 @@ type Config struct {
 	Volumes Volumes
 	Network Network
 	// Objects are the ConfigMaps, Secrets and Services containers refer to.
-	Objects Objects
+	Objects containerenv.Objects
 	// RuntimeClasses resolves spec.runtimeClassName to its handler.
 	RuntimeClasses RuntimeClasses
 	// PullBandwidth (bytes/s) turns an image's size into its pull time;
@@ -90,7 +92,7 @@ const cidrRetry = 250 * time.Millisecond
 type Provider struct {
 	cfg  Config
 	m    *machine
-	ipam *IPAM
+	ipam *ipam.IPAM
 
 	mu   sync.Mutex
 	pods map[string]*record
@@ -127,7 +129,7 @@ func NewProvider(cfg Config) *Provider {
 	}
 	p := &Provider{
 		cfg:   cfg,
-		ipam:  NewIPAM(),
+		ipam:  ipam.New(),
 		pods:  map[string]*record{},
 		queue: workqueue.NewTyped[string](),
 	}
@@ -149,7 +151,7 @@ func NewProvider(cfg Config) *Provider {
 }
 
 // IPAM exposes the node's pod IP allocator.
-func (p *Provider) IPAM() *IPAM { return p.ipam }
+func (p *Provider) IPAM() *ipam.IPAM { return p.ipam }
 
 // Logs exposes the node's container logs.
 func (p *Provider) Logs() *logs.Store { return p.cfg.Logs }

@@ -17,6 +17,7 @@ import (
 	"wink.dev/wink/simnode/facts"
 	"wink.dev/wink/simnode/internal/logs"
 	"wink.dev/wink/simnode/internal/nodes"
+	"wink.dev/wink/simnode/internal/pods/containerenv"
 	"wink.dev/wink/simnode/rules"
 )
 
@@ -88,7 +89,7 @@ type SimulateOptions struct {
 	// none by default.
 	Shell   Shell
 	Images  Images
-	Objects Objects
+	Objects containerenv.Objects
 }
 
 // NodeInfoFromNode rebuilds the Info of a node object (golden inputs).

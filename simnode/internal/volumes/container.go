@@ -150,8 +150,11 @@ func (p *Pod) build(name string) (*containerFS, error) {
 			continue
 		}
 		if subPath != "" && vs.pipe == "" {
-			sub := clean(relParts(p.win, subPath))
-			full := join(vs.base, sub)
+			full, ok := vs.st.evalLinks(vs.base, clean(relParts(p.win, subPath)))
+			if !ok {
+				fail(ReasonCreateContainerConfigError, fmt.Errorf("failed to prepare subPath for volumeMount %q of container %q", vm.Name, name))
+				continue
+			}
 			if _, ok := vs.st.stat(full); !ok {
 				// SafeMakeDir: the kubelet creates a missing subPath as a
 				// directory of the volume.
@@ -487,7 +490,7 @@ func (c *containerFS) pipe(name string) error {
 // InVolume implements shell.VolumeFS: path lies in a volume mount (whose
 // content wink knows entirely), not in the image's layer.
 func (c *containerFS) InVolume(path string) bool {
-	vp, err := parsePath(c.win, path)
+	vp, err := c.parse(path, true)
 	if err != nil || vp.pipe != "" {
 		return false
 	}
@@ -496,10 +499,11 @@ func (c *containerFS) InVolume(path string) bool {
 }
 
 // file resolves path to the mount holding it and the path inside that
-// mount: a path only mount points below it make (a directory of no mount)
-// answers impliedErr, a named pipe its pipe's answer.
-func (c *containerFS) file(path string, impliedErr error) (*mountPoint, []string, vpath, error) {
-	vp, err := parsePath(c.win, path)
+// mount, following symbolic links (the last component's too when last): a
+// path only mount points below it make (a directory of no mount) answers
+// impliedErr, a named pipe its pipe's answer.
+func (c *containerFS) file(path string, impliedErr error, last bool) (*mountPoint, []string, vpath, error) {
+	vp, err := c.parse(path, last)
 	if err != nil {
 		return nil, nil, vp, err
 	}
@@ -521,7 +525,7 @@ func (c *containerFS) file(path string, impliedErr error) (*mountPoint, []string
 
 // ReadFile implements shell.FS.
 func (c *containerFS) ReadFile(path string) ([]byte, error) {
-	m, rel, vp, err := c.file(path, errIsDir(c.win))
+	m, rel, vp, err := c.file(path, errIsDir(c.win), true)
 	if err != nil {
 		return nil, err
 	}
@@ -541,7 +545,7 @@ func (c *containerFS) ReadFile(path string) ([]byte, error) {
 // WriteFile implements shell.FS: fs.ErrPermission (ErrAccessDenied on
 // Windows, ErrReadOnlyFS on Linux) on a read-only mount (row B11).
 func (c *containerFS) WriteFile(path string, data []byte) error {
-	m, rel, vp, err := c.file(path, errIsDir(c.win))
+	m, rel, vp, err := c.file(path, errIsDir(c.win), true)
 	if err != nil {
 		return err
 	}
@@ -565,7 +569,7 @@ func (c *containerFS) WriteFile(path string, data []byte) error {
 // ReadDir implements shell.FS: the directory's entries merged with the mount
 // points under it, sorted by name.
 func (c *containerFS) ReadDir(path string) ([]fs.DirEntry, error) {
-	vp, err := parsePath(c.win, path)
+	vp, err := c.parse(path, true)
 	if err != nil {
 		return nil, err
 	}

@@ -74,8 +74,9 @@
 //     volumeDevices is ErrVolumeDevicesUnsupported on Windows. Mount
 //     propagation is private on Windows (noted when the pod asked otherwise).
 //   - B12: configMap and secret keys become files (items, path, binaryData,
-//     optional); modes are recorded and visible in FileInfo.Mode but mean
-//     nothing on Windows; secrets are plain files. A named pipe hostPath
+//     optional); on Windows the modes mean nothing beyond the owner-write
+//     bit, which becomes the read-only attribute (Mode 0444, else 0666);
+//     secrets are plain files. A named pipe hostPath
 //     mount (\\.\pipe\docker_engine) exists in the container; reading or
 //     writing it returns ErrPipeBusy when the node has that pipe and
 //     fs.ErrNotExist when not.
@@ -84,7 +85,17 @@
 //     with the bind filter, where mounts also appear at their mountPath;
 //     see HostProcessLayout) and every node pipe; no hosts file is mounted.
 //
-// Linux atomic-writer details (the `..data` symlink and timestamped
-// directories of configMap, secret, downwardAPI and projected volumes) are
-// not simulated: on every OS the files are plain files in the volume.
+// # Atomic volumes
+//
+// configMap, secret, downwardAPI and projected volumes are laid out by the
+// kubelet's AtomicWriter (pkg/volume/util/atomic_writer.go; atomic.go) on
+// Linux and Windows alike: the payload in a timestamped directory
+// `..2026_11_28_08_40_00.123456789`, a `..data` symbolic link to it and one
+// link `<name> -> ..data/<name>` (`..data\<name>` on Windows) per top-level
+// name. Refresh writes a new directory only when some content changed, swaps
+// `..data`, adds and removes the top-level links and drops the old directory,
+// so a volume holds one copy of its payload. The container FS follows links
+// (at most 40 in one path) and implements process.Symlinks (Lstat, Stat,
+// Readlink, Symlink; links.go). The volume directory is drwxrwxrwx for a
+// configMap (a disk emptyDir) and drwxrwxrwt for the others (tmpfs) on Linux.
 package volumes

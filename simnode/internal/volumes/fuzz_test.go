@@ -20,6 +20,7 @@ func FuzzResolve(f *testing.F) {
 		`C:\test-volume\..\..\Windows`, `c:/TEST-volume/x`, `\\?\C:\v\..\..\x`, `\\.\pipe\docker_engine`,
 		`C:\v\sub\..\..\..\k\kubelet.exe`, `..\..\..`, `/v/../../etc/passwd`, `D:\`, `\\server\share`, `C:`,
 		"C:\\v\\\x00", `C:\v\a:b`, `/`, ``, `\\.\pipe\`, `C:\v\...\x`,
+		`C:\v\cfg\text`, `C:\v\cfg\..data\text`, `/v/cfg/..data/../text`, `..data\..\..\..\host`, `C:\v\l\l\l`,
 	} {
 		f.Add(s)
 	}
@@ -70,6 +71,18 @@ func FuzzResolve(f *testing.F) {
 				_, _ = cfs.ReadFile(path)
 				_, _ = cfs.ReadDir(path)
 				_ = cfs.WriteFile(path, []byte("x"))
+				// a link to path, followed, then removed
+				link := `C:\v\l`
+				if !cfs.win {
+					link = "/v/l"
+				}
+				_ = cfs.Symlink(path, link)
+				_, _ = cfs.ReadFile(link + "/x")
+				_ = cfs.WriteFile(link, []byte("y"))
+				_, _ = cfs.Readlink(path)
+				_, _ = cfs.Lstat(path)
+				_, _ = cfs.Stat(path)
+				_ = cfs.Remove(link)
 			})
 			// nothing written through the container reaches the host
 			// outside the hostPath volume

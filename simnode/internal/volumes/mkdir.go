@@ -23,7 +23,7 @@ func (s *store) mkdir(parts []string) error {
 // no error; fs.ErrPermission (ErrAccessDenied, ErrReadOnlyFS) on a
 // read-only mount (row B11).
 func (c *containerFS) MkdirAll(path string) error {
-	m, rel, vp, err := c.file(path, nil)
+	m, rel, vp, err := c.file(path, nil, true)
 	if err != nil {
 		return err
 	}

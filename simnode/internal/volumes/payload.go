@@ -140,7 +140,7 @@ func (p *Pod) downwardPayload(items []corev1.DownwardAPIVolumeFile, pod *corev1.
 				f.data = []byte(v)
 			}
 		}
-		out[strings.Join(clean(relParts(p.win, it.Path)), "/")] = f
+		out[it.Path] = f
 	}
 	return out, utilerrors.NewAggregate(errs)
 }

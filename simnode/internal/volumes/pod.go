@@ -160,11 +160,14 @@ func (p *Pod) setup(ctx context.Context, v corev1.Volume) (*volumeState, error) 
 		default:
 			vs.kind = "projected"
 		}
+		vs.st.root.mode = atomicRootMode(p.win, vs.kind)
 		files, err := p.payload(ctx, vs, v, p.pod)
 		if err != nil {
 			return nil, err
 		}
-		vs.st.replace(payloadTree(p.win, now(), files))
+		if err := vs.st.atomicWrite(files, p.atomicSeed(v.Name), p.fsGroup()); err != nil {
+			return nil, err
+		}
 	case v.PersistentVolumeClaim != nil:
 		vs.kind = "persistentVolumeClaim"
 		vs.st = p.node.claim(p.pod.Namespace, v.PersistentVolumeClaim.ClaimName)
@@ -178,6 +181,31 @@ func (p *Pod) setup(ctx context.Context, v corev1.Volume) (*volumeState, error) 
 		p.note("", v.Name, "", "volume type not simulated: an empty writable directory")
 	}
 	return vs, nil
+}
+
+// atomicRootMode is the mode of an atomic volume's directory on Linux: the
+// configMap plugin wraps a disk emptyDir (0777), secret, downwardAPI and
+// projected wrap a tmpfs one, whose root is sticky and world-writable
+// (wrappedVolumeSpec in each plugin; emptydir's perm 0777). On Windows
+// there is no tmpfs and the mode bits say nothing (B11).
+func atomicRootMode(win bool, kind string) fs.FileMode {
+	if win || kind == "configMap" {
+		return 0o777
+	}
+	return fs.ModeSticky | 0o777
+}
+
+// fsGroup reports whether the kubelet changes the ownership of the pod's
+// volumes: a Linux pod with securityContext.fsGroup (on Windows
+// SetVolumeOwnership does nothing: pkg/volume/volume_unsupported.go).
+func (p *Pod) fsGroup() bool {
+	sc := p.pod.Spec.SecurityContext
+	return !p.win && sc != nil && sc.FSGroup != nil
+}
+
+// atomicSeed names a volume's timestamped directories (tsDirName).
+func (p *Pod) atomicSeed(volume string) string {
+	return string(p.pod.UID) + "/" + volume
 }
 
 // payload computes an atomic volume's files.
@@ -334,7 +362,9 @@ func (p *Pod) Refresh(ctx context.Context, pod *corev1.Pod) error {
 			errs = append(errs, &MountError{Volume: v.Name, Err: err})
 			continue
 		}
-		vs.st.replace(payloadTree(p.win, p.node.clock(), files))
+		if err := vs.st.atomicWrite(files, p.atomicSeed(v.Name), p.fsGroup()); err != nil {
+			errs = append(errs, &MountError{Volume: v.Name, Err: err})
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -38,7 +38,7 @@ func (s *store) remove(parts []string) error {
 // (ErrAccessDenied, ErrReadOnlyFS) on a read-only mount (row B11), and a
 // mount point itself cannot be removed.
 func (c *containerFS) Remove(path string) error {
-	m, rel, vp, err := c.file(path, errReadOnly(c.win))
+	m, rel, vp, err := c.file(path, errReadOnly(c.win), false)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,8 @@ const (
 	kindSocket
 	kindCharDev
 	kindBlockDev
+	// kindSymlink is a symbolic link; its data is the target as written.
+	kindSymlink
 )
 
 type entry struct {
@@ -291,7 +293,7 @@ func (i info) Info() (fs.FileInfo, error) {
 }
 func (i info) Type() fs.FileMode { return i.Mode().Type() }
 func (i info) Mode() fs.FileMode {
-	m := i.mode.Perm()
+	m := i.mode & (fs.ModePerm | fs.ModeSticky | fs.ModeSetgid)
 	switch i.kind {
 	case kindDir:
 		m |= fs.ModeDir
@@ -301,6 +303,8 @@ func (i info) Mode() fs.FileMode {
 		m |= fs.ModeDevice | fs.ModeCharDevice
 	case kindBlockDev:
 		m |= fs.ModeDevice
+	case kindSymlink:
+		m |= fs.ModeSymlink
 	}
 	return m
 }
@@ -313,29 +317,6 @@ func sortInfos(win bool, ents []info) {
 		}
 		return ents[a].name < ents[b].name
 	})
-}
-
-// payloadTree builds a volume tree from kubelet payload paths (item paths
-// may contain `/`, making subdirectories, like the kubelet's AtomicWriter).
-// On Windows the files are plain files in the volume directory: no `..data`
-// symlink indirection (that is a Linux detail of AtomicWriter; row B12).
-func payloadTree(win bool, now time.Time, files map[string]payloadFile) *entry {
-	root := newDir("", now)
-	st := &store{win: win, root: root, now: func() time.Time { return now }}
-	keys := make([]string, 0, len(files))
-	for k := range files {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		f := files[k]
-		parts := clean(relParts(win, k))
-		if len(parts) == 0 {
-			continue
-		}
-		_ = st.put(parts, kindFile, f.data, fs.FileMode(f.mode))
-	}
-	return root
 }
 
 type payloadFile struct {

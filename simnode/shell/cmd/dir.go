@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io/fs"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ func dirListing(p *process.Proc, args []string) int {
 		dir   bool
 		size  int64
 		mtime time.Time
+		link  string // a symbolic link's target: <SYMLINK> or, to a directory, <SYMLINKD>
 	}
 	var rows []row
 	dirOf := full
@@ -68,12 +70,18 @@ func dirListing(p *process.Proc, args []string) int {
 			rows = append(rows, row{name: ".", dir: true, mtime: p.Now()}, row{name: "..", dir: true, mtime: p.Now()})
 		}
 		for _, e := range ents {
-			if !sel.match(e.Name(), e.IsDir()) {
-				continue
-			}
 			r := row{name: e.Name(), dir: e.IsDir(), mtime: p.Now()}
 			if info, err := e.Info(); err == nil {
 				r.size, r.mtime = info.Size(), info.ModTime()
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				target := process.WinJoin(full, e.Name())
+				r.link, _ = p.Readlink(target)
+				_, err := p.ReadDir(target)
+				r.dir, r.size = err == nil, 0
+			}
+			if !sel.match(e.Name(), r.dir) {
+				continue
 			}
 			rows = append(rows, r)
 		}
@@ -92,6 +100,16 @@ func dirListing(p *process.Proc, args []string) int {
 	files, dirs, bytes := 0, 0, int64(0)
 	for _, r := range rows {
 		stamp := r.mtime.Format("01/02/2006  03:04 PM")
+		if r.link != "" {
+			kind := "<SYMLINK> "
+			if r.dir {
+				kind, dirs = "<SYMLINKD>", dirs+1
+			} else {
+				files++
+			}
+			p.Println(fmt.Sprintf("%s    %s     %s [%s]", stamp, kind, r.name, r.link))
+			continue
+		}
 		if r.dir {
 			dirs++
 			p.Println(fmt.Sprintf("%s    <DIR>          %s", stamp, r.name))

@@ -498,13 +498,16 @@ func (writeFile) Read([]byte) (int, error) { return 0, io.EOF }
 func (writeFile) Close() error             { return nil }
 
 // stat is test's -e, -f, -d, -s, cd's check and the glob's: a file the
-// container's file system can read, or a directory it can list.
+// container's file system can read, or a directory it can list; without
+// follow (test -L, -h) a symbolic link is itself.
 func (s *shell) stat(ctx context.Context, name string, follow bool) (fs.FileInfo, error) {
 	full := s.resolve(interp.HandlerCtx(ctx).Dir, name)
-	base := process.BaseName(full)
-	if _, err := s.p.Readlink(full); err == nil && !follow {
-		return fileInfo{name: base, mode: fs.ModeSymlink | 0o777}, nil
+	if l, ok := s.p.Env.Files.(process.Symlinks); ok && !follow {
+		if in, err := l.Lstat(full); err == nil && in.Mode()&fs.ModeSymlink != 0 {
+			return in, nil
+		}
 	}
+	base := process.BaseName(full)
 	if full == "/dev/null" {
 		return fileInfo{name: "null", mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, nil
 	}

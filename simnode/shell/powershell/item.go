@@ -147,6 +147,27 @@ func cmdletTestPath(c *engine.Call) {
 	}
 }
 
+// childMode is the Mode column: the d, a, r, h, s and l (link) flags of
+// the item's attributes (Get-ChildItem,
+// https://learn.microsoft.com/powershell/module/microsoft.powershell.management/get-childitem).
+// A file without the owner-write bit has the read-only attribute; files
+// have the archive attribute; a link is a reparse point.
+func childMode(isDir, link bool, m fs.FileMode) string {
+	b := []byte("------")
+	if isDir {
+		b[0] = 'd'
+	} else {
+		b[1] = 'a'
+		if m.Perm() != 0 && m&0o200 == 0 {
+			b[2] = 'r'
+		}
+	}
+	if link {
+		b[2], b[5] = '-', 'l'
+	}
+	return string(b)
+}
+
 func cmdletGetChildItem(c *engine.Call) {
 	paths := c.Paths()
 	if len(paths) == 0 {
@@ -184,7 +205,13 @@ func cmdletGetChildItem(c *engine.Call) {
 			continue
 		}
 		for _, e := range ents {
-			if (c.Has("File") && e.IsDir()) || (c.Has("Directory") && !e.IsDir()) {
+			isDir, link := e.IsDir(), e.Type()&fs.ModeSymlink != 0
+			if link {
+				// .NET sees a link to a directory as a directory
+				_, err := c.S.P.ReadDir(process.WinJoin(full, e.Name()))
+				isDir = err == nil
+			}
+			if (c.Has("File") && isDir) || (c.Has("Directory") && !isDir) {
 				continue
 			}
 			if f := c.Str("Filter"); f != "" && !engine.WildcardMatch(f, e.Name(), true) {
@@ -194,11 +221,16 @@ func cmdletGetChildItem(c *engine.Call) {
 				c.Out(e.Name())
 				continue
 			}
-			size, mt := int64(0), c.S.P.Now()
+			o := c.FileObject(full, e.Name(), isDir, 0, c.S.P.Now())
 			if info, err := e.Info(); err == nil {
-				size, mt = info.Size(), info.ModTime()
+				size := info.Size()
+				if link {
+					size = 0
+				}
+				o = c.FileObject(full, e.Name(), isDir, size, info.ModTime())
+				o.Props[0].Val = childMode(isDir, link, info.Mode())
 			}
-			c.Out(c.FileObject(full, e.Name(), e.IsDir(), size, mt))
+			c.Out(o)
 		}
 	}
 }

@@ -134,6 +134,21 @@ type Mkdirer interface {
 	MkdirAll(path string) error
 }
 
+// Symlinks is an FS with symbolic links: the kubelet's atomic-writer
+// layout of configMap, secret, downwardAPI and projected volumes (`..data`
+// and one link per key), ln -s, mklink. FS's methods follow links. Lstat
+// describes the entry itself (fs.ModeSymlink for a link, whose Size is the
+// target's length), Stat what the path leads to; Readlink returns a link's
+// target as written (an error satisfying fs.ErrInvalid when the path is no
+// link); Symlink makes one (fs.ErrExist when something is there,
+// fs.ErrPermission on a read-only mount).
+type Symlinks interface {
+	Lstat(path string) (fs.FileInfo, error)
+	Stat(path string) (fs.FileInfo, error)
+	Readlink(path string) (string, error)
+	Symlink(target, path string) error
+}
+
 // NetConfig is a container's network configuration.
 type NetConfig struct {
 	IP         netip.Addr

@@ -131,6 +131,21 @@ func (p *Proc) ReadDir(name string) ([]fs.DirEntry, error) {
 	return p.Env.Files.ReadDir(p.Path(name))
 }
 
+// Readlink returns the target of the link at name (fs.ErrInvalid when it
+// is no link, fs.ErrNotExist when nothing is there).
+func (p *Proc) Readlink(name string) (string, error) {
+	if l, ok := p.Env.Files.(Symlinks); ok {
+		return l.Readlink(p.Path(name))
+	}
+	if _, err := p.ReadFile(name); err == nil {
+		return "", fs.ErrInvalid
+	}
+	if _, err := p.ReadDir(name); err == nil {
+		return "", fs.ErrInvalid
+	}
+	return "", fs.ErrNotExist
+}
+
 // WriteFile writes or appends. Writing to a read-only mount returns
 // fs.ErrPermission (row B11); a file larger than MaxFile, ErrNoSpace.
 func (p *Proc) WriteFile(name string, data []byte, appendTo bool) error {
@@ -259,41 +274,15 @@ func ParentDir(full string) string {
 	return full[:i]
 }
 
-// Linker is an FS that keeps symbolic links (ln -s); its ReadFile and
-// ReadDir follow them.
-type Linker interface {
-	// Symlink makes link a symbolic link to target (as given: absolute, or
-	// relative to link's directory); fs.ErrExist when link exists.
-	Symlink(target, link string) error
-	// Readlink is the target of link, as given to Symlink; fs.ErrInvalid
-	// when link is not a symbolic link, fs.ErrNotExist when it is nothing.
-	Readlink(link string) (string, error)
-}
-
 // ErrNoLinks is Symlink on a file system that keeps no symbolic links.
 var ErrNoLinks = errors.New("symbolic links not simulated on this file system")
 
-// Symlink makes link a symbolic link to target (Linker), or ErrNoLinks.
+// Symlink makes link a symbolic link to target (Symlinks), or ErrNoLinks.
 func (p *Proc) Symlink(target, link string) error {
-	l, ok := p.Env.Files.(Linker)
+	l, ok := p.Env.Files.(Symlinks)
 	if !ok {
 		return ErrNoLinks
 	}
 	return l.Symlink(target, p.Path(link))
 }
 
-// Readlink is the target of the symbolic link name; fs.ErrInvalid when
-// name is a file or directory but no link (or the file system keeps no
-// links), fs.ErrNotExist when it is nothing.
-func (p *Proc) Readlink(name string) (string, error) {
-	if l, ok := p.Env.Files.(Linker); ok {
-		return l.Readlink(p.Path(name))
-	}
-	if _, err := p.ReadFile(name); err == nil {
-		return "", fs.ErrInvalid
-	}
-	if _, err := p.ReadDir(name); err == nil {
-		return "", fs.ErrInvalid
-	}
-	return "", fs.ErrNotExist
-}

@@ -854,7 +854,7 @@ func Cp(p *process.Proc, argv []string) int {
 // Ln is ln [-sfnTv] TARGET LINK, or TARGET... DIR
 // (https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html):
 // -s makes a symbolic link, where the file system keeps them
-// (process.Linker); a hard link, or a symbolic link on a file system
+// (process.Symlinks); a hard link, or a symbolic link on a file system
 // without them, is a copy of the file as it is now.
 func Ln(p *process.Proc, argv []string) int {
 	o := newOptions("ln")

@@ -13,10 +13,11 @@ import (
 
 // This file is the tools that look at files rather than their text:
 // stat, readlink, realpath, du, df, mktemp, rmdir (find is find.go).
-// The container's file system keeps contents, directories and symbolic
-// links, not owners, modes or times: every file is root's, a script (a
-// file that starts with #!) has mode 0755, another file 0644, a directory
-// 0755, and every time is the container's clock's now.
+// The container's file system keeps contents, directories, symbolic links
+// and the modes the kubelet gives volume files, not owners or times: every
+// file is root's; where no mode is kept a script (a file that starts with
+// #!) has mode 0755, another file 0644, a directory 0755; every time is the
+// container's clock's now.
 
 // node is what the file system says of one path, without following a
 // symbolic link at its end.
@@ -25,10 +26,33 @@ type node struct {
 	size   int64
 	target string // a link's
 	script bool
+	// mode is what the file system keeps of the permission bits (with
+	// setuid, setgid and sticky); 0 when it keeps none.
+	mode fs.FileMode
 }
 
 // lstat is name's node; fs.ErrNotExist when it is nothing.
 func lstat(p *process.Proc, name string) (node, error) {
+	if l, ok := p.Env.Files.(process.Symlinks); ok {
+		full := p.Path(name)
+		info, err := l.Lstat(full)
+		if err != nil {
+			return node{}, err
+		}
+		n := node{kind: 'f', size: info.Size(), mode: info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)}
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			n.kind, n.mode = 'l', 0
+			n.target, _ = l.Readlink(full)
+		case info.IsDir():
+			n.kind, n.size = 'd', 4096
+		default:
+			if data, err := p.ReadFile(name); err == nil {
+				n.script = strings.HasPrefix(string(data), "#!")
+			}
+		}
+		return n, nil
+	}
 	if t, err := p.Readlink(name); err == nil {
 		return node{kind: 'l', size: int64(len(t)), target: t}, nil
 	}
@@ -63,6 +87,8 @@ func statFollow(p *process.Proc, name string) (node, error) {
 // perm is the node's permission bits.
 func (n node) perm() fs.FileMode {
 	switch {
+	case n.mode != 0 && !(n.script && n.mode == 0o644):
+		return n.mode
 	case n.kind == 'l':
 		return 0o777
 	case n.kind == 'd', n.script:
@@ -71,10 +97,30 @@ func (n node) perm() fs.FileMode {
 	return 0o644
 }
 
-// modeString is ls -l's and stat %A's -rwxr-xr-x.
+// modeString is ls -l's and stat %A's -rwxr-xr-x (POSIX ls, "The file
+// mode written under the -l option": s/S for setuid and setgid, t/T for
+// the sticky bit in the execute places).
 func (n node) modeString() string {
-	kind := map[byte]string{'f': "-", 'd': "d", 'l': "l"}[n.kind]
-	return kind + fs.FileMode(n.perm()).String()[1:]
+	m := n.perm()
+	b := []byte(map[byte]string{'f': "-", 'd': "d", 'l': "l"}[n.kind] + "rwxrwxrwx")
+	for i := 0; i < 9; i++ {
+		if m&(1<<(8-i)) == 0 {
+			b[i+1] = '-'
+		}
+	}
+	special := func(i int, set bool, c byte) {
+		if set {
+			if b[i] == 'x' {
+				b[i] = c
+			} else {
+				b[i] = c - 'a' + 'A'
+			}
+		}
+	}
+	special(3, m&fs.ModeSetuid != 0, 's')
+	special(6, m&fs.ModeSetgid != 0, 's')
+	special(9, m&fs.ModeSticky != 0, 't')
+	return string(b)
 }
 
 // typeName is stat %F's.

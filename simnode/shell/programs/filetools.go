@@ -99,7 +99,8 @@ func Ls(p *process.Proc, argv []string) int {
 	var files, listed []string
 	for _, n := range names {
 		nd, err := lstat(p, n)
-		if err == nil && nd.kind == 'l' && !*long {
+		// a link is listed as itself under -l, unless its name ends in /
+		if err == nil && nd.kind == 'l' && (!*long || strings.HasSuffix(n, "/")) {
 			nd, err = statFollow(p, n)
 		}
 		switch {

@@ -1,4 +1,5 @@
-package pods
+// Package ipam hands out a simulated node's pod IPs from its podCIDR.
+package ipam
 
 import (
 	"errors"
@@ -20,8 +21,8 @@ type IPAM struct {
 	cursor netip.Addr
 }
 
-// NewIPAM returns an empty allocator.
-func NewIPAM() *IPAM { return &IPAM{used: map[netip.Addr]string{}} }
+// New returns an empty allocator.
+func New() *IPAM { return &IPAM{used: map[netip.Addr]string{}} }
 
 // MarkUsed records ip as taken by owner (adoption after a restart).
 func (a *IPAM) MarkUsed(ip, owner string) error {

@@ -1,8 +1,13 @@
-package pods
+// Package containerenv is the kubelet's environment of a container
+// (kubelet_pods.go makeEnvironmentVariables, B12, A23): envFrom and env
+// with configMap, secret, field and resource references, the service
+// variables, and `$(VAR)` expansion of env values, command and args
+// (third_party/forked/golang/expansion, container/helpers.go
+// ExpandContainerCommandAndArgs).
+package containerenv
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net"
@@ -16,16 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1listers "k8s.io/client-go/listers/core/v1"
-
-	"wink.dev/wink/simnode/facts"
-	"wink.dev/wink/simnode/rules"
 )
-
-// This file is the kubelet's container configuration: environment
-// variables (kubelet_pods.go makeEnvironmentVariables, B12, A23), `$(VAR)`
-// expansion of env values, command and args (third_party/forked/golang/
-// expansion, container/helpers.go ExpandContainerCommandAndArgs), the user
-// a container runs as (B8, B9), HostProcess (B10) and GMSA.
 
 // Objects gives the runtime the namespaced objects containers refer to
 // (informer listers in production; any may be nil).
@@ -33,11 +29,6 @@ type Objects struct {
 	ConfigMaps corev1listers.ConfigMapLister
 	Secrets    corev1listers.SecretLister
 	Services   corev1listers.ServiceLister
-}
-
-// podFormat is format.Pod: <name>_<namespace>(<uid>).
-func podFormat(pod *corev1.Pod) string {
-	return fmt.Sprintf("%s_%s(%s)", pod.Name, pod.Namespace, pod.UID)
 }
 
 // expand is expansion.Expand: $(VAR) is replaced when mapping knows VAR
@@ -148,14 +139,14 @@ func serviceEnv(lister corev1listers.ServiceLister, ns string, links bool) map[s
 
 func envName(s string) string { return strings.ToUpper(strings.ReplaceAll(s, "-", "_")) }
 
-// envInput is what resolving a container's environment needs.
-type envInput struct {
-	pod         *corev1.Pod
-	container   *corev1.Container
-	podIP       string
-	hostIP      string
-	allocatable corev1.ResourceList
-	objects     Objects
+// Input is what resolving a container's environment needs.
+type Input struct {
+	Pod         *corev1.Pod
+	Container   *corev1.Container
+	PodIP       string
+	HostIP      string
+	Allocatable corev1.ResourceList
+	Objects     Objects
 }
 
 func notFound(resource, name string) error {
@@ -164,14 +155,14 @@ func notFound(resource, name string) error {
 	return apierrors.NewNotFound(schema.GroupResource{Resource: resource}, name)
 }
 
-func (in *envInput) configMap(cache map[string]*corev1.ConfigMap, name string) (*corev1.ConfigMap, error) {
+func (in *Input) configMap(cache map[string]*corev1.ConfigMap, name string) (*corev1.ConfigMap, error) {
 	if cm, ok := cache[name]; ok {
 		return cm, nil
 	}
-	if in.objects.ConfigMaps == nil {
+	if in.Objects.ConfigMaps == nil {
 		return nil, notFound("configmap", name)
 	}
-	cm, err := in.objects.ConfigMaps.ConfigMaps(in.pod.Namespace).Get(name)
+	cm, err := in.Objects.ConfigMaps.ConfigMaps(in.Pod.Namespace).Get(name)
 	if err != nil {
 		return nil, notFound("configmap", name)
 	}
@@ -179,14 +170,14 @@ func (in *envInput) configMap(cache map[string]*corev1.ConfigMap, name string) (
 	return cm, nil
 }
 
-func (in *envInput) secret(cache map[string]*corev1.Secret, name string) (*corev1.Secret, error) {
+func (in *Input) secret(cache map[string]*corev1.Secret, name string) (*corev1.Secret, error) {
 	if s, ok := cache[name]; ok {
 		return s, nil
 	}
-	if in.objects.Secrets == nil {
+	if in.Objects.Secrets == nil {
 		return nil, notFound("secret", name)
 	}
-	s, err := in.objects.Secrets.Secrets(in.pod.Namespace).Get(name)
+	s, err := in.Objects.Secrets.Secrets(in.Pod.Namespace).Get(name)
 	if err != nil {
 		return nil, notFound("secret", name)
 	}
@@ -194,13 +185,13 @@ func (in *envInput) secret(cache map[string]*corev1.Secret, name string) (*corev
 	return s, nil
 }
 
-// resolveEnv is makeEnvironmentVariables: envFrom first, then env (which
+// Resolve is makeEnvironmentVariables: envFrom first, then env (which
 // overrides), then the service variables not already set. The error text
 // is the kubelet's (CreateContainerConfigError).
-func resolveEnv(in *envInput) (map[string]string, error) {
-	pod, c := in.pod, in.container
+func Resolve(in *Input) (map[string]string, error) {
+	pod, c := in.Pod, in.Container
 	links := pod.Spec.EnableServiceLinks == nil || *pod.Spec.EnableServiceLinks
-	svcEnv := serviceEnv(in.objects.Services, pod.Namespace, links)
+	svcEnv := serviceEnv(in.Objects.Services, pod.Namespace, links)
 	cms := map[string]*corev1.ConfigMap{}
 	secrets := map[string]*corev1.Secret{}
 	tmp := map[string]string{}
@@ -299,17 +290,17 @@ func resolveEnv(in *envInput) (map[string]string, error) {
 }
 
 // fieldRef is podFieldSelectorRuntimeValue + fieldpath.ExtractFieldPathAsString.
-func (in *envInput) fieldRef(path string) (string, error) {
-	pod := in.pod
+func (in *Input) fieldRef(path string) (string, error) {
+	pod := in.Pod
 	switch path {
 	case "spec.nodeName":
 		return pod.Spec.NodeName, nil
 	case "spec.serviceAccountName":
 		return pod.Spec.ServiceAccountName, nil
 	case "status.hostIP", "status.hostIPs":
-		return in.hostIP, nil
+		return in.HostIP, nil
 	case "status.podIP", "status.podIPs":
-		return in.podIP, nil
+		return in.PodIP, nil
 	case "metadata.name":
 		return pod.Name, nil
 	case "metadata.namespace":
@@ -353,11 +344,11 @@ func formatMap(m map[string]string) string {
 
 // resourceFieldRef is containerResourceRuntimeValue with the limits
 // defaulted to the node's allocatable (defaultPodLimitsForDownwardAPI).
-func (in *envInput) resourceFieldRef(fs *corev1.ResourceFieldSelector) (string, error) {
-	c := in.container
+func (in *Input) resourceFieldRef(fs *corev1.ResourceFieldSelector) (string, error) {
+	c := in.Container
 	if fs.ContainerName != "" && fs.ContainerName != c.Name {
 		c = nil
-		for _, list := range [][]corev1.Container{in.pod.Spec.Containers, in.pod.Spec.InitContainers} {
+		for _, list := range [][]corev1.Container{in.Pod.Spec.Containers, in.Pod.Spec.InitContainers} {
 			for i := range list {
 				if list[i].Name == fs.ContainerName {
 					c = &list[i]
@@ -384,7 +375,7 @@ func (in *envInput) resourceFieldRef(fs *corev1.ResourceFieldSelector) (string, 
 	}
 	q, ok := list[corev1.ResourceName(name)]
 	if !ok && kind == "limits" {
-		q, ok = in.allocatable[corev1.ResourceName(name)]
+		q, ok = in.Allocatable[corev1.ResourceName(name)]
 	}
 	if !ok {
 		q = resource.Quantity{}
@@ -395,8 +386,8 @@ func (in *envInput) resourceFieldRef(fs *corev1.ResourceFieldSelector) (string, 
 	return strconv.FormatInt(int64(math.Ceil(float64(q.Value())/float64(divisor.Value()))), 10), nil
 }
 
-// expandArgv is ExpandContainerCommandAndArgs.
-func expandArgv(command, args []string, env map[string]string) []string {
+// ExpandArgv is ExpandContainerCommandAndArgs.
+func ExpandArgv(command, args []string, env map[string]string) []string {
 	mapping := mappingFor(env)
 	var out []string
 	for _, c := range command {
@@ -406,142 +397,4 @@ func expandArgv(command, args []string, env map[string]string) []string {
 		out = append(out, expand(a, mapping))
 	}
 	return out
-}
-
-// argvOf is the process a container runs: its command and args, with the
-// image's entrypoint and cmd where they are unset (the OCI/CRI rule: a
-// command replaces entrypoint and cmd; args alone replace cmd). For an
-// image whose ENTRYPOINT and CMD wink does not know, a container that sets
-// neither runs the image's unknown default process: argv is empty (the
-// shell runs it until stopped), not the catalog's guess for unknown images.
-func argvOf(c *corev1.Container, img Image, env map[string]string) []string {
-	command, args := c.Command, c.Args
-	if !img.Known && len(command) == 0 && len(args) == 0 {
-		return nil
-	}
-	if len(command) == 0 {
-		command = img.Entrypoint
-		if len(args) == 0 {
-			args = img.Cmd
-		}
-	}
-	return expandArgv(command, args, env)
-}
-
-func podUserName(pod *corev1.Pod) *string {
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.WindowsOptions != nil {
-		return sc.WindowsOptions.RunAsUserName
-	}
-	return nil
-}
-
-func containerUserName(c *corev1.Container) *string {
-	if sc := c.SecurityContext; sc != nil && sc.WindowsOptions != nil {
-		return sc.WindowsOptions.RunAsUserName
-	}
-	return nil
-}
-
-// userFor is the user a Windows container runs as (B9): its runAsUserName,
-// else the pod's, else the image's user, else the default.
-func userFor(r *rules.RuntimeRules, pod *corev1.Pod, c *corev1.Container, img Image) string {
-	if u := containerUserName(c); u != nil {
-		return *u
-	}
-	if u := podUserName(pod); u != nil {
-		return *u
-	}
-	if facts.HostProcess(pod) && len(r.Users.HostProcess) > 0 {
-		return r.Users.HostProcess[0]
-	}
-	if img.User != "" {
-		return img.User
-	}
-	return r.Users.DefaultUser
-}
-
-// verifyRunAsNonRoot is security_context_windows.go (B8) and, on Linux
-// nodes, security_context_others.go.
-func verifyRunAsNonRoot(r *rules.RuntimeRules, os facts.OS, pod *corev1.Pod, c *corev1.Container, img Image) error {
-	var nonRoot *bool
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.RunAsNonRoot != nil {
-		nonRoot = sc.RunAsNonRoot
-	}
-	if sc := c.SecurityContext; sc != nil && sc.RunAsNonRoot != nil {
-		nonRoot = sc.RunAsNonRoot
-	}
-	if nonRoot == nil || !*nonRoot {
-		return nil
-	}
-	d := rules.MessageData{Pod: podFormat(pod), Container: c.Name}
-	if os.IsWindows() {
-		if facts.HostProcess(pod) {
-			return nil
-		}
-		name := containerUserName(c)
-		if name == nil {
-			name = podUserName(pod)
-		}
-		if name != nil {
-			if strings.EqualFold(*name, r.Users.RootUser) {
-				d.User = *name
-				return fmt.Errorf("%s", r.Message("nonRootUserNameMessage", d))
-			}
-			return nil
-		}
-		if strings.EqualFold(img.User, r.Users.RootUser) {
-			d.User = img.User
-			return fmt.Errorf("%s", r.Message("nonRootImageUserMessage", d))
-		}
-		return nil
-	}
-	var uid *int64
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.RunAsUser != nil {
-		uid = sc.RunAsUser
-	}
-	if sc := c.SecurityContext; sc != nil && sc.RunAsUser != nil {
-		uid = sc.RunAsUser
-	}
-	if uid != nil {
-		if *uid == 0 {
-			return fmt.Errorf("%s", r.Message("nonRootLinuxUIDMessage", d))
-		}
-		return nil
-	}
-	if img.User == "" || img.User == "0" || img.User == "root" || strings.HasPrefix(img.User, "0:") {
-		return fmt.Errorf("%s", r.Message("nonRootLinuxImageMessage", d))
-	}
-	return nil
-}
-
-// gmsaDomain is the DNS domain of the pod's (or container's) GMSA
-// credential spec (DomainJoinConfig.DnsName), what `nltest /PARENTDOMAIN`
-// prints.
-func gmsaDomain(pod *corev1.Pod, c *corev1.Container) string {
-	var spec *string
-	if sc := pod.Spec.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.GMSACredentialSpec != nil {
-		spec = sc.WindowsOptions.GMSACredentialSpec
-	}
-	if sc := c.SecurityContext; sc != nil && sc.WindowsOptions != nil && sc.WindowsOptions.GMSACredentialSpec != nil {
-		spec = sc.WindowsOptions.GMSACredentialSpec
-	}
-	if spec == nil {
-		return ""
-	}
-	var cs struct {
-		DomainJoinConfig struct {
-			DNSName string `json:"DnsName"`
-		} `json:"DomainJoinConfig"`
-	}
-	if err := json.Unmarshal([]byte(*spec), &cs); err != nil {
-		return ""
-	}
-	return cs.DomainJoinConfig.DNSName
-}
-
-// SandboxMountPoint is where a HostProcess container's volumes and image
-// files are (B10): %CONTAINER_SANDBOX_MOUNT_POINT%.
-func SandboxMountPoint(containerID string) string {
-	id := strings.TrimPrefix(containerID, "containerd://")
-	return `C:\C\` + id + `\`
 }

@@ -1,4 +1,4 @@
-package pods
+package ipam
 
 import (
 	"errors"
@@ -67,6 +67,6 @@ func TestIPAM(t *testing.T) {
 			}
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { tc.run(t, NewIPAM()) })
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, New()) })
 	}
 }
