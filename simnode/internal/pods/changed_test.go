@@ -33,7 +33,10 @@ func TestImageChangeRestartsContainer(t *testing.T) {
 	}
 	const newImage = "mcr.microsoft.com/windows/servercore:ltsc2022"
 	f.withImage("web", newImage)
-	f.run(startDelay + 5*time.Second)
+	// The stop, pull and start take simulated seconds; the margin leaves
+	// room for a loaded machine, where a step's goroutines may still be
+	// busy when waitIdle gives up on them.
+	f.run(startDelay + 30*time.Second)
 	kill := f.eventsOf("Killing")
 	if len(kill) != 1 || kill[0].Message != "Container c definition changed, will be restarted" || kill[0].Type != "Normal" {
 		t.Fatalf("Killing events %+v", kill)
