@@ -216,7 +216,7 @@ func upOnce(ctx context.Context, opts UpOptions, made *bool) (*Cluster, error) {
 	// The supervisor runs: whoever takes the lock next finds the cluster.
 	lock.unlock()
 	nodes := NodeNames(st.Config)
-	if err := waitWorking(waitCtx, backend, st, kubeconfig, func(ctx context.Context) error {
+	if err := waitWorking(waitCtx, backend, st, kubeconfig, sup.since(), func(ctx context.Context) error {
 		return waitReady(ctx, o, st, kubeconfig, nodes, opts.Schedulable, start, sup)
 	}); err != nil {
 		err = fmt.Errorf("cluster %q is not up: %w\n(component logs are in %s)", name, err, filepath.Join(dir, logDir))
@@ -285,10 +285,26 @@ func newState(dir string, cfg *v1alpha1.Cluster, binary string) (*cluster.State,
 }
 
 // startedSupervisor is a supervisor this Up started: exited receives
-// its exit.
+// its exit; started is when it started, after every process of an earlier
+// one had stopped.
 type startedSupervisor struct {
-	pid    int
-	exited chan error
+	pid     int
+	started time.Time
+	exited  chan error
+}
+
+// since is when the supervisor's simnode was started, or zero for a
+// supervisor this Up did not start. A node counts as Ready once posted
+// since then (facts.NodeReadySince): until the new simnode has posted it,
+// a node is Ready as the simnode that served it before left it, at that
+// simnode's kubelet address and port (simnode.shards re-partitioned, say).
+// The simnode of a supervisor that ran before may have posted its nodes
+// long ago.
+func (s *startedSupervisor) since() time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	return s.started
 }
 
 // startSupervisor starts `wink supervise` detached from this process, so the
@@ -307,10 +323,11 @@ func startSupervisor(o Options, name, dir string) (*startedSupervisor, error) {
 	cmd := exec.Command(o.Binary, "supervise", "--name", name, "--home", o.Home)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the supervisor: %w", err)
 	}
-	s := &startedSupervisor{pid: cmd.Process.Pid, exited: make(chan error, 1)}
+	s := &startedSupervisor{pid: cmd.Process.Pid, started: started, exited: make(chan error, 1)}
 	go func() { s.exited <- exitErr(cmd.Wait()) }()
 	return s, nil
 }
@@ -340,7 +357,8 @@ func exitErr(err error) error {
 }
 
 // waitReady waits for the apiserver and then for every node to be Ready,
-// printing each step once. It fails at once when a component cannot start
+// posted by the simnode of sup (startedSupervisor.since), printing each
+// step once. It fails at once when a component cannot start
 // or the supervisor is gone.
 func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig string, nodes []string, schedulable bool, start time.Time, sup *startedSupervisor) error {
 	dir := st.Dir
@@ -377,7 +395,7 @@ func waitReady(ctx context.Context, o Options, st *cluster.State, kubeconfig str
 		if apiUp {
 			list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			if err == nil {
-				ready := readyNodes(list.Items, nodes, schedulable)
+				ready := readyNodes(list.Items, nodes, schedulable, sup.since())
 				if ready != lastReady {
 					lastReady = ready
 					what := "Ready"
@@ -459,18 +477,19 @@ func supervisorGone(dir string, sup *startedSupervisor) error {
 	}
 }
 
-// readyNodes counts the wanted nodes that are Ready. With schedulable, a
-// node counts only once the node lifecycle controller has also seen it Ready
-// and lifted the not-ready taint that every new node gets (a few seconds
-// later on a fresh controller manager).
-func readyNodes(items []corev1.Node, want []string, schedulable bool) int {
+// readyNodes counts the wanted nodes that are Ready as posted since since
+// (facts.NodeReadySince). With schedulable, a node counts only once the
+// node lifecycle controller has also seen it Ready and lifted the not-ready
+// taint that every new node gets (a few seconds later on a fresh controller
+// manager).
+func readyNodes(items []corev1.Node, want []string, schedulable bool, since time.Time) int {
 	wanted := map[string]bool{}
 	for _, n := range want {
 		wanted[n] = true
 	}
 	ready := 0
 	for _, n := range items {
-		if wanted[n.Name] && facts.NodeReady(&n) && (!schedulable || !notReadyTainted(&n)) {
+		if wanted[n.Name] && facts.NodeReadySince(&n, since) && (!schedulable || !notReadyTainted(&n)) {
 			ready++
 		}
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"wink.dev/wink/harness/config"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
@@ -76,6 +79,28 @@ func TestNodesProgress(t *testing.T) {
 		if got := nodesProgress("Ready", tc.ready, tc.total, 1500*time.Millisecond); got != tc.want {
 			t.Errorf("%d/%d: %q, want %q", tc.ready, tc.total, got, tc.want)
 		}
+	}
+}
+
+// TestReadyNodesPostedSince: `wink up` again (simnode.shards changed, or
+// after `wink down`) finds the nodes Ready as the simnode that served them
+// left them; Up counts a node once the simnode it started has posted it,
+// and, when the supervisor ran before, every Ready node.
+func TestReadyNodesPostedSince(t *testing.T) {
+	sup := &startedSupervisor{started: time.Now()}
+	node := func(name string, heartbeat time.Time) corev1.Node {
+		return corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{
+			{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastHeartbeatTime: metav1.NewTime(heartbeat)},
+		}}}
+	}
+	items := []corev1.Node{node("n-0", sup.started.Add(2*time.Second)), node("n-1", sup.started.Add(-time.Minute))}
+	want := []string{"n-0", "n-1"}
+	if got := readyNodes(items, want, false, sup.since()); got != 1 {
+		t.Errorf("with the supervisor Up started: %d Ready, want 1 (n-1 is as the earlier simnode left it)", got)
+	}
+	var running *startedSupervisor // the supervisor ran before Up
+	if got := readyNodes(items, want, false, running.since()); got != 2 {
+		t.Errorf("with the supervisor running before: %d Ready, want 2", got)
 	}
 }
 

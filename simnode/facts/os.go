@@ -3,6 +3,7 @@ package facts
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -124,6 +125,23 @@ func NodeReady(n *corev1.Node) bool {
 	for _, c := range n.Status.Conditions {
 		if c.Type == corev1.NodeReady {
 			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// NodeReadySince reports whether the node's Ready condition is True and was
+// posted at or after since (a zero since takes any post). Every status a
+// kubelet posts, its registration's included, carries its heartbeat
+// (lastHeartbeatTime); a node whose heartbeat is older is Ready as a kubelet
+// left it that has not posted since, which the apiserver shows until the
+// node lifecycle controller's grace period has passed: its address and
+// port are those of that kubelet, maybe gone. The API keeps the heartbeat
+// to the second, so since is compared to the second.
+func NodeReadySince(n *corev1.Node, since time.Time) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue && !c.LastHeartbeatTime.Time.Before(since.Truncate(time.Second))
 		}
 	}
 	return false

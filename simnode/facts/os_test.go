@@ -3,6 +3,7 @@ package facts
 import (
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -92,5 +93,38 @@ func TestWindowsTaint(t *testing.T) {
 	}
 	if tol.Key != taint.Key || tol.Value != taint.Value || tol.Effect != taint.Effect || tol.Operator != corev1.TolerationOpEqual {
 		t.Fatalf("[N4] %v does not tolerate %v", tol, taint)
+	}
+}
+
+// TestNodeReadySince: a node counts as Ready since a time when its Ready
+// condition is True and its heartbeat, which every status a kubelet posts
+// carries (https://kubernetes.io/docs/reference/node/node-status/#condition:
+// lastHeartbeatTime), is not older, to the second the API keeps; a zero
+// time takes any heartbeat.
+func TestNodeReadySince(t *testing.T) {
+	since := time.Date(2025, 3, 1, 12, 0, 5, 700_000_000, time.UTC)
+	node := func(status corev1.ConditionStatus, heartbeat time.Time) *corev1.Node {
+		return &corev1.Node{Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{
+			{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionFalse, LastHeartbeatTime: metav1.NewTime(since.Add(time.Minute))},
+			{Type: corev1.NodeReady, Status: status, LastHeartbeatTime: metav1.NewTime(heartbeat)},
+		}}}
+	}
+	for _, tt := range []struct {
+		name  string
+		node  *corev1.Node
+		since time.Time
+		want  bool
+	}{
+		{"posted after", node(corev1.ConditionTrue, since.Add(2*time.Second)), since, true},
+		{"posted a minute before", node(corev1.ConditionTrue, since.Add(-time.Minute)), since, false},
+		{"posted in the same second, as the API keeps it", node(corev1.ConditionTrue, since.Truncate(time.Second)), since, true},
+		{"posted a second before", node(corev1.ConditionTrue, since.Add(-time.Second)), since, false},
+		{"NotReady, posted after", node(corev1.ConditionFalse, since.Add(time.Second)), since, false},
+		{"any post, with a zero time", node(corev1.ConditionTrue, since.Add(-time.Hour)), time.Time{}, true},
+		{"no Ready condition", &corev1.Node{}, time.Time{}, false},
+	} {
+		if got := NodeReadySince(tt.node, tt.since); got != tt.want {
+			t.Errorf("%s: NodeReadySince %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"io"
+	"time"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/supervisor"
@@ -29,8 +30,10 @@ type Backend interface {
 // and still not work (an apiserver that cannot reach the kubelets, say).
 // `wink up` runs Verify while it waits: Verify returns nil once the
 // cluster works, or an error saying what blocks it as soon as it knows.
+// It judges the nodes posted since since (facts.NodeReadySince): when
+// `wink up` started simnode, since then; zero when simnode ran before.
 type Verifier interface {
-	Verify(ctx context.Context, st *State, kubeconfig string) error
+	Verify(ctx context.Context, st *State, kubeconfig string, since time.Time) error
 }
 
 // State is a cluster's state directory and what was chosen when it was made.

@@ -91,10 +91,11 @@ func CheckAccess(ctx context.Context, kubeconfig string) error {
 // returns nil once it does for every node (of a large cluster, those of
 // verifySample), and an error naming the node, its address and the fix once
 // one has failed for verifyGrace (verifyBusyGrace when it timed out). Each round
-// lists the nodes once and asks the Ready ones it has not yet reached,
-// verifyParallel at a time: thousands of nodes (issue 20) take seconds, not
-// a Get and a proxy request each at the client's default rate.
-func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig string) error {
+// lists the nodes once and asks the Ready ones, posted since since
+// (facts.NodeReadySince), that it has not yet reached, verifyParallel at a
+// time: thousands of nodes (issue 20) take seconds, not a Get and a proxy
+// request each at the client's default rate.
+func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig string, since time.Time) error {
 	client, err := clientFor(kubeconfig, proxyTimeout)
 	if err != nil {
 		return err
@@ -109,7 +110,7 @@ func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig stri
 	for len(pending) > 0 {
 		list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{ResourceVersion: "0"})
 		if err == nil {
-			if err := reach(ctx, client, list.Items, pending, failing); err != nil || ctx.Err() != nil {
+			if err := reach(ctx, client, list.Items, since, pending, failing); err != nil || ctx.Err() != nil {
 				return err
 			}
 		}
@@ -125,12 +126,12 @@ func (b *Backend) Verify(ctx context.Context, st *cluster.State, kubeconfig stri
 	return nil
 }
 
-// reach asks the node proxy of each Ready node of nodes still pending,
-// verifyParallel at a time, and takes those that answer off pending. It
-// returns the error of the first node that has failed for verifyGrace; when
-// the user may not use the node proxy there is nothing to check with, and
-// it empties pending.
-func reach(ctx context.Context, client kubernetes.Interface, nodes []corev1.Node, pending map[string]bool, failing map[string]time.Time) error {
+// reach asks the node proxy of each node of nodes still pending that is
+// Ready as posted since since, verifyParallel at a time, and takes those
+// that answer off pending. It returns the error of the first node that has
+// failed for verifyGrace; when the user may not use the node proxy there is
+// nothing to check with, and it empties pending.
+func reach(ctx context.Context, client kubernetes.Interface, nodes []corev1.Node, since time.Time, pending map[string]bool, failing map[string]time.Time) error {
 	var (
 		mu        sync.Mutex
 		forbidden bool
@@ -140,8 +141,11 @@ func reach(ctx context.Context, client kubernetes.Interface, nodes []corev1.Node
 	g.SetLimit(verifyParallel)
 	var ask []*corev1.Node
 	for i := range nodes {
-		// Not registered yet: Up's own wait counts that.
-		if pending[nodes[i].Name] && facts.NodeReady(&nodes[i]) {
+		// Not registered, or not posted by the simnode now serving it
+		// (`wink up` again: the node still shows the address and port
+		// of the simnode that served it before): Up's own wait counts
+		// that.
+		if pending[nodes[i].Name] && facts.NodeReadySince(&nodes[i], since) {
 			ask = append(ask, &nodes[i])
 		}
 	}
@@ -204,11 +208,10 @@ const (
 	// longer than the embedded backend's egress proxy takes to give up
 	// dialling (10 s), so that the apiserver's answer says why.
 	proxyTimeout = 15 * time.Second
-	// verifyGrace is how long a node's kubelet API may be unreachable
-	// before Verify says so. A node another simnode served a moment ago
-	// (shards taking over a stopped shard's nodes) is still Ready while its
-	// new server boots it: 3 s was too short for that on a loaded machine
-	// (suites/existing TestShards failed so in a clean-clone CI run).
+	// verifyGrace is how long the kubelet API of a node, posted by the
+	// simnode now serving it, may be unreachable before Verify says so:
+	// the apiserver and simnode of a loaded machine answer late. (A node
+	// Ready as an earlier simnode left it is not asked: reach.)
 	verifyGrace = 10 * time.Second
 	// verifyBusyGrace is verifyGrace for a node whose requests time out
 	// rather than fail: an apiserver that dials a node in vain takes 30 s
