@@ -105,10 +105,17 @@ func run(ctx context.Context, l layout, tag, version string) error {
 	if err := writeNodeImage(ctx, archive, stage, tag, map[string]string{inputsLabel: digest}); err != nil {
 		return fmt.Errorf("node image: %w", err)
 	}
+	previous, _ := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Output()
 	cmd := exec.CommandContext(ctx, "docker", "load", "-i", archive)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("docker load: %w", err)
+	}
+	// The image the tag named before is left without a name: remove it
+	// unless a node container still uses it (then docker refuses).
+	current, _ := exec.CommandContext(ctx, "docker", "image", "inspect", "--format", "{{.Id}}", tag).Output()
+	if id := strings.TrimSpace(string(previous)); id != "" && id != strings.TrimSpace(string(current)) {
+		_ = exec.CommandContext(ctx, "docker", "image", "rm", id).Run()
 	}
 	fmt.Printf("built %s in %s\n", tag, time.Since(start).Round(time.Second))
 	return nil
