@@ -163,8 +163,19 @@ func podAnswers(ctx context.Context, t *testing.T, rc *rest.Config, cs kubernete
 		p, _ := cs.CoreV1().Pods(ns).Get(ctx, pod.Name, metav1.GetOptions{})
 		t.Fatalf("logs of %s: %q, want %q (pod status %+v)", pod.Name, got, logs, p.Status)
 	}
-	if out, err := execIn(ctx, rc, cs, ns, pod.Name, argv); err != nil || !strings.Contains(out, "exec reached") {
-		t.Errorf("exec in %s: %q, %v", pod.Name, out, err)
+	// An exec answered with no output and no error is tried again, and
+	// said: docs/kind.md (known issues) has the one seen on the kind
+	// backend under load, whose cause is not found yet.
+	for try := 1; ; try++ {
+		out, err := execIn(ctx, rc, cs, ns, pod.Name, argv)
+		if err == nil && out == "" && try < 3 {
+			t.Logf("exec in %s, try %d: no output and no error", pod.Name, try)
+			continue
+		}
+		if err != nil || !strings.Contains(out, "exec reached") {
+			t.Errorf("exec in %s: %q, %v", pod.Name, out, err)
+		}
+		return
 	}
 }
 
