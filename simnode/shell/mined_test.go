@@ -335,6 +335,7 @@ func TestMinedShCommands(t *testing.T) {
 	}
 	t.Logf("mined corpus: sh scripts run %d commands: %d simulated, %d listed as not simulated, %d neither", len(uses), len(simulated), len(unsimulated), len(missing))
 }
+
 // minedUnsimulatedGroup is testdata/mined/powershell-unsimulated.yaml: commands wink
 // neither simulates nor lists as in-box, in groups with the reason.
 type minedUnsimulatedGroup struct {

@@ -285,4 +285,3 @@ func (p *Proc) Symlink(target, link string) error {
 	}
 	return l.Symlink(target, p.Path(link))
 }
-
