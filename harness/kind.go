@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"path/filepath"
 
 	"wink.dev/wink/harness/internal/dockershim"
 )
@@ -19,7 +18,7 @@ func KindShimPath(ctx context.Context, opts Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, _, err := dockershim.Setup(ctx, filepath.Join(o.Home, dockershim.HomeDir), o.Binary)
+	dir, _, err := dockershim.Setup(ctx, o.Home, o.Binary)
 	return dir, err
 }
 

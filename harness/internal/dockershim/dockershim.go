@@ -317,16 +317,17 @@ func readHead(path string, n int) ([]byte, error) {
 	return buf[:k], err
 }
 
-// HomeDir is the directory under the wink home that holds the probed
+// homeDir is the directory under the wink home that holds the probed
 // engines and their shims; a leading dot keeps it apart from every cluster
 // name.
-const HomeDir = ".docker-shim"
+const homeDir = ".docker-shim"
 
 // Setup probes the engine the docker CLI on PATH talks to (once: Cached,
-// in dir) and, where it refuses --privileged, installs its shim for the
-// wink executable wink. It returns the shim's directory, "" when the
-// engine needs none, and what it knows of the engine.
-func Setup(ctx context.Context, dir, wink string) (string, Engine, error) {
+// under the wink home) and, where it refuses --privileged, installs its
+// shim for the wink executable wink. It returns the shim's directory, ""
+// when the engine needs none, and what it knows of the engine.
+func Setup(ctx context.Context, home, wink string) (string, Engine, error) {
+	dir := filepath.Join(home, homeDir)
 	docker, err := RealDocker()
 	if err != nil {
 		return "", Engine{}, err

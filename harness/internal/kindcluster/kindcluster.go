@@ -174,7 +174,7 @@ func created(st *cluster.State) bool {
 // first on this process's PATH, where kind's docker provider looks its
 // CLI up on every call. The shim passes every other command through.
 func useEngine(ctx context.Context, st *cluster.State) (dockershim.Engine, error) {
-	dir, engine, err := dockershim.Setup(ctx, filepath.Join(filepath.Dir(st.Dir), dockershim.HomeDir), st.Binary)
+	dir, engine, err := dockershim.Setup(ctx, filepath.Dir(st.Dir), st.Binary)
 	if err != nil || dir == "" {
 		return engine, err
 	}
