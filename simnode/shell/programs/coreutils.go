@@ -170,16 +170,7 @@ func Head(p *process.Proc, argv []string) int {
 	}
 	names, data, code := readInputs(p, "head", files)
 	for k, d := range data {
-		if (len(names) > 1 && !*quiet) || *verbose {
-			if k > 0 {
-				p.Println("")
-			}
-			name := names[k]
-			if name == "" {
-				name = "standard input"
-			}
-			p.Println("==> " + name + " <==")
-		}
+		fileHeader(p, names, k, *quiet, *verbose)
 		var end int
 		if unit == "bytes" {
 			end = min(n, len(d))

@@ -62,16 +62,7 @@ func Tail(p *process.Proc, argv []string) int {
 	}
 	names, data, code := readInputs(p, "tail", shown)
 	for k, d := range data {
-		if (len(names) > 1 && !*quiet) || *verbose {
-			if k > 0 {
-				p.Println("")
-			}
-			name := names[k]
-			if name == "" {
-				name = "standard input"
-			}
-			p.Println("==> " + name + " <==")
-		}
+		fileHeader(p, names, k, *quiet, *verbose)
 		start := 0
 		switch {
 		case bytes && from:
@@ -99,4 +90,21 @@ func Tail(p *process.Proc, argv []string) int {
 		return p.Block()
 	}
 	return code
+}
+
+// fileHeader is head's and tail's "==> NAME <==" before input k of names
+// ("" is standard input): printed when there is more than one input and
+// not -q, or with -v; a blank line separates it from the input before.
+func fileHeader(p *process.Proc, names []string, k int, quiet, verbose bool) {
+	if (len(names) <= 1 || quiet) && !verbose {
+		return
+	}
+	if k > 0 {
+		p.Println("")
+	}
+	name := names[k]
+	if name == "" {
+		name = "standard input"
+	}
+	p.Println("==> " + name + " <==")
 }
