@@ -182,17 +182,16 @@ func flavor(p *process.Proc, argv0 string) string {
 // maxScript bounds a script read from stdin.
 const maxScript = 1 << 20
 
-// parse parses script as bash (ash has bash's [[ ]], function and local);
-// top: the script itself, where return outside a function ends it as
+// parse parses script (parseScript) for running it; top: the script itself, where return outside a function ends it as
 // exit does (ash, dash). What ash would not parse prints its syntax
 // error: 2.
 func (s *shell) parse(script, name string, top bool) (*syntax.File, bool) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), name)
+	f, what, err := parseScript(script, name)
 	if err != nil {
 		s.p.Eprintln("sh: syntax error: " + syntaxMessage(err))
 		return nil, false
 	}
-	switch what := unsupported(f); what {
+	switch what {
 	case "":
 	case "function body":
 		s.p.Eprintln("sh: syntax error: a function body is a compound command")

@@ -8,15 +8,22 @@ import (
 )
 
 // Parse parses a shell script as the simulated sh does before it runs one
-// (bash syntax, less what the interpreter cannot run) and returns the
-// error sh would stop on, or nil.
+// (parseScript) and returns the error sh would stop on, or nil.
 func Parse(script string) error {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	_, what, err := parseScript(script, "")
+	if err == nil && what != "" {
+		err = errors.New("not simulated: " + what)
+	}
+	return err
+}
+
+// parseScript parses script as bash (ash has bash's [[ ]], function and
+// local) and names what in it the interpreter cannot run (unsupported),
+// "" when it can run all of it.
+func parseScript(script, name string) (f *syntax.File, what string, err error) {
+	f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), name)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	if what := unsupported(f); what != "" {
-		return errors.New("not simulated: " + what)
-	}
-	return nil
+	return f, unsupported(f), nil
 }
