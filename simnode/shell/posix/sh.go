@@ -182,9 +182,9 @@ func flavor(p *process.Proc, argv0 string) string {
 // maxScript bounds a script read from stdin.
 const maxScript = 1 << 20
 
-// parse parses script (parseScript) for running it; top: the script itself, where return outside a function ends it as
-// exit does (ash, dash). What ash would not parse prints its syntax
-// error: 2.
+// parse parses script (parseScript) for running it; top: the script
+// itself, where return outside a function ends it as exit does (ash,
+// dash). What ash would not parse prints its syntax error: 2.
 func (s *shell) parse(script, name string, top bool) (*syntax.File, bool) {
 	f, what, err := parseScript(script, name)
 	if err != nil {
