@@ -62,7 +62,7 @@ kind-node-image:
 ## suites: the e2e suites as test binaries, bin/suites/<area>.test, for `wink test`
 ## without a Go toolchain (go test -c -o DIR/ names each binary after its package)
 suites:
-	$(GO) test -c -ldflags="-s -w" -o bin/suites/ ./suites/...
+	$(GO) test -c -tags upstreame2e -ldflags="-s -w" -o bin/suites/ ./suites/...
 
 ## tools: chart-testing (ct), helm and the kind CLI, built into bin/tools at the
 ## versions of .ci/tools/go.mod (a module of its own: their dependencies stay out

@@ -1,21 +1,20 @@
 // Package conformance runs a deterministic few-minute subset of SIG
-// Windows' own e2e specs (upstream e2e.test, harness/conformance) against a
-// wink cluster of the sig-windows profile: the kubelet API (/configz,
+// Windows' own e2e specs (upstream's, through harness/conformance) against
+// a wink cluster of the sig-windows profile: the kubelet API (/configz,
 // /metrics, /stats/summary, websocket logs), HostProcess containers and
 // their local groups, a Service, volumes (ConfigMap, emptyDir shared
-// between containers) and an admission webhook served from a pod. It uses
-// $WINK_E2E_BINARY when set; otherwise it builds e2e.test of the control
-// plane's version from the Go module cache as `wink conformance` does,
-// once, into $WINK_E2E_CACHE (default: the user cache directory's
-// wink/e2e, which CI keeps between runs), and skips only without a Go
-// toolchain.
+// between containers) and an admission webhook served from a pod. The specs
+// run from $WINK_E2E_BINARY when set (`wink test` sets it to the
+// upstream.test it built beside the suites), else from the test program of
+// ./upstream, built here with `go test -c`; the suite skips only without a
+// Go toolchain.
 package conformance
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,6 +22,7 @@ import (
 
 	"wink.dev/wink/harness"
 	"wink.dev/wink/harness/conformance"
+	"wink.dev/wink/suites/conformance/upstream"
 	"wink.dev/wink/suites/suite"
 )
 
@@ -48,30 +48,23 @@ var subset = []string{
 	`[sig-api-machinery] AdmissionWebhook [Privileged:ClusterAdmin] should be able to deny pod and configmap creation [Conformance]`,
 }
 
-// e2eBinary is $WINK_E2E_BINARY, or e2e.test built (once) into the cache.
+// e2eBinary is $WINK_E2E_BINARY, or the test program of ./upstream built
+// into a temporary directory (seconds when the Go build cache holds it).
 func e2eBinary(ctx context.Context, t *testing.T) string {
 	if e2e := os.Getenv("WINK_E2E_BINARY"); e2e != "" {
 		return e2e
 	}
-	dir := os.Getenv("WINK_E2E_CACHE")
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			t.Skipf("no WINK_E2E_BINARY, no WINK_E2E_CACHE and no user cache directory (%v) to build e2e.test in", err)
-		}
-		dir = filepath.Join(c, "wink", "e2e")
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skipf("WINK_E2E_BINARY is not set and there is no Go toolchain to build ./upstream: %v", err)
 	}
-	var log strings.Builder
+	bin := filepath.Join(t.TempDir(), "upstream.test")
 	start := time.Now()
-	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{Version: harness.KubernetesVersion, Dir: dir, Log: &log})
-	if errors.Is(err, conformance.ErrNoGo) {
-		t.Skipf("WINK_E2E_BINARY is not set and %v", err)
+	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-tags", upstream.Tag, "-ldflags=-s -w", "-o", bin, "./upstream")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building ./upstream (go %s): %v\n%s", strings.Join(cmd.Args[1:], " "), err, out)
 	}
-	if err != nil {
-		t.Fatalf("building e2e.test %s into %s: %v\n%s", harness.KubernetesVersion, dir, err, log.String())
-	}
-	t.Logf("e2e.test %s: %s (%s)", harness.KubernetesVersion, bins.E2E, time.Since(start).Round(time.Second))
-	return bins.E2E
+	t.Logf("upstream e2e specs %s: %s (built in %s)", harness.KubernetesVersion, bin, time.Since(start).Round(time.Second))
+	return bin
 }
 
 func TestSIGWindowsSubset(t *testing.T) {

@@ -17,9 +17,14 @@ const suitePackage = "wink.dev/wink/suites/"
 
 // notSuites are the packages under suites/ that `wink test` does not run: shared
 // helpers, benchmarks and their profiling helper (bench/profile), the
-// reference webhook (the webhooks suite tests it) and this runner. `make
-// suites` names a binary by its package's last element, nested or not.
-var notSuites = []string{"suite", "bench", "profile", "reference", "runner"}
+// reference webhook (the webhooks suite tests it), the conformance suite's
+// upstream specs (it runs them) and this runner. `make suites` names a
+// binary by its package's last element, nested or not.
+var notSuites = []string{"suite", "bench", "profile", "reference", "upstream", "runner"}
+
+// upstreamBinary is the conformance suite's upstream specs among the suite
+// binaries (suites/conformance/upstream).
+const upstreamBinary = "upstream.test"
 
 // Options say which suites run, against which cluster, and where the
 // reports go: the flags of `wink test`.

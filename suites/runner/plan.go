@@ -27,6 +27,9 @@ type testPlan struct {
 	Root   string // the checkout, "" if none
 	Suites []suiteRun
 	Note   string // one line about the choice, "" if none (stale binaries)
+	// Upstream is the conformance suite's upstream specs, built beside
+	// the suites; "" when there is none.
+	Upstream string
 }
 
 // findSuites looks for prebuilt suite binaries, then for a checkout with a
@@ -55,6 +58,9 @@ func findSuites(f *Options) (*testPlan, error) {
 			continue
 		}
 		plan := &testPlan{Mode: "binaries", From: dir, Root: root}
+		if up := filepath.Join(dir, upstreamBinary); isFile(up) {
+			plan.Upstream = absPath(up)
+		}
 		if root == "" {
 			// bin/suites of a checkout: its root is two levels up.
 			if r := filepath.Dir(filepath.Dir(absPath(dir))); isModuleRoot(r) {

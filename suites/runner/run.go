@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"wink.dev/wink/harness"
-	"wink.dev/wink/harness/conformance"
 	"wink.dev/wink/reports"
+	"wink.dev/wink/suites/conformance/upstream"
 	"wink.dev/wink/suites/suite/undertest"
 )
 
@@ -50,40 +50,14 @@ func runSuite(ctx context.Context, s suiteRun, args, env []string, timeout time.
 	return err
 }
 
-// e2eForConformance builds upstream's e2e.test for the conformance suite
-// before any suite runs, saying what it builds and how long it takes (the
-// first build takes minutes: issue 21), and hands it to the suite
-// (WINK_E2E_BINARY). It builds where the suite itself would
-// ($WINK_E2E_CACHE, else the user's cache directory) and only once; without
-// the conformance suite, or with WINK_E2E_BINARY set, or without a Go
-// toolchain (the suite then skips, saying so), it does nothing.
-func e2eForConformance(ctx context.Context, plan *testPlan, env []string, stdout io.Writer) ([]string, error) {
-	if !slices.ContainsFunc(plan.Suites, func(s suiteRun) bool { return s.Area == "conformance" }) || lookupEnv(env, "WINK_E2E_BINARY") != "" {
-		return env, nil
+// upstreamE2E points the conformance suite at the upstream specs' test
+// program of the plan's binaries (WINK_E2E_BINARY), built beside the suites
+// (`make suites`, buildSuites); without it the suite builds its own.
+func upstreamE2E(plan *testPlan, env []string) []string {
+	if !slices.ContainsFunc(plan.Suites, func(s suiteRun) bool { return s.Area == "conformance" }) || lookupEnv(env, "WINK_E2E_BINARY") != "" || plan.Upstream == "" {
+		return env
 	}
-	dir := lookupEnv(env, "WINK_E2E_CACHE")
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			return env, nil
-		}
-		dir = filepath.Join(c, "wink", "e2e")
-	}
-	log, err := os.CreateTemp("", "wink-e2e-build-*.log")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(log.Name())
-	defer log.Close()
-	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{Version: harness.KubernetesVersion, Dir: dir, Log: log, Progress: stdout})
-	if errors.Is(err, conformance.ErrNoGo) {
-		return env, nil
-	}
-	if err != nil {
-		out, _ := os.ReadFile(log.Name())
-		return nil, fmt.Errorf("building e2e.test for the conformance suite: %w\n%s", err, out)
-	}
-	return append(env, "WINK_E2E_BINARY="+bins.E2E), nil
+	return append(env, "WINK_E2E_BINARY="+plan.Upstream)
 }
 
 // lookupEnv is the last value of key in env.
@@ -98,15 +72,19 @@ func lookupEnv(env []string, key string) string {
 }
 
 // buildSuites links the plan's suites from source into dir with one `go test
-// -c` (stripped), and points the suites at their binaries: each links once, for the
-// count of its features and for its run, and the packages they share
-// compile once.
+// -c` (stripped), with the conformance suite's upstream specs when it runs,
+// and points the suites at their binaries: each links once, for the count
+// of its features and for its run, and the packages they share compile
+// once.
 func buildSuites(ctx context.Context, plan *testPlan, dir string) error {
-	// Without symbol table and DWARF (-s -w) the 15 links take about a
-	// third less time; panics still name functions and lines.
-	args := []string{"test", "-c", "-ldflags=-s -w", "-o", dir + string(filepath.Separator)}
+	// Without symbol table and DWARF (-s -w) the links take about a third
+	// less time; panics still name functions and lines.
+	args := []string{"test", "-c", "-tags", upstream.Tag, "-ldflags=-s -w", "-o", dir + string(filepath.Separator)}
 	for _, s := range plan.Suites {
 		args = append(args, "./suites/"+s.Area)
+		if s.Area == "conformance" {
+			args = append(args, "./suites/conformance/upstream")
+		}
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = plan.Root
@@ -115,6 +93,9 @@ func buildSuites(ctx context.Context, plan *testPlan, dir string) error {
 	}
 	for i := range plan.Suites {
 		plan.Suites[i].Binary = filepath.Join(dir, plan.Suites[i].Area+".test")
+	}
+	if up := filepath.Join(dir, upstreamBinary); isFile(up) {
+		plan.Upstream = up
 	}
 	return nil
 }
@@ -234,9 +215,7 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "Suite flags: %s\n", strings.Join(args, " "))
 	}
 
-	if env, err = e2eForConformance(ctx, plan, env, stdout); err != nil {
-		return err
-	}
+	env = upstreamE2E(plan, env)
 
 	// Count the features first (e2e-framework --dry-run: no cluster).
 	total := 0
