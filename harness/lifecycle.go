@@ -135,6 +135,16 @@ func upOnce(ctx context.Context, opts UpOptions, made *bool) (*Cluster, error) {
 		}
 	}
 
+	if !running(dir) {
+		// Wait's time starts once this machine has a core for the
+		// bring-up (BringUpsAtOnce).
+		slot, err := takeBringUpSlot(ctx, name, o.Progress)
+		if err != nil {
+			return nil, err
+		}
+		defer slot.release()
+		start = time.Now()
+	}
 	waitCtx, cancel := context.WithTimeout(ctx, opts.Wait)
 	defer cancel()
 	lock, err := lockCluster(waitCtx, o.Home, name, "wink up", o.Progress)

@@ -116,7 +116,7 @@ var htmlTemplate = template.Must(template.Must(htmlBase.Clone()).New("report").F
 <label>Result <select id="status"><option value="">all</option><option value="pass">pass</option><option value="fail">fail</option><option value="skip">skip</option><option value="not-covered">not covered</option></select></label>
 </div>
 {{if .Failed}}<h2>Failures</h2>
-{{range .R.Packages}}{{if .Failure}}<h3>suite {{.Area}} failed before its tests <span class="muted">{{.Package}}</span></h3><pre>{{.Failure}}</pre>{{end}}{{end}}
+{{range .R.Packages}}{{if .Harness}}<h3>⚠️ suite {{.Area}}: harness problem, its cluster did not come up (no test ran) <span class="muted">{{.Package}}</span></h3><p>{{.Harness}}</p><pre>{{.Failure}}</pre>{{else if .Failure}}<h3>suite {{.Area}} failed before its tests <span class="muted">{{.Package}}</span></h3><pre>{{.Failure}}</pre>{{end}}{{end}}
 {{range .R.Results}}{{if eq .Status "fail"}}<h3 class="f" data-area="{{.Area}}">{{.Area}}: {{.Feature}} <span class="muted">rows {{join .Rows ", "}} · {{.Test}}</span></h3><pre>{{.Failure}}</pre>{{end}}{{end}}
 {{end}}
 <h2>Traceability matrix</h2>

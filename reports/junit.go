@@ -97,8 +97,12 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			s.Tests++
 		}
 		if p.Failure != "" {
+			msg, kind := firstLine(p.Failure), "error"
+			if p.Harness != "" {
+				msg, kind = "harness problem: "+p.Harness, "harness"
+			}
 			s.Cases = append(s.Cases, junitCase{Classname: p.Package, Name: "TestMain", Time: seconds(p.Duration),
-				Error: &junitMessage{Message: firstLine(p.Failure), Type: "error", Text: p.Failure}})
+				Error: &junitMessage{Message: msg, Type: kind, Text: p.Failure}})
 			s.Tests++
 			s.Errors++
 		}

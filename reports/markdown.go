@@ -21,8 +21,18 @@ func (r *Report) byKey() map[string]Result {
 
 // Headline says in one line how the run went.
 func (r *Report) Headline() string {
+	h := r.outcome()
+	if r.Incomplete != "" {
+		h = "INCOMPLETE (" + r.Incomplete + "): " + h
+	}
+	return h
+}
+
+func (r *Report) outcome() string {
 	t := r.Totals
 	switch {
+	case r.HarnessOnly():
+		return fmt.Sprintf("harness problem: %d suite(s) could not bring their cluster up; %d passed, %d skipped", t.Harness, t.Pass, t.Skip)
 	case t.Fail > 0 || t.PkgFailed > 0:
 		return fmt.Sprintf("%d of %d failed", t.Fail, t.Results) + pkgFailures(r)
 	case t.Results == 0:
@@ -34,14 +44,18 @@ func (r *Report) Headline() string {
 func pkgFailures(r *Report) string {
 	n := 0
 	for _, p := range r.Packages {
-		if p.Failure != "" {
+		if p.Failure != "" && p.Harness == "" {
 			n++
 		}
 	}
-	if n == 0 {
-		return ""
+	var s string
+	if n > 0 {
+		s = fmt.Sprintf(", %d suite(s) failed before their tests", n)
 	}
-	return fmt.Sprintf(", %d suite(s) failed before their tests", n)
+	if r.Totals.Harness > 0 {
+		s += fmt.Sprintf(", %d suite(s) could not bring their cluster up (harness problem)", r.Totals.Harness)
+	}
+	return s
 }
 
 // WriteMarkdown writes summary.md, fit for $GITHUB_STEP_SUMMARY: totals and
@@ -65,7 +79,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if r.Failed() {
 		b.WriteString("## Failures\n\n")
 		for _, p := range r.Packages {
-			if p.Failure != "" {
+			switch {
+			case p.Harness != "":
+				fmt.Fprintf(&b, "### ⚠️ suite %s: harness problem, its cluster did not come up (no test ran)\n\n`%s` · %s\n\n%s\n", p.Area, p.Package, mdEscape(p.Harness), fence(p.Failure))
+			case p.Failure != "":
 				fmt.Fprintf(&b, "### ❌ suite %s failed before its tests\n\n`%s`\n\n%s\n", p.Area, p.Package, fence(p.Failure))
 			}
 		}

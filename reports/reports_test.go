@@ -175,3 +175,42 @@ func TestConverterMatchesGoTool(t *testing.T) {
 		t.Errorf("report from converted events: %+v", r.Totals)
 	}
 }
+
+// A suite whose cluster did not come up before its tests (a harness line in
+// its output, then exit 1 without a test) is a harness problem, named with
+// its cause in every report, not a failed test; a report written before
+// the run ends says it is incomplete.
+func TestHarnessProblem(t *testing.T) {
+	col := NewCollector()
+	pkg := "wink.dev/wink/suites/nodes"
+	now := time.Now()
+	for _, e := range []Event{
+		{Time: now, Action: ActionStart, Package: pkg},
+		{Time: now, Action: ActionOutput, Package: pkg, Output: "E1128 11:02:03 Setup failure: cluster \"wink-nodes\" is not up\n"},
+		{Time: now, Action: ActionOutput, Package: pkg, Output: harnessPrefix + "cluster \"wink-nodes\" is not up: 0 of 4 nodes Ready in time\n"},
+		{Time: now, Action: ActionFail, Package: pkg, Elapsed: 130},
+	} {
+		col.Add(e)
+	}
+	r := col.Report()
+	r.Incomplete = "interrupted: 1 of 2 suites finished"
+	if !r.HarnessOnly() || r.Totals.Harness != 1 || r.Packages[0].Harness != `cluster "wink-nodes" is not up: 0 of 4 nodes Ready in time` {
+		t.Fatalf("totals %+v, package %+v: want one harness problem with its cause", r.Totals, r.Packages[0])
+	}
+	if h := r.Headline(); !strings.HasPrefix(h, "INCOMPLETE (interrupted: 1 of 2 suites finished): harness problem: 1 suite(s) could not bring their cluster up") {
+		t.Errorf("headline %q", h)
+	}
+	var junit, md strings.Builder
+	if err := WriteJUnit(&junit, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(junit.String(), `type="harness"`) || !strings.Contains(junit.String(), "harness problem: cluster") {
+		t.Errorf("junit.xml does not mark the harness problem:\n%s", junit.String())
+	}
+	if !strings.Contains(md.String(), "suite nodes: harness problem, its cluster did not come up") {
+		t.Errorf("summary.md does not name the harness problem:\n%s", md.String())
+	}
+}

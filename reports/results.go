@@ -29,6 +29,7 @@ const (
 const (
 	labelsPrefix   = facts.LabelsPrefix
 	evidencePrefix = facts.EvidencePrefix
+	harnessPrefix  = facts.HarnessPrefix
 )
 
 // Labels are what a feature says about itself: the rows it checks, its area
@@ -82,6 +83,10 @@ type PackageResult struct {
 	// Failure is the package's own output when it failed outside any test
 	// (a cluster that did not come up, a panic, a build error).
 	Failure string `json:"failure,omitempty"`
+	// Harness is the cause when the package failed because its cluster
+	// did not come up before its tests (a harness line): a problem of the
+	// harness or the machine, not a result of the tests.
+	Harness string `json:"harness_problem,omitempty"`
 }
 
 // RowResult is a catalog row with the results that check it.
@@ -103,6 +108,9 @@ type Totals struct {
 	RowsFail  int `json:"rows_failing"`
 	Packages  int `json:"packages"`
 	PkgFailed int `json:"packages_failed"`
+	// Harness counts the packages among PkgFailed whose cluster did not
+	// come up (PackageResult.Harness).
+	Harness int `json:"harness_problems"`
 }
 
 // Report is what every writer writes.
@@ -116,6 +124,9 @@ type Report struct {
 	Packages []PackageResult `json:"packages"`
 	Results  []Result        `json:"results"`
 	Rows     []RowResult     `json:"rows"`
+	// Incomplete says why the report holds only part of the run (it was
+	// interrupted, or is still running); "" once every suite finished.
+	Incomplete string `json:"incomplete,omitempty"`
 }
 
 // Heading is the report's title: Title, or "wink test".
@@ -126,8 +137,14 @@ func (r *Report) Heading() string {
 	return "wink test"
 }
 
-// Failed reports whether anything failed.
+// Failed reports whether anything failed, harness problems included.
 func (r *Report) Failed() bool { return r.Totals.Fail > 0 || r.Totals.PkgFailed > 0 }
+
+// HarnessOnly reports whether everything that failed is a harness problem:
+// no test failed, and every failed package's cluster did not come up.
+func (r *Report) HarnessOnly() bool {
+	return r.Totals.Harness > 0 && r.Totals.Fail == 0 && r.Totals.Harness == r.Totals.PkgFailed
+}
 
 // node is one Go test (or subtest) as the events describe it.
 type node struct {
@@ -266,6 +283,7 @@ func (c *Collector) ReportWith(spec []facts.Row) *Report {
 			}
 			if !failedTest {
 				pr.Failure = cleanOutput(p.out.String())
+				pr.Harness = harnessCause(p.out.String())
 				if pr.Failure == "" {
 					pr.Failure = "the test binary failed without a test result (no output)"
 				}
@@ -451,11 +469,21 @@ var framing = []string{"=== RUN", "=== PAUSE", "=== CONT", "=== NAME", "=== ATTR
 
 // cleanOutput keeps what a person reads in a failure: the output without
 // framing, labels and evidence lines, unindented.
+// harnessCause is the text of the first harness line of out, "" if none.
+func harnessCause(out string) string {
+	for _, line := range lines(out) {
+		if _, cause, ok := strings.Cut(line, harnessPrefix); ok {
+			return strings.TrimSpace(cause)
+		}
+	}
+	return ""
+}
+
 func cleanOutput(out string) string {
 	var keep []string
 	for _, line := range lines(out) {
 		t := strings.TrimSpace(line)
-		if t == "" || t == "PASS" || t == "FAIL" || strings.HasPrefix(t, "FAIL\t") || strings.HasPrefix(t, "ok  \t") || strings.Contains(t, labelsPrefix) || strings.Contains(t, evidencePrefix) {
+		if t == "" || t == "PASS" || t == "FAIL" || strings.HasPrefix(t, "FAIL\t") || strings.HasPrefix(t, "ok  \t") || strings.Contains(t, labelsPrefix) || strings.Contains(t, evidencePrefix) || strings.Contains(t, harnessPrefix) {
 			continue
 		}
 		if slices.ContainsFunc(framing, func(f string) bool { return strings.HasPrefix(t, f) }) {
@@ -539,6 +567,9 @@ func totals(r *Report) Totals {
 	for _, p := range r.Packages {
 		if p.Status == StatusFail {
 			t.PkgFailed++
+		}
+		if p.Harness != "" {
+			t.Harness++
 		}
 	}
 	for _, row := range r.Rows {

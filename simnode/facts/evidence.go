@@ -7,12 +7,16 @@ package facts
 //
 //	wink:labels {"feature":"...","rows":["N1","N2"],"area":"nodes","needs":"simnode"}
 //	wink:evidence {"kind":"event","summary":"...","detail":"..."}
+//	wink:harness cluster "wink-nodes" is not up: ...
 //
 // Each is one line of JSON (newlines in detail are escaped), so it survives
-// test2json whatever the test's indentation.
+// test2json whatever the test's indentation. A harness line, printed by a
+// suite whose cluster did not come up before its tests, carries the cause
+// as text on one line: the run reports a harness problem, not failed tests.
 const (
 	LabelsPrefix   = "wink:labels "
 	EvidencePrefix = "wink:evidence "
+	HarnessPrefix  = "wink:harness "
 )
 
 // Evidence kinds.

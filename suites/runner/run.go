@@ -234,6 +234,21 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 	col := reports.NewCollector()
 	var events []reports.Event
 	var mu sync.Mutex
+	ended := 0 // suites that ended before any interruption
+	// write writes the reports of what has ended so far; incomplete says
+	// why they are partial ("" for the final reports). The reports are
+	// rewritten as each suite ends, so that a run killed outright still
+	// leaves what it finished.
+	write := func(incomplete string) (*reports.Report, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		report := col.Report()
+		report.Incomplete = incomplete
+		return report, reports.WriteAll(f.Output, report, events)
+	}
+	if _, err := write(fmt.Sprintf("running: 0 of %d suites ended", len(plan.Suites))); err != nil {
+		return err
+	}
 	prog := newProgress(stdout, total)
 	emit := func(e reports.Event) {
 		mu.Lock()
@@ -246,6 +261,19 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 		if ctx.Err() != nil {
 			return
 		}
+		defer func() {
+			mu.Lock()
+			if ctx.Err() == nil {
+				ended++
+			}
+			n := ended
+			mu.Unlock()
+			if ctx.Err() == nil && n < len(plan.Suites) {
+				if _, err := write(fmt.Sprintf("running: %d of %d suites ended", n, len(plan.Suites))); err != nil {
+					prog.say("wink test: writing the reports so far: %v", err)
+				}
+			}
+		}()
 		how := "go test ./suites/" + s.Area
 		if s.Binary != "" {
 			how = filepath.Base(s.Binary)
@@ -259,10 +287,14 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 			}
 		}
 	}
-	runSuites(plan.Suites, f.Parallel, kubeconfig != "", run)
+	runSuites(plan.Suites, f.Parallel, kubeconfig != "", clusterBudget(runtime.NumCPU(), memAvailable()), run)
 
-	report := col.Report()
-	if err := reports.WriteAll(f.Output, report, events); err != nil {
+	incomplete := ""
+	if ctx.Err() != nil {
+		incomplete = fmt.Sprintf("interrupted: %d of %d suites ended", ended, len(plan.Suites))
+	}
+	report, err := write(incomplete)
+	if err != nil {
 		return err
 	}
 	t := report.Totals
@@ -271,7 +303,10 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 	if report.Failed() {
 		fmt.Fprintln(stdout, "Failed:")
 		for _, p := range report.Packages {
-			if p.Failure != "" {
+			switch {
+			case p.Harness != "":
+				fmt.Fprintf(stdout, "  suite %s: harness problem, its cluster did not come up: %s\n", p.Area, p.Harness)
+			case p.Failure != "":
 				fmt.Fprintf(stdout, "  suite %s (before its tests)\n", p.Area)
 			}
 		}
@@ -282,35 +317,100 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "Reports: %s/{junit.xml,results.json,summary.md,report.html}\n", f.Output)
-	if ctx.Err() != nil {
-		return Failed{"interrupted"}
-	}
-	if report.Failed() {
+	switch {
+	case ctx.Err() != nil:
+		return Failed{"interrupted: the reports hold what ended before"}
+	case report.HarnessOnly():
+		return HarnessProblem{report.Headline()}
+	case report.Failed():
 		return Failed{report.Headline()}
 	}
 	return nil
 }
 
-// suitesAtOnce is how many suites run concurrently with --parallel: three
-// per CPU. A suite spends a few CPU-seconds linking its test binary and
-// bringing up its cluster, then mostly waits on that cluster. Measured on
-// 2 CPUs, the ten suites (after counting their features) took 181 s two at
-// a time, 105-118 s four at a time and 71-74 s six at a time, as long as
-// lifecycle alone, with at most 2.5 GB more memory in use.
-func suitesAtOnce() int { return max(2, 3*runtime.NumCPU()) }
+// HarnessProblem is the error of a run in which no test failed but some
+// suite could not bring its cluster up: a problem of the harness or the
+// machine, not of the cluster under test.
+type HarnessProblem struct{ msg string }
 
-// longestFirst are the suites that take longest, longest first (measured
-// on embedded clusters). With parallel they start before the others, so
-// that the short suites fill in around them rather than one long suite
-// running alone at the end. A suite not listed starts after them, in its
-// order.
-var longestFirst = []string{"lifecycle", "resources", "scheduling", "networking", "workloads"}
+func (e HarnessProblem) Error() string { return e.msg }
 
-// runSuites runs the suites one after the other or, with parallel, up to
-// suitesAtOnce at a time, longestFirst first. Against a shared cluster
-// lifecycle runs alone, after the others: it stops and restarts the
-// cluster's components.
-func runSuites(suites []suiteRun, parallel, shared bool, run func(suiteRun)) {
+// suiteCost is what a suite costs the machine on embedded clusters.
+type suiteCost struct {
+	area string
+	// clusters is how many clusters it keeps up at its peak, its own
+	// included.
+	clusters int
+}
+
+// suiteCosts are the suites, longest first as measured on embedded
+// clusters: with --parallel they start in this order, so that the short
+// suites fill in around the long ones rather than one long suite running
+// alone at the end. check judges charts on every built-in platform at once
+// beside its own cluster; existing joins a second cluster to its own and
+// brings up a sharded one; scheduling brings up a second cluster for
+// RuntimeClasses. A suite not listed starts last and keeps one cluster.
+var suiteCosts = []suiteCost{
+	{"existing", 3}, {"lifecycle", 1}, {"check", 6}, {"resources", 1}, {"conformance", 1},
+	{"scheduling", 2}, {"faults", 1}, {"charts", 1}, {"identity", 1}, {"workloads", 1},
+	{"validation", 1}, {"networking", 1}, {"webhooks", 1}, {"nodes", 1}, {"storage", 1},
+}
+
+// costOf is a suite's rank in suiteCosts and the clusters it keeps up.
+func costOf(area string) (rank, clusters int) {
+	for i, c := range suiteCosts {
+		if c.area == area {
+			return i, c.clusters
+		}
+	}
+	return len(suiteCosts), 1
+}
+
+// clustersPerCPU and clusterMemory size the clusters the suites keep up at
+// once: a running cluster mostly waits on its suite, so a CPU holds several
+// (their bring-ups are one per CPU at a time: harness.BringUpsAtOnce), and
+// each holds about clusterMemory of the machine's memory.
+const (
+	clustersPerCPU = 4
+	clusterMemory  = 1 << 30
+)
+
+// clusterBudget is how many clusters the suites keep up at once on a
+// machine of cpus CPUs and available bytes of available memory (0:
+// unknown), at least one.
+func clusterBudget(cpus int, available uint64) int {
+	n := clustersPerCPU * cpus
+	if available > 0 {
+		n = min(n, int(available/clusterMemory))
+	}
+	return max(1, n)
+}
+
+// memAvailable is the kernel's estimate of the memory available for new
+// work (MemAvailable of /proc/meminfo), 0 when unknown.
+func memAvailable() uint64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			var kb uint64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kb); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// runSuites runs the suites one after the other or, with parallel, as many
+// at once as budget clusters hold: in suiteCosts' order, each starting as
+// soon as the clusters it keeps up fit beside those of the suites running
+// (a suite that needs more than the budget runs once nothing else does).
+// Against a shared cluster lifecycle runs alone, after the others: it stops
+// and restarts the cluster's components.
+func runSuites(suites []suiteRun, parallel, shared bool, budget int, run func(suiteRun)) {
 	if !parallel || len(suites) < 2 {
 		for _, s := range suites {
 			run(s)
@@ -325,24 +425,43 @@ func runSuites(suites []suiteRun, parallel, shared bool, run func(suiteRun)) {
 			concurrent = append(concurrent, s)
 		}
 	}
-	rank := func(s suiteRun) int {
-		if i := slices.Index(longestFirst, s.Area); i >= 0 {
-			return i
+	slices.SortStableFunc(concurrent, func(a, b suiteRun) int {
+		ra, _ := costOf(a.Area)
+		rb, _ := costOf(b.Area)
+		return ra - rb
+	})
+	cost := func(s suiteRun) int {
+		if shared {
+			return 1 // the suites share the given cluster
 		}
-		return len(longestFirst)
+		_, c := costOf(s.Area)
+		return c
 	}
-	slices.SortStableFunc(concurrent, func(a, b suiteRun) int { return rank(a) - rank(b) })
-	sem := make(chan struct{}, suitesAtOnce())
+	var mu sync.Mutex
+	ended := sync.NewCond(&mu)
+	used := 0
 	var wg sync.WaitGroup
-	for _, s := range concurrent {
+	mu.Lock()
+	for len(concurrent) > 0 {
+		i := slices.IndexFunc(concurrent, func(s suiteRun) bool { return used == 0 || used+cost(s) <= budget })
+		if i < 0 {
+			ended.Wait()
+			continue
+		}
+		s := concurrent[i]
+		concurrent = slices.Delete(concurrent, i, i+1)
+		used += cost(s)
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
 			run(s)
+			mu.Lock()
+			used -= cost(s)
+			mu.Unlock()
+			ended.Signal()
 		}()
 	}
+	mu.Unlock()
 	wg.Wait()
 	for _, s := range alone {
 		run(s)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,9 +85,67 @@ func TestSelectSuites(t *testing.T) {
 func TestRunSuitesKeepsLifecycleAlone(t *testing.T) {
 	var order []string
 	suites := []suiteRun{{Area: "lifecycle"}, {Area: "nodes"}}
-	runSuites(suites, true, true, func(s suiteRun) { order = append(order, s.Area) })
+	runSuites(suites, true, true, 8, func(s suiteRun) { order = append(order, s.Area) })
 	if !slices.Equal(order, []string{"nodes", "lifecycle"}) {
 		t.Errorf("order %v", order)
+	}
+}
+
+// The suites keep at most the budget's clusters up at once, counting the
+// clusters each keeps (check: six), longest first; one that needs more than
+// the whole budget runs once nothing else does.
+func TestRunSuitesWithinBudget(t *testing.T) {
+	var suites []suiteRun
+	for _, a := range []string{"nodes", "check", "storage", "existing", "lifecycle", "webhooks"} {
+		suites = append(suites, suiteRun{Area: a})
+	}
+	for _, budget := range []int{1, 4, 8} {
+		var mu sync.Mutex
+		used, peak := 0, 0
+		var started []string
+		runSuites(suites, true, false, budget, func(s suiteRun) {
+			_, c := costOf(s.Area)
+			mu.Lock()
+			started = append(started, s.Area)
+			used += c
+			over := used > budget && used != c
+			peak = max(peak, used)
+			mu.Unlock()
+			if over {
+				t.Errorf("budget %d: %s started with %d clusters up", budget, s.Area, used)
+			}
+			time.Sleep(20 * time.Millisecond)
+			mu.Lock()
+			used -= c
+			mu.Unlock()
+		})
+		if len(started) != len(suites) {
+			t.Errorf("budget %d: started %v, want all", budget, started)
+		}
+		if want := []string{"existing", "lifecycle", "check", "webhooks", "nodes", "storage"}; budget == 1 && !slices.Equal(started, want) {
+			t.Errorf("budget 1: started %v, want %v (longest first)", started, want)
+		}
+		if budget == 8 && peak < 6 {
+			t.Errorf("budget 8: at most %d clusters were up at once: the suites did not share the machine", peak)
+		}
+	}
+}
+
+func TestClusterBudget(t *testing.T) {
+	for _, c := range []struct {
+		cpus      int
+		available uint64
+		want      int
+	}{
+		{2, 0, 8},
+		{2, 24 << 30, 8},
+		{2, 5 << 30, 5},   // a runner with little memory
+		{2, 512 << 20, 1}, // at least one
+		{16, 64 << 30, 64},
+	} {
+		if got := clusterBudget(c.cpus, c.available); got != c.want {
+			t.Errorf("clusterBudget(%d CPUs, %d MiB) = %d, want %d", c.cpus, c.available>>20, got, c.want)
+		}
 	}
 }
 

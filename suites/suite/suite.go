@@ -108,11 +108,17 @@ func Setup(area string, config *v1alpha1.Cluster) (env.Environment, *Cluster) {
 			return ctx, err
 		}
 		up, err := harness.Up(ctx, harness.UpOptions{Options: c.Options, Config: cluster, Fresh: true, Wait: 2 * time.Minute, Schedulable: true})
-		if err != nil {
-			return ctx, err
+		if err == nil {
+			cfg.WithKubeconfigFile(up.Kubeconfig)
+			err = waitClusterDNS(ctx, up.Kubeconfig)
 		}
-		cfg.WithKubeconfigFile(up.Kubeconfig)
-		return ctx, waitClusterDNS(ctx, up.Kubeconfig)
+		if err != nil {
+			// No test ran: the report names a harness problem and its
+			// cause rather than failed tests.
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			fmt.Fprintln(os.Stderr, facts.HarnessPrefix+first)
+		}
+		return ctx, err
 	})
 	testenv.Finish(func(ctx context.Context, _ *envconf.Config) (context.Context, error) {
 		if os.Getenv("WINK_KEEP") != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"wink.dev/wink/harness"
+	"wink.dev/wink/suites/runner"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/controlplane"
 	"wink.dev/wink/simnode"
@@ -30,6 +31,9 @@ const (
 	ExitOK    = 0
 	ExitError = 1
 	ExitUsage = 2
+	// ExitHarness is `wink test`'s code when no test failed but a suite
+	// could not bring its cluster up.
+	ExitHarness = 3
 )
 
 // Main runs wink with args (without the program name) and returns the exit
@@ -50,6 +54,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		var usage usageError
 		if errors.As(err, &usage) || harness.IsOptionError(err) {
 			return ExitUsage
+		}
+		var problem runner.HarnessProblem
+		if errors.As(err, &problem) {
+			return ExitHarness
 		}
 		return ExitError
 	}

@@ -41,9 +41,17 @@ built from are not run: the suites run from source instead, with a note.
 
 --output gets junit.xml, results.json, summary.md (for $GITHUB_STEP_SUMMARY),
 report.html (the traceability matrix: catalog row → tests → result →
-evidence) and events.jsonl (the raw test events).
+evidence) and events.jsonl (the raw test events). They are rewritten as each
+suite ends, marked incomplete until the run ends, so that an interrupted or
+killed run leaves what it finished.
 
-Exit code: 0 when everything passed, 1 when anything failed, 2 on usage errors.`,
+Suites run at once as this machine holds them (--parallel: its CPUs and
+memory, and the clusters each suite keeps up), and clusters are brought up
+one per CPU at a time. A suite whose cluster does not come up is reported as
+a harness problem with its cause, not as failed tests.
+
+Exit code: 0 when everything passed, 1 when anything failed, 2 on usage
+errors, 3 when no test failed but a suite could not bring its cluster up.`,
 		Example: `  wink test                                  # every suite, embedded clusters
   wink test --name wink --suites nodes       # the nodes suite against a running wink cluster
   wink test --rows B1,B2,B3 --output /tmp/r  # only the features that check rows B1-B3
@@ -76,7 +84,7 @@ Exit code: 0 when everything passed, 1 when anything failed, 2 on usage errors.`
 	fl.StringSliceVar(&f.Rows, "rows", nil, "run only features that check any of these catalog rows, e.g. N1,B4")
 	fl.StringSliceVar(&f.SkipRows, "skip-rows", nil, "skip features that check any of these catalog rows")
 	fl.StringSliceVar(&f.Suites, "suites", nil, "run only these suites (areas), e.g. nodes,scheduling (default: all)")
-	fl.BoolVar(&f.Parallel, "parallel", false, "run suites concurrently, up to three per CPU (and e2e-framework's --parallel); against a shared cluster, lifecycle still runs alone (default: true when each suite brings up its own embedded cluster, false with --kubeconfig or --name)")
+	fl.BoolVar(&f.Parallel, "parallel", false, "run suites concurrently, as many as this machine's CPUs and memory hold (and e2e-framework's --parallel); against a shared cluster, lifecycle still runs alone (default: true when each suite brings up its own embedded cluster, false with --kubeconfig or --name)")
 	fl.StringVar(&f.SuiteDir, "suite-dir", "", "directory of prebuilt suite binaries <area>.test (default: bin/suites beside the wink binary, else ./bin/suites)")
 	fl.DurationVar(&f.Timeout, "timeout", 30*time.Minute, "time limit of each suite (its -test.timeout)")
 	fl.StringVar(&f.SchedulerName, "scheduler-name", "", "the scheduling suite's pods and workloads name this scheduler (spec.schedulerName); embedded clusters run default-scheduler and wink-scheduler (default: $"+undertest.SchedulerEnv+", else default-scheduler)")
