@@ -71,6 +71,9 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	testenv, cluster = suite.Setup("existing", base)
+	// The two sharding tests (t.Parallel) run at once, after the others:
+	// each waits out the node lifecycle controller's grace period on nodes
+	// of its own.
 	testenv.Setup(join)
 	testenv.Finish(leave)
 	os.Exit(testenv.Run(m))

@@ -56,6 +56,7 @@ func ownedBy(t *testing.T, nodes []string, shard, shards int) (owned, others []s
 // NotReady, and they come back when it resumes; `wink up` again with 2
 // shards re-partitions the same nodes, all Ready.
 func TestShards(t *testing.T) {
+	t.Parallel() // see main_test.go
 	f := suite.Feature("simnode shards on one machine share a pool's nodes, each node served by exactly one", "existing", "simnode").
 		Assess("3 shards serve 12 nodes; a stopped shard's nodes, and only they, go NotReady and come back; 2 shards take them over", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
@@ -207,6 +208,7 @@ func waitReady(ctx context.Context, t *testing.T, cs kubernetes.Interface, names
 // exactly the nodes simnode/config.Owner gives shard 3 of 4: stopped, those
 // nodes go NotReady, the others stay Ready.
 func TestStatefulSetShards(t *testing.T) {
+	t.Parallel() // see main_test.go
 	f := suite.Feature("simnode replicas follow their StatefulSet's replicas and re-partition the nodes when it scales", "existing", "simnode").
 		Assess("scaling from 3 to 4 replicas hands the new replica its nodes", func(ctx context.Context, t *testing.T, cfg *envconf.Config) context.Context {
 			cs := suite.Clientset(t, cfg)
