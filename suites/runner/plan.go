@@ -34,9 +34,9 @@ type testPlan struct {
 
 // findSuites looks for prebuilt suite binaries, then for a checkout with a
 // Go toolchain. Inside a checkout, binaries older than the sources they are
-// built from (staleSource) are not run: the suites run from source with a
-// note, or, when --suite-dir insists on them or there is no Go toolchain,
-// run with a warning.
+// built from (staleSource), or lacking some suite, are built again from
+// source with a note, or, when --suite-dir insists on them or there is no
+// Go toolchain, run with a warning.
 func findSuites(f *Options) (*testPlan, error) {
 	root := findModuleRoot()
 	var note string // why binaries that were found are not run
@@ -78,32 +78,42 @@ func findSuites(f *Options) (*testPlan, error) {
 			}
 			plan.Suites = append(plan.Suites, s)
 		}
-		if err := selectSuites(plan, f.Suites); err != nil {
-			return nil, err
-		}
 		if plan.Root == "" {
-			return plan, nil
+			return plan, selectSuites(plan, f.Suites)
 		}
-		src, err := staleSource(plan.Root, plan.Suites)
-		if err != nil {
-			plan.Note = fmt.Sprintf("WARNING: cannot tell whether the suite binaries in %s are as new as the checkout %s: %v", dir, plan.Root, err)
-			return plan, nil
-		}
-		if src == "" {
-			return plan, nil
+		var stale string // why the binaries should be built again
+		missing := missingSuites(plan, f.Suites)
+		if len(missing) > 0 {
+			stale = "lack the suites " + strings.Join(missing, ", ")
+		} else {
+			if err := selectSuites(plan, f.Suites); err != nil {
+				return nil, err
+			}
+			src, err := staleSource(plan.Root, plan.Suites)
+			if err != nil {
+				plan.Note = fmt.Sprintf("WARNING: cannot tell whether the suite binaries in %s are as new as the checkout %s: %v", dir, plan.Root, err)
+				return plan, nil
+			}
+			if src == "" {
+				return plan, nil
+			}
+			stale = "are older than " + src
 		}
 		_, noGo := exec.LookPath("go")
-		switch {
-		case f.SuiteDir != "":
-			plan.Note = fmt.Sprintf("WARNING: the suite binaries in %s are older than %s: running them as --suite-dir says (`make suites` rebuilds them)", dir, src)
-		case noGo != nil:
-			plan.Note = fmt.Sprintf("WARNING: the suite binaries in %s are older than %s, and without a Go toolchain the suites cannot run from source: running them anyway", dir, src)
-		default:
-			root, note = plan.Root, fmt.Sprintf("The suite binaries in %s are older than %s: running the suites from source instead (`make suites` rebuilds them)", dir, src)
-		}
-		if note == "" {
+		if f.SuiteDir != "" || noGo != nil {
+			if len(missing) > 0 {
+				if err := selectSuites(plan, f.Suites); err != nil {
+					return nil, err
+				}
+			}
+			why := "as --suite-dir says (`make suites` builds them again)"
+			if f.SuiteDir == "" {
+				why = "anyway: without a Go toolchain the suites cannot be built"
+			}
+			plan.Note = fmt.Sprintf("WARNING: the suite binaries in %s %s: running them %s", dir, stale, why)
 			return plan, nil
 		}
+		root, note = plan.Root, fmt.Sprintf("The suite binaries in %s %s: building them", dir, stale)
 		break
 	}
 	if f.SuiteDir != "" {
@@ -116,20 +126,54 @@ func findSuites(f *Options) (*testPlan, error) {
 		return nil, fmt.Errorf("no suites to run: no prebuilt binaries in %s (build them with `make suites`) and no Go toolchain for `go test`", strings.Join(dirs, ", "))
 	}
 	plan := &testPlan{Mode: "go test", From: root, Root: root, Note: note}
+	areas, err := sourceSuites(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range areas {
+		plan.Suites = append(plan.Suites, suiteRun{Area: a, Package: suitePackage + a, Dir: filepath.Join(root, "suites", a), Total: -1})
+	}
+	return plan, selectSuites(plan, f.Suites)
+}
+
+// sourceSuites are the areas of the checkout root's suites: the packages
+// directly under suites/ that hold tests, but notSuites.
+func sourceSuites(root string) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(root, "suites"))
 	if err != nil {
 		return nil, err
 	}
+	var areas []string
 	for _, e := range entries {
 		if !e.IsDir() || slices.Contains(notSuites, e.Name()) {
 			continue
 		}
-		if tests, _ := filepath.Glob(filepath.Join(root, "suites", e.Name(), "*_test.go")); len(tests) == 0 {
-			continue
+		if tests, _ := filepath.Glob(filepath.Join(root, "suites", e.Name(), "*_test.go")); len(tests) > 0 {
+			areas = append(areas, e.Name())
 		}
-		plan.Suites = append(plan.Suites, suiteRun{Area: e.Name(), Package: suitePackage + e.Name(), Dir: filepath.Join(root, "suites", e.Name()), Total: -1})
 	}
-	return plan, selectSuites(plan, f.Suites)
+	return areas, nil
+}
+
+// missingSuites are the suites of the plan's checkout that it would run
+// (all, or those named) but has no binary of: an earlier run built only
+// some, or a suite was added since.
+func missingSuites(plan *testPlan, names []string) []string {
+	areas, err := sourceSuites(plan.Root)
+	if err != nil {
+		return nil
+	}
+	have := map[string]bool{}
+	for _, s := range plan.Suites {
+		have[s.Area] = true
+	}
+	var missing []string
+	for _, a := range areas {
+		if !have[a] && (len(names) == 0 || slices.Contains(names, a)) {
+			missing = append(missing, a)
+		}
+	}
+	return missing
 }
 
 // selectSuites keeps the suites named by --suites, in the order given.

@@ -190,13 +190,11 @@ func Run(ctx context.Context, f Options, stdout io.Writer) error {
 	case "binaries":
 		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from prebuilt binaries in %s\n", len(plan.Suites), strings.Join(areas, ", "), plan.From)
 	default:
-		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from source in %s: building them (go test -c) ...", len(plan.Suites), strings.Join(areas, ", "), plan.From)
+		// Built where `make suites` builds them, so that the next run
+		// finds them up to date and builds nothing.
+		dir := filepath.Join(plan.Root, "bin", "suites")
+		fmt.Fprintf(stdout, "Running %d suite(s) (%s) from source in %s: building them (go test -c) into %s ...", len(plan.Suites), strings.Join(areas, ", "), plan.From, dir)
 		built := time.Now()
-		dir, err := os.MkdirTemp("", "wink-suites-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
 		if err := buildSuites(ctx, plan, dir); err != nil {
 			fmt.Fprintln(stdout, " failed")
 			return err

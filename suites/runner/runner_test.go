@@ -360,8 +360,8 @@ func TestTargetLines(t *testing.T) {
 }
 
 // TestFindSuitesStale: inside a checkout, suite binaries older than a file
-// they are built from run from source with a note; README.md and docs/ are
-// not built from.
+// they are built from, or lacking a suite, are built again with a note;
+// README.md and docs/ are not built from.
 func TestFindSuitesStale(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("needs a Go toolchain: stale binaries run from source")
@@ -371,6 +371,7 @@ func TestFindSuitesStale(t *testing.T) {
 		name     string
 		touch    string // a file made newer than the binaries, "" for none
 		suiteDir bool   // --suite-dir bin/suites
+		added    string // a suite added since the binaries were built
 		mode     string
 		note     string
 	}{
@@ -382,6 +383,7 @@ func TestFindSuitesStale(t *testing.T) {
 		{name: "the README changed", touch: "README.md", mode: "binaries"},
 		{name: "docs changed", touch: "docs/architecture.md", mode: "binaries"},
 		{name: "the binaries themselves", touch: "bin/suites/nodes.test", mode: "binaries"},
+		{name: "a suite without a binary", added: "storage", mode: "go test", note: "lack the suites storage: building them"},
 		{name: "--suite-dir keeps them, with a warning", touch: "suites/nodes/nodes_test.go", suiteDir: true, mode: "binaries", note: "WARNING: the suite binaries in bin/suites are older than suites/nodes/nodes_test.go"},
 	}
 	for _, tt := range tests {
@@ -400,6 +402,9 @@ func TestFindSuitesStale(t *testing.T) {
 				// Test binaries of packages that are no suite.
 				"bin/suites/bench.test":   "",
 				"bin/suites/profile.test": "",
+			}
+			if tt.added != "" {
+				files["suites/"+tt.added+"/"+tt.added+"_test.go"] = "package " + tt.added + "\n"
 			}
 			for name, data := range files {
 				path := filepath.Join(root, name)
@@ -428,8 +433,12 @@ func TestFindSuitesStale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if plan.Mode != tt.mode || len(plan.Suites) != 1 || plan.Suites[0].Area != "nodes" {
-				t.Errorf("mode %q suites %+v, want %q and nodes", plan.Mode, plan.Suites, tt.mode)
+			want := 1
+			if tt.added != "" {
+				want = 2
+			}
+			if plan.Mode != tt.mode || len(plan.Suites) != want || plan.Suites[0].Area != "nodes" {
+				t.Errorf("mode %q suites %+v, want %q and nodes (and the added suite)", plan.Mode, plan.Suites, tt.mode)
 			}
 			if tt.note == "" && plan.Note != "" || !strings.Contains(plan.Note, tt.note) {
 				t.Errorf("note %q, want %q", plan.Note, tt.note)
