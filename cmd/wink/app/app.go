@@ -15,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"wink.dev/wink/harness"
-	"wink.dev/wink/suites/runner"
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/controlplane"
 	"wink.dev/wink/simnode"
 	simconfig "wink.dev/wink/simnode/config"
+	"wink.dev/wink/suites/runner"
 )
 
 // Version is wink's own version, set at link time with
