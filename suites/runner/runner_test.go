@@ -2,7 +2,10 @@ package runner
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -447,5 +450,81 @@ func TestFindSuitesStale(t *testing.T) {
 				t.Errorf("a stale binary is still run: %s", plan.Suites[0].Binary)
 			}
 		})
+	}
+}
+
+// An interrupted `wink test` leaves the reports of the suites that ended,
+// marked incomplete; so does one killed outright, from the reports written
+// as each suite ended.
+func TestInterruptedRunLeavesPartialReports(t *testing.T) {
+	dir := t.TempDir()
+	suite := func(name, then string) {
+		script := "#!/bin/sh\ncase \"$*\" in *--dry-run*) exit 0;; esac\n" +
+			"printf '\\026=== RUN   TestA\\n\\026--- PASS: TestA (0.00s)\\n'\n" + then + "\n"
+		if err := os.WriteFile(filepath.Join(dir, name+".test"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	suite("nodes", "printf '\\026PASS\\n'")
+	started := filepath.Join(dir, "storage-started")
+	suite("storage", "touch "+started+"; exec sleep 60")
+	out := filepath.Join(t.TempDir(), "report")
+	// A given cluster: nothing is brought up (the fake suites use none).
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Options{SuiteDir: dir, Output: out, Kubeconfig: kubeconfig, Timeout: time.Minute}, io.Discard)
+	}()
+
+	read := func() reports.Report {
+		var r reports.Report
+		data, err := os.ReadFile(filepath.Join(out, "results.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &r)
+		}
+		if err != nil {
+			return reports.Report{}
+		}
+		return r
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for read().Incomplete != "running: 1 of 2 suites ended" {
+		if time.Now().After(deadline) {
+			t.Fatalf("no report after the first suite ended; last: %+v", read())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if r := read(); r.Totals.Pass != 1 {
+		t.Errorf("the report while storage runs: totals %+v, want nodes' one pass", r.Totals)
+	}
+	for _, err := os.Stat(started); err != nil; _, err = os.Stat(started) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second suite did not start")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "interrupted") {
+			t.Errorf("err %v, want interrupted", err)
+		}
+	case <-time.After(45 * time.Second):
+		t.Fatal("the run did not end after it was interrupted")
+	}
+	r := read()
+	// storage's test passed before it was stopped; the suite itself did
+	// not end well.
+	if r.Incomplete != "interrupted: 1 of 2 suites ended" || r.Totals.Pass != 2 || r.Totals.PkgFailed != 1 {
+		t.Errorf("final report: incomplete %q, totals %+v", r.Incomplete, r.Totals)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil || !strings.Contains(string(md), "INCOMPLETE (interrupted: 1 of 2 suites ended)") {
+		t.Errorf("summary.md does not say it is incomplete (%v):\n%s", err, md)
 	}
 }
