@@ -100,7 +100,7 @@ func join(ctx context.Context, cfg *envconf.Config) (context.Context, error) {
 	joinedNodes = harness.NodeNames(&v1alpha1.Cluster{Name: joinedName, NodePools: joinConfig.NodePools})
 	start := time.Now()
 	if _, err := harness.Up(ctx, harness.UpOptions{Options: joined, Config: joinConfig, Fresh: true, Wait: time.Minute, Schedulable: true}); err != nil {
-		return ctx, fmt.Errorf("joining the suite's cluster with backend existing: %w", err)
+		return ctx, suite.HarnessProblem(fmt.Errorf("joining the suite's cluster with backend existing: %w", err))
 	}
 	fmt.Fprintf(os.Stderr, "%d nodes joined in %.1fs\n", len(joinedNodes), time.Since(start).Seconds())
 	return ctx, nil

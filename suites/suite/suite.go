@@ -112,13 +112,7 @@ func Setup(area string, config *v1alpha1.Cluster) (env.Environment, *Cluster) {
 			cfg.WithKubeconfigFile(up.Kubeconfig)
 			err = waitClusterDNS(ctx, up.Kubeconfig)
 		}
-		if err != nil {
-			// No test ran: the report names a harness problem and its
-			// cause rather than failed tests.
-			first, _, _ := strings.Cut(err.Error(), "\n")
-			fmt.Fprintln(os.Stderr, facts.HarnessPrefix+first)
-		}
-		return ctx, err
+		return ctx, HarnessProblem(err)
 	})
 	testenv.Finish(func(ctx context.Context, _ *envconf.Config) (context.Context, error) {
 		if os.Getenv("WINK_KEEP") != "" {
@@ -128,6 +122,19 @@ func Setup(area string, config *v1alpha1.Cluster) (env.Environment, *Cluster) {
 		return ctx, harness.Delete(ctx, c.Options)
 	})
 	return testenv, c
+}
+
+// HarnessProblem says, on the suite's output, that err (if not nil) kept
+// its cluster from coming up before the tests, and returns it: the reports
+// then name a harness problem and its cause rather than failed tests. An
+// environment Setup step that brings a cluster up returns its error
+// through it.
+func HarnessProblem(err error) error {
+	if err != nil {
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		fmt.Fprintln(os.Stderr, facts.HarnessPrefix+first)
+	}
+	return err
 }
 
 // offline is config (nil: the default cluster) with images.resolve:
