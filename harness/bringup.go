@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
-	"time"
 )
 
 // BringUpsAtOnce is how many clusters this machine brings up at the same
@@ -40,8 +39,7 @@ func takeBringUpSlot(ctx context.Context, name string, progress io.Writer) (*bri
 		return nil, err
 	}
 	n := BringUpsAtOnce()
-	said := false
-	for {
+	s, err := pollLock(ctx, func() (*bringUpSlot, error) {
 		for i := range n {
 			f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("slot-%d", i)), os.O_CREATE|os.O_RDWR, 0o600)
 			if err != nil {
@@ -56,16 +54,14 @@ func takeBringUpSlot(ctx context.Context, name string, progress io.Writer) (*bri
 				return nil, fmt.Errorf("locking %s: %w", f.Name(), err)
 			}
 		}
-		if !said {
-			fmt.Fprintf(progress, "Waiting to bring cluster %q up: %d other cluster(s) are being brought up on this machine (%d at once, one per CPU)\n", name, n, n)
-			said = true
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("cluster %q: waiting for one of the %d clusters being brought up on this machine to finish (%s): %w", name, n, dir, ctx.Err())
-		case <-time.After(200 * time.Millisecond):
-		}
+		return nil, nil
+	}, func() {
+		fmt.Fprintf(progress, "Waiting to bring cluster %q up: %d other cluster(s) are being brought up on this machine (%d at once, one per CPU)\n", name, n, n)
+	})
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("cluster %q: waiting for one of the %d clusters being brought up on this machine to finish (%s): %w", name, n, dir, err)
 	}
+	return s, err
 }
 
 // release frees the slot; a nil slot is a no-op.

@@ -35,24 +35,39 @@ func lockCluster(ctx context.Context, home, name, what string, progress io.Write
 		return nil, err
 	}
 	path := lockPath(home, name)
-	said := false
-	for {
-		l, holder, err := tryLock(path)
-		if err != nil {
-			return nil, err
+	var holder string
+	l, err := pollLock(ctx, func() (l *clusterLock, err error) {
+		l, holder, err = tryLock(path)
+		return l, err
+	}, func() {
+		fmt.Fprintf(progress, "Waiting for %s, which holds the lock of cluster %q (%s)\n", holder, name, path)
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("cluster %q is locked by %s (%s): wait for it to finish, or stop it: %w", name, holder, path, err)
 		}
-		if l != nil {
-			l.home, l.name = home, name
-			fmt.Fprintf(l.f, "%d %s\n", os.Getpid(), what)
-			return l, nil
+		return nil, err
+	}
+	l.home, l.name = home, name
+	fmt.Fprintf(l.f, "%d %s\n", os.Getpid(), what)
+	return l, nil
+}
+
+// pollLock calls try every 100ms until it returns a lock or an error, or
+// ctx is done (its error); waiting is called once, after the first try
+// that found the lock held.
+func pollLock[L any](ctx context.Context, try func() (*L, error), waiting func()) (*L, error) {
+	for said := false; ; said = true {
+		l, err := try()
+		if l != nil || err != nil {
+			return l, err
 		}
 		if !said {
-			fmt.Fprintf(progress, "Waiting for %s, which holds the lock of cluster %q (%s)\n", holder, name, path)
-			said = true
+			waiting()
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("cluster %q is locked by %s (%s): wait for it to finish, or stop it: %w", name, holder, path, ctx.Err())
+			return nil, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
