@@ -23,7 +23,13 @@ const (
 	kindBlockDev
 	// kindSymlink is a symbolic link; its data is the target as written.
 	kindSymlink
+	// kindJunction is a Windows directory junction (a mount point reparse
+	// point): a link whose data is an absolute path.
+	kindJunction
 )
+
+// isLink: the entry is followed as a link (symbolic link or junction).
+func (k fileKind) isLink() bool { return k == kindSymlink || k == kindJunction }
 
 type entry struct {
 	name  string // as created (case preserved)
@@ -305,6 +311,8 @@ func (i info) Mode() fs.FileMode {
 		m |= fs.ModeDevice
 	case kindSymlink:
 		m |= fs.ModeSymlink
+	case kindJunction:
+		m |= fs.ModeIrregular // as Go's os.Lstat reports a mount point
 	}
 	return m
 }
