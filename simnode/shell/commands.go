@@ -46,6 +46,7 @@ var windowsPrograms = []*process.Command{
 	{Name: "where", Help: "Displays the location of files that match the given search pattern.", Rows: "E", Run: windows.Where},
 	{Name: "reg", Help: "Reads the registry (programs/windows/winreg.go).", Rows: "E", Run: windows.Reg},
 	{Name: "setx", Help: "Saves environment variables in the registry.", Rows: "E", Run: windows.Setx},
+	{Name: "icacls", Help: "Displays or modifies the DACLs of files (programs/windows/icacls.go).", Rows: "B9", Run: windows.Icacls},
 	{Name: "agnhost", Aliases: []string{"agnhost-2"}, Help: "The Kubernetes e2e test image's multi-call binary (and its copy /agnhost-2, Dockerfile_windows).", Rows: "H1", Run: network.Agnhost},
 	{Name: "pause", Help: "The pause container: waits forever.", Run: network.Pause},
 	{Name: "test-webserver", Help: "agnhost test-webserver (the image's entrypoint argument).", Run: network.AgnhostSub},

@@ -26,11 +26,12 @@ type memFS struct {
 	dirs     map[string]bool
 	links    map[string]string // key → target of a symbolic link or junction
 	junction map[string]bool   // key → the link is a Windows junction
-	ro       []string          // read-only mount points
+	dacls    map[string]process.DACL
+	ro       []string // read-only mount points
 }
 
 func newMemFS(win bool) *memFS {
-	m := &memFS{win: win, files: map[string][]byte{}, names: map[string]string{}, dirs: map[string]bool{}, links: map[string]string{}, junction: map[string]bool{}}
+	m := &memFS{win: win, files: map[string][]byte{}, names: map[string]string{}, dirs: map[string]bool{}, links: map[string]string{}, junction: map[string]bool{}, dacls: map[string]process.DACL{}}
 	if win {
 		m.dirs[m.key(`C:\`)] = true
 		m.names[m.key(`C:\`)] = `C:\`
@@ -320,6 +321,34 @@ func (m *memFS) clean(p string) string {
 
 // base is the last element of p.
 func (m *memFS) base(p string) string { return p[strings.LastIndex(p, m.sep())+1:] }
+
+// DACL implements process.ACLs.
+func (m *memFS) DACL(p string) (process.DACL, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(m.follow(p))
+	if _, ok := m.files[k]; !ok && !m.dirs[k] {
+		return process.DACL{}, fs.ErrNotExist
+	}
+	return m.dacls[k], nil
+}
+
+// SetDACL implements process.ACLs.
+func (m *memFS) SetDACL(p string, d process.DACL) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(m.follow(p))
+	for _, r := range m.ro {
+		if k == r || strings.HasPrefix(k, r+m.sep()) {
+			return fs.ErrPermission
+		}
+	}
+	if _, ok := m.files[k]; !ok && !m.dirs[k] {
+		return fs.ErrNotExist
+	}
+	m.dacls[k] = d
+	return nil
+}
 
 // MkdirAll implements process.Mkdirer.
 func (m *memFS) MkdirAll(p string) error {

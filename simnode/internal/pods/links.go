@@ -6,10 +6,10 @@ import (
 	"wink.dev/wink/simnode/shell/process"
 )
 
-// The links of a container's file system (process.Symlinks,
-// process.Junctions) that programs ask for by type: gatedFS and settledFS
-// pass them through, reads after settling, a new link as a write the gate
-// may skip.
+// The links and ACLs of a container's file system (process.Symlinks,
+// process.Junctions, process.ACLs) that programs ask for by type: gatedFS
+// and settledFS pass them through, reads after settling, a new link or
+// DACL as a write the gate may skip.
 
 func linksOf(f process.FS) (process.Symlinks, error) {
 	l, ok := f.(process.Symlinks)
@@ -102,7 +102,42 @@ func junction(f process.FS, target, path string) error {
 	return j.Junction(target, path)
 }
 
+func (g gatedFS) DACL(path string) (process.DACL, error)   { return dacl(g.FS, path) }
+func (s settledFS) DACL(path string) (process.DACL, error) { return settled(s, dacl, path) }
+
+func (g gatedFS) SetDACL(path string, d process.DACL) error {
+	if !g.gate.Write() {
+		return nil
+	}
+	return setDACL(g.FS, path, d)
+}
+
+func (s settledFS) SetDACL(path string, d process.DACL) error {
+	if err := s.settle(); err != nil {
+		return err
+	}
+	return setDACL(s.FS, path, d)
+}
+
+// dacl is an FS's DACL of path; one without ACLs has every path inherit.
+func dacl(f process.FS, path string) (process.DACL, error) {
+	a, ok := f.(process.ACLs)
+	if !ok {
+		return process.DACL{}, nil
+	}
+	return a.DACL(path)
+}
+
+func setDACL(f process.FS, path string, d process.DACL) error {
+	a, ok := f.(process.ACLs)
+	if !ok {
+		return fs.ErrPermission
+	}
+	return a.SetDACL(path, d)
+}
+
 var (
 	_ process.Symlinks  = gatedFS{}
 	_ process.Junctions = settledFS{}
+	_ process.ACLs      = settledFS{}
 )

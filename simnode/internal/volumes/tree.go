@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // fileKind is what an entry is; sockets and devices exist only so that
@@ -38,6 +40,9 @@ type entry struct {
 	mode  fs.FileMode // permission bits as the kubelet would set them (recorded; Windows ignores them)
 	mtime time.Time
 	kids  map[string]*entry // folded name -> child
+	// dacl is what icacls set on the entry (nil: it inherits); replaced
+	// whole, never changed in place.
+	dacl *process.DACL
 }
 
 func newDir(name string, now time.Time) *entry {
