@@ -9,7 +9,6 @@ import "testing"
 // directories (row B9) and nobody has on a read-only volume (row B11).
 func TestIcacls(t *testing.T) {
 	admin := func(f *fixture) { f.env.User = "ContainerAdministrator" }
-	ps := func(script string) []string { return []string{"powershell", "-NoProfile", "-Command", script} }
 	runCases(t, []tcase{
 		// kubernetes cluster/gce/windows/testonly/install-ssh.psm1 (and
 		// AgentBaker's configfunc.ps1): the administrators_authorized_keys

@@ -3,6 +3,7 @@ package powershell
 import (
 	"errors"
 	"io/fs"
+	"sort"
 	"strings"
 	"wink.dev/wink/simnode/shell/powershell/engine"
 	"wink.dev/wink/simnode/shell/process"
@@ -198,41 +199,136 @@ func cmdletGetChildItem(c *engine.Call) {
 			c.Out(o)
 			continue
 		}
-		ents, err := c.S.P.ReadDir(p)
-		if err != nil {
+		l := listing{c: c, depth: -1}
+		if c.Has("Recurse") {
+			l.depth = 1 << 20
+		}
+		if c.Set("Depth") {
+			l.depth = int(engine.ToInt(c.Named["Depth"]))
+		}
+		if base := process.BaseName(full); strings.ContainsAny(base, "*?") {
+			// C:\Test\*.txt: the directory's items that match, at every
+			// level under -Recurse (the cmdlet's Example 3)
+			l.pattern, full = base, process.ParentDir(full)
+		}
+		if _, err := c.S.P.ReadDir(full); err != nil {
 			msg, cat, reason, fq := engine.FileError(fs.ErrNotExist, full, false)
 			c.Fail(msg, cat, full, reason, fq)
 			continue
 		}
-		for _, e := range ents {
-			isDir, link := e.IsDir(), e.Type()&fs.ModeSymlink != 0
+		if c.Set("Include") && l.depth < 0 && l.pattern == "" {
+			continue // -Include without the directory's contents (Example 4)
+		}
+		l.list(full, "", 0)
+	}
+}
+
+// listing is Get-ChildItem of a directory
+// (https://learn.microsoft.com/powershell/module/microsoft.powershell.management/get-childitem?view=powershell-5.1):
+// a directory's items, then with -Recurse (or -Depth N, N levels below)
+// each subdirectory's the same way; -File, -Directory, -Filter, -Include,
+// -Exclude and a wildcard in the path choose what is written, not where
+// it recurses; -Name writes the path relative to the listed directory.
+type listing struct {
+	c       *engine.Call
+	depth   int // levels below the directory to list; -1 none
+	pattern string
+}
+
+func (l listing) list(full, rel string, level int) {
+	c := l.c
+	ents, err := c.S.P.ReadDir(full)
+	if err != nil || c.S.P.Step() != nil {
+		return
+	}
+	// the FileSystem provider enumerates the directories, then the files,
+	// each in the file system's order (NTFS: by name, case-insensitive)
+	sort.SliceStable(ents, func(i, j int) bool {
+		if di, dj := ents[i].IsDir(), ents[j].IsDir(); di != dj {
+			return di
+		}
+		return strings.ToLower(ents[i].Name()) < strings.ToLower(ents[j].Name())
+	})
+	var subdirs []string
+	var out []any
+	for _, e := range ents {
+		isDir, link := e.IsDir(), process.IsLink(e.Type())
+		if link {
+			// .NET sees a link to a directory as a directory
+			_, err := c.S.P.ReadDir(process.WinJoin(full, e.Name()))
+			isDir = err == nil
+		}
+		if isDir && !link && level < l.depth {
+			subdirs = append(subdirs, e.Name())
+		}
+		if !l.match(e.Name(), isDir) {
+			continue
+		}
+		if c.Has("Name") {
+			out = append(out, relJoin(rel, e.Name()))
+			continue
+		}
+		o := c.FileObject(full, e.Name(), isDir, 0, c.S.P.Now())
+		if info, err := e.Info(); err == nil {
+			size := info.Size()
 			if link {
-				// .NET sees a link to a directory as a directory
-				_, err := c.S.P.ReadDir(process.WinJoin(full, e.Name()))
-				isDir = err == nil
+				size = 0
 			}
-			if (c.Has("File") && isDir) || (c.Has("Directory") && !isDir) {
-				continue
-			}
-			if f := c.Str("Filter"); f != "" && !engine.WildcardMatch(f, e.Name(), true) {
-				continue
-			}
-			if c.Has("Name") {
-				c.Out(e.Name())
-				continue
-			}
-			o := c.FileObject(full, e.Name(), isDir, 0, c.S.P.Now())
-			if info, err := e.Info(); err == nil {
-				size := info.Size()
-				if link {
-					size = 0
-				}
-				o = c.FileObject(full, e.Name(), isDir, size, info.ModTime())
-				o.Props[0].Val = childMode(isDir, link, info.Mode())
-			}
-			c.Out(o)
+			o = c.FileObject(full, e.Name(), isDir, size, info.ModTime())
+			o.Props[0].Val = childMode(isDir, link, info.Mode())
+		}
+		out = append(out, o)
+	}
+	// a wildcard path's matches come from the subdirectories first (the
+	// page's Example 3: C:\Test\Logs\Adirectory, ..., C:\Test\Logs,
+	// C:\Test)
+	if l.pattern == "" {
+		l.write(out)
+	}
+	for _, d := range subdirs {
+		l.list(process.WinJoin(full, d), relJoin(rel, d), level+1)
+	}
+	if l.pattern != "" {
+		l.write(out)
+	}
+}
+
+func (l listing) write(items []any) {
+	for _, it := range items {
+		l.c.Out(it)
+	}
+}
+
+// match: the item is one the parameters ask for.
+func (l listing) match(name string, isDir bool) bool {
+	c := l.c
+	if (c.Has("File") && isDir) || (c.Has("Directory") && !isDir) {
+		return false
+	}
+	for _, f := range []string{c.Str("Filter"), l.pattern} {
+		if f != "" && !engine.WildcardMatch(f, name, true) {
+			return false
 		}
 	}
+	matchAny := func(param string) bool {
+		for _, w := range engine.Enumerate(c.Named[param]) {
+			if engine.WildcardMatch(engine.ToStr(w), name, true) {
+				return true
+			}
+		}
+		return false
+	}
+	if c.Set("Include") && !matchAny("Include") {
+		return false
+	}
+	return !c.Set("Exclude") || !matchAny("Exclude")
+}
+
+func relJoin(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + `\` + name
 }
 
 func cmdletGetItem(c *engine.Call) {

@@ -58,7 +58,9 @@ func Ls(p *process.Proc, argv []string) int {
 	almost := o.BoolP("almost-all", "A", false, "")
 	dirs := o.BoolP("directory", "d", false, "")
 	numeric := o.BoolP("numeric-uid-gid", "n", false, "")
-	for _, c := range "1CFRSceghikpqrstuxLH" {
+	deref := o.BoolP("dereference", "L", false, "")
+	derefArgs := o.BoolP("dereference-command-line", "H", false, "")
+	for _, c := range "1CFRSceghikpqrstux" {
 		o.BoolP(string(c), string(c), false, "")
 	}
 	o.String("color", "", "")
@@ -99,8 +101,10 @@ func Ls(p *process.Proc, argv []string) int {
 	var files, listed []string
 	for _, n := range names {
 		nd, err := lstat(p, n)
-		// a link is listed as itself under -l, unless its name ends in /
-		if err == nil && nd.kind == 'l' && (!*long || strings.HasSuffix(n, "/")) {
+		// a link named here is listed as itself under -l or -d, unless its
+		// name ends in / or -L or -H say to follow it (coreutils
+		// --dereference-command-line-symlink-to-dir)
+		if err == nil && nd.kind == 'l' && (!*long && !*dirs || strings.HasSuffix(n, "/") || *deref || *derefArgs) {
 			nd, err = statFollow(p, n)
 		}
 		switch {
@@ -136,6 +140,9 @@ func Ls(p *process.Proc, argv []string) int {
 		var blocks int64
 		add := func(name string) {
 			nd, err := lstat(p, strings.TrimSuffix(n, "/")+"/"+name)
+			if err == nil && nd.kind == 'l' && *deref {
+				nd, err = statFollow(p, strings.TrimSuffix(n, "/")+"/"+name)
+			}
 			if err != nil {
 				nd = node{kind: 'f'}
 			}
