@@ -84,6 +84,7 @@ var windowsPrograms = []*process.Command{
 	// Windows administration (winadmin.go)
 	{Name: "net", Aliases: []string{"net1"}, Help: "Manages local groups (net localgroup).", Rows: "B9, B10", Run: windows.Net},
 	{Name: "shutdown", Help: "Shuts down or restarts the machine.", Rows: "B15, N3", Run: windows.Shutdown},
+	{Name: "taskkill", Help: "Ends processes: those no container runs are not found (winadmin.go).", Rows: "E", Run: windows.Taskkill},
 	{Name: "testlimit", Aliases: []string{"testlimit64"}, Help: "Sysinternals TestLimit: leaks and touches memory (resource-consumer image).", Rows: "B5, B6", Run: windows.Testlimit},
 }
 
@@ -106,6 +107,7 @@ var linuxPrograms = []*process.Command{
 	{Name: "false", Help: "Exits 1.", Run: func(*process.Proc, []string) int { return 1 }},
 	{Name: "pwd", Help: "Prints the working directory.", Run: func(p *process.Proc, _ []string) int { p.Println(p.Dir); return 0 }},
 	{Name: "uname", Help: "Prints system information.", Run: programs.Uname},
+	{Name: "dpkg", Help: "Debian's package manager: --print-architecture only.", Rows: "E", Run: programs.Dpkg},
 	{Name: "date", Help: "Prints the date.", Run: programs.Date},
 	{Name: "expr", Help: "Evaluates an expression.", Rows: "E", Run: programs.Expr},
 	{Name: "tail", Help: "Prints the last lines of files; -f follows them.", Rows: "E", Run: programs.Tail},

@@ -620,3 +620,17 @@ func unescapeC(s string) string {
 	out, _ := echoEscapes(s)
 	return out
 }
+
+// Dpkg is Debian's dpkg as scripts ask it for the machine
+// (https://man7.org/linux/man-pages/man1/dpkg.1.html, --print-architecture:
+// the architecture of the packages dpkg installs; the node is x86_64, as
+// uname says, so amd64). Its package database is not simulated: any other
+// use is a NotSimulated trace, run as an unknown program of the image.
+func Dpkg(p *process.Proc, argv []string) int {
+	if len(argv) == 2 && argv[1] == "--print-architecture" {
+		p.Println("amd64")
+		return 0
+	}
+	p.NotSimulated(strings.Join(argv, " "))
+	return p.UnknownProgram()
+}
