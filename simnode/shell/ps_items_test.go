@@ -52,3 +52,38 @@ func TestGetChildItemRecurse(t *testing.T) {
 			out:  "Logs\\Backup\\ATextFile.txt\r\nLogs\\Afile.txt\r\nLogs\\LogFile1.txt\r\nanotherfile.txt\r\nCommand.txt\r\n"},
 	})
 }
+
+// TestNewItemLinks: New-Item -ItemType SymbolicLink and Junction with
+// -Target, the alias of -Value
+// (https://learn.microsoft.com/powershell/module/microsoft.powershell.management/new-item?view=powershell-5.1),
+// as AgentBaker's configfunc.ps1 makes C:\WindowsAzure\Logs\aks's link to
+// the custom data log; -Force makes a file's missing directories (the
+// page's Example 3).
+func TestNewItemLinks(t *testing.T) {
+	admin := func(f *fixture) {
+		f.env.User = "ContainerAdministrator"
+		f.fs.add(`C:\AzureData\CustomDataSetupScript.log`, "setup done\r\n")
+	}
+	aks := `$aksLogFolder="C:\WindowsAzure\Logs\aks"
+New-Item -ItemType Directory -Force -Path $aksLogFolder > $null
+New-Item -ItemType SymbolicLink -Path (Join-Path $aksLogFolder "CustomDataSetupScript.log") -Target "C:\AzureData\CustomDataSetupScript.log" > $null
+`
+	runCases(t, []tcase{
+		{name: "AgentBaker's symbolic link reads as its target", setup: admin,
+			argv: ps(aks + `Get-Content C:\WindowsAzure\Logs\aks\CustomDataSetupScript.log; (Get-ChildItem C:\WindowsAzure\Logs\aks).Mode`),
+			out:  "setup done\r\n-a---l\r\n"},
+		{name: "ContainerUser may not make a symbolic link",
+			setup:  func(f *fixture) { f.fs.add(`C:\AzureData\CustomDataSetupScript.log`, "x") },
+			argv:   ps(aks),
+			errHas: []string{"New-Item : Administrator privilege required for this operation."}, code: 1},
+		{name: "a junction needs no privilege and writes through",
+			argv: ps(`New-Item -ItemType Junction -Path C:\rw\j -Target C:\data > $null; Set-Content C:\rw\j\new.txt 'via junction'; Get-Content C:\data\new.txt`),
+			out:  "via junction\r\n"},
+		{name: "the target must exist",
+			argv:   ps(`New-Item -ItemType Junction -Path C:\rw\j -Value C:\nope`),
+			errHas: []string{"New-Item : Cannot find path 'C:\\nope' because it does not exist."}, code: 1},
+		{name: "-Force makes a file's missing directories",
+			argv: ps(`New-Item -ItemType File -Force C:\rw\a\b\c.txt > $null; Test-Path C:\rw\a\b\c.txt`),
+			out:  "True\r\n"},
+	})
+}

@@ -375,6 +375,10 @@ func cmdletNewItem(c *engine.Call) {
 			continue
 		}
 		full := c.S.P.Path(p)
+		if kind == "symboliclink" || kind == "junction" || kind == "hardlink" {
+			newLink(c, kind, full)
+			continue
+		}
 		if kind == "directory" {
 			if _, err := c.S.P.ReadDir(p); err == nil && !c.Has("Force") {
 				c.Fail("An item with the specified name "+full+" already exists.", "ResourceExists", full, "IOException", "DirectoryExist")
@@ -393,6 +397,11 @@ func cmdletNewItem(c *engine.Call) {
 			continue
 		}
 		data := []byte(c.Str("Value"))
+		if c.Has("Force") {
+			// "-Force lets you create a file ... even when the directories
+			// in the path do not exist" (New-Item's Example 3)
+			_ = mkdirAll(c.S.P, process.ParentDir(full))
+		}
 		if err := c.S.P.WriteFile(p, data, false); err != nil {
 			msg, cat, reason, _ := engine.FileError(err, full, true)
 			c.Fail(msg, cat, full, reason, "NewItemUnauthorizedAccessError")
@@ -400,6 +409,60 @@ func cmdletNewItem(c *engine.Call) {
 		}
 		c.Out(c.FileObject(process.ParentDir(full), process.BaseName(full), false, int64(len(data)), c.S.P.Now()))
 	}
+}
+
+// newLink is New-Item -ItemType SymbolicLink, Junction or HardLink with
+// -Value (alias -Target), Windows PowerShell 5.0's links
+// (https://learn.microsoft.com/powershell/module/microsoft.powershell.management/new-item?view=powershell-5.1):
+// the target must exist and is kept as its full path; a symbolic link
+// needs SeCreateSymbolicLinkPrivilege, which ContainerUser lacks (row B9),
+// a junction needs none. A hard link is a copy, as cmd's mklink /h.
+func newLink(c *engine.Call, kind, full string) {
+	p := c.S.P
+	target := c.Str("Value")
+	if target == "" {
+		target = c.Str("Target")
+	}
+	tfull := p.Path(target)
+	_, ferr := p.ReadFile(tfull)
+	_, derr := p.ReadDir(tfull)
+	if ferr != nil && derr != nil {
+		c.Fail("Cannot find path '"+tfull+"' because it does not exist.", "ObjectNotFound", tfull, "ItemNotFoundException", "PathNotFound")
+		return
+	}
+	if _, err := p.Readlink(full); err == nil || exists(p, full) {
+		c.Fail("An item with the specified name "+full+" already exists.", "ResourceExists", full, "IOException", "SymLinkExists")
+		return
+	}
+	var err error
+	switch kind {
+	case "symboliclink":
+		if !process.IsAdministrator(p.Env) {
+			c.Fail("Administrator privilege required for this operation.", "PermissionDenied", full, "UnauthorizedAccessException", "NewItemSymbolicLinkElevationRequired")
+			return
+		}
+		err = p.Symlink(tfull, full)
+	case "junction":
+		err = p.Junction(tfull, full)
+	default:
+		err = p.CopyTree(tfull, full)
+	}
+	if err != nil {
+		msg, cat, reason, _ := engine.FileError(err, full, true)
+		c.Fail(msg, cat, full, reason, "NewItemIOError")
+		return
+	}
+	o := c.FileObject(process.ParentDir(full), process.BaseName(full), derr == nil, 0, p.Now())
+	if kind != "hardlink" {
+		o.Props[0].Val = childMode(derr == nil, true, 0o666)
+	}
+	c.Out(o)
+}
+
+func exists(p *process.Proc, full string) bool {
+	_, ferr := p.ReadFile(full)
+	_, derr := p.ReadDir(full)
+	return ferr == nil || derr == nil
 }
 
 func cmdletCopyItem(c *engine.Call) {
@@ -553,7 +616,7 @@ func init() {
 		&engine.Cmdlet{Name: "Test-Path", Help: "Tells whether a path exists.", Rows: "E, B10", Positional: []string{"Path"}, Params: []string{"LiteralPath", "PathType"}, Switches: []string{"IsValid"}, Run: cmdletTestPath},
 		&engine.Cmdlet{Name: "Get-ChildItem", Aliases: []string{"gci", "ls", "dir"}, Help: "Lists a directory.", Rows: "E, B10", Positional: []string{"Path", "Filter"}, Params: []string{"LiteralPath", "Include", "Exclude", "Depth"}, Switches: []string{"Name", "Recurse", "File", "Directory", "Force", "Hidden"}, Run: cmdletGetChildItem},
 		&engine.Cmdlet{Name: "Get-Item", Aliases: []string{"gi"}, Help: "Gets an item.", Positional: []string{"Path"}, Params: []string{"LiteralPath"}, Switches: []string{"Force"}, Run: cmdletGetItem},
-		&engine.Cmdlet{Name: "New-Item", Aliases: []string{"ni"}, Help: "Creates a file (directories exist implicitly).", Positional: []string{"Path"}, Params: []string{"ItemType", "Type", "Value", "Name"}, Switches: []string{"Force"}, Run: cmdletNewItem},
+		&engine.Cmdlet{Name: "New-Item", Aliases: []string{"ni"}, Help: "Creates a file (directories exist implicitly).", Positional: []string{"Path"}, Params: []string{"ItemType", "Type", "Value", "Target", "Name"}, Switches: []string{"Force"}, Run: cmdletNewItem},
 		&engine.Cmdlet{Name: "Copy-Item", Aliases: []string{"copy", "cp", "cpi"}, Help: "Copies a file.", Positional: []string{"Path", "Destination"}, Params: []string{"LiteralPath"}, Switches: []string{"Force", "Recurse", "PassThru"}, Run: cmdletCopyItem},
 		&engine.Cmdlet{Name: "Set-Location", Aliases: []string{"cd", "sl", "chdir"}, Help: "Sets the current directory.", Positional: []string{"Path"}, Params: []string{"LiteralPath"}, Switches: []string{"PassThru"}, Run: cmdletSetLocation},
 		&engine.Cmdlet{Name: "mkdir", Aliases: []string{"md"}, Help: "Creates a directory (New-Item -ItemType Directory).", Positional: []string{"Path"}, Params: []string{"Name", "Value"}, Switches: []string{"Force"}, Class: "Microsoft.PowerShell.Commands.NewItemCommand", Run: cmdletMkdir},
