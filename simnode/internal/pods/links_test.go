@@ -33,7 +33,7 @@ func (g gate) Write() bool { return bool(g) }
 // before a simnode restart (the gate refuses the write) is not made again.
 func TestWrappersKeepLinks(t *testing.T) {
 	inner := &linkFS{links: map[string]string{}}
-	var f process.FS = settledFS{FS: gatedFS{FS: inner, gate: gate(true)}, settle: func() error { return nil }}
+	var f process.FS = settledFS{Parts: process.Parts{FS: gatedFS{Parts: process.Parts{FS: inner}, gate: gate(true)}}, settle: func() error { return nil }}
 	if err := f.(process.Symlinks).Symlink("/data", "/l"); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestWrappersKeepLinks(t *testing.T) {
 	if got, err := f.(process.Symlinks).Readlink(`C:\j`); err != nil || got != `junction C:\data` {
 		t.Errorf("Readlink %q %v", got, err)
 	}
-	skipped := gatedFS{FS: inner, gate: gate(false)}
+	skipped := gatedFS{Parts: process.Parts{FS: inner}, gate: gate(false)}
 	if err := skipped.Symlink("/x", "/again"); err != nil || inner.links["/again"] != "" {
 		t.Errorf("a refused write made a link: %v %v", err, inner.links)
 	}
