@@ -53,6 +53,22 @@ var appletCases = []tcase{
 	{name: "find -maxdepth", argv: sh(`mkdir -p /w/a/b; touch /w/a/b/y; find /w -maxdepth 1`), out: "/w\n/w/a\n"},
 	{name: "find ! -name -exec", argv: sh(`mkdir -p /w; touch /w/a /w/b; find /w -type f ! -name a -exec echo found {} \;`), out: "found /w/b\n"},
 	{name: "find missing", argv: []string{"find", "/nope"}, errOut: "find: /nope: No such file or directory\n", code: 1},
+	// https://www.gnu.org/software/coreutils/manual/html_node/Which-files-are-listed.html
+	// (--dereference-command-line-symlink-to-dir): a link to a directory
+	// named on the command line is listed as itself under -l (`l... name ->
+	// target`), as its directory without -l, with a trailing / or -L.
+	{name: "ls -l of a link to a directory", argv: sh(`mkdir -p /w/real; touch /w/real/f; ln -s real /w/l; ls -l /w/l; ls /w/l; ls -lL /w/l; ls -ld /w/l/`),
+		out: "lrwxrwxrwx    1 root     root             4 Apr 23 10:00 /w/l -> real\nf\ntotal 0\n-rw-r--r--    1 root     root             0 Apr 23 10:00 f\n" +
+			"drwxr-xr-x    2 root     root          4096 Apr 23 10:00 /w/l/\n"},
+	// the downward API volume as the Kubernetes docs list it, `ls -laR
+	// /etc/podinfo` (https://kubernetes.io/docs/tasks/inject-data-application/downward-api-volume-expose-pod-information/):
+	// ..data is a link to the timestamped directory, each key a link into ..data
+	{name: "ls -la shows ..data", argv: sh(`ls -la /etc/podinfo | grep -F -- '->'`), setup: func(f *fixture) {
+		f.fs.add("/etc/podinfo/..2982_06_02_21_47_53.299460680/labels", "zone=\"us-est-coast\"")
+		_ = f.fs.Symlink("..2982_06_02_21_47_53.299460680", "/etc/podinfo/..data")
+		_ = f.fs.Symlink("..data/labels", "/etc/podinfo/labels")
+	}, out: "lrwxrwxrwx    1 root     root            31 Apr 23 10:00 ..data -> ..2982_06_02_21_47_53.299460680\n" +
+		"lrwxrwxrwx    1 root     root            13 Apr 23 10:00 labels -> ..data/labels\n"},
 	// https://www.gnu.org/software/coreutils/manual/html_node/ln-invocation.html, readlink-invocation.html
 	{name: "ln -s is a link", argv: sh(`mkdir -p /w; echo v1 > /w/real; ln -s /w/real /w/link; readlink /w/link; echo v2 > /w/real; cat /w/link; [ -L /w/link ] && echo link`), out: "/w/real\nv2\nlink\n"},
 	{name: "readlink -f", argv: sh(`mkdir -p /w/d; ln -s d /w/l; readlink -f /w/l/../d/./x`), out: "/w/d/x\n"},

@@ -129,23 +129,43 @@ func TestCmdNotSimulated(t *testing.T) {
 	}
 }
 
-// TestCmdMklink: a symbolic link needs SeCreateSymbolicLinkPrivilege,
-// which ContainerUser lacks and ContainerAdministrator holds (row B9);
-// the link reads as its target (simulated as a copy).
+// TestCmdMklink: mklink as Microsoft documents it
+// (https://learn.microsoft.com/windows-server/administration/windows-commands/mklink):
+// a symbolic link needs SeCreateSymbolicLinkPrivilege, which ContainerUser
+// lacks and ContainerAdministrator holds (row B9); a junction needs none.
+// Links are real: what is read or written through them is the target's,
+// and `rd` of a directory link removes the link (the page's example
+// `mklink /d \MyFolder \Users\User1\Documents` then `rd \MyFolder`).
 func TestCmdMklink(t *testing.T) {
+	admin := func(f *fixture) { f.env.User = "ContainerAdministrator" }
 	runCases(t, []tcase{
 		{name: "symlink as ContainerUser", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt`},
 			errOut: "You do not have sufficient privilege to perform this operation.\r\n", code: 1},
+		{name: "directory symlink as ContainerUser", argv: []string{"cmd", "/c", `mklink /D C:\rw\conf C:\data`},
+			errOut: "You do not have sufficient privilege to perform this operation.\r\n", code: 1},
 		{name: "symlink as ContainerAdministrator", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt && type C:\rw\link.txt`},
-			setup: func(f *fixture) { f.env.User = "ContainerAdministrator" },
+			setup: admin,
 			out:   "symbolic link created for C:\\rw\\link.txt <<===>> C:\\data\\hello.txt\r\nhello from a configmap\r\n"},
-		{name: "directory symlink", argv: []string{"cmd", "/c", `mklink /d C:\rw\conf C:\data && type C:\rw\conf\hello.txt`},
-			setup: func(f *fixture) { f.env.User = "ContainerAdministrator" },
-			out:   "symbolic link created for C:\\rw\\conf <<===>> C:\\data\r\nhello from a configmap\r\n"},
+		{name: "a write through a file link reaches the target", argv: []string{"cmd", "/c", `mklink C:\rw\link.txt C:\data\hello.txt >nul && echo changed> C:\rw\link.txt && type C:\data\hello.txt`},
+			setup: admin, out: "changed \r\n"}, // cmd keeps the space before &&
+		{name: "directory symlink, relative target", argv: []string{"cmd", "/c", `mklink /d C:\rw\conf ..\data && type C:\rw\conf\hello.txt`},
+			setup: admin,
+			out:   "symbolic link created for C:\\rw\\conf <<===>> ..\\data\r\nhello from a configmap\r\n"},
+		{name: "junction as ContainerUser writes through", argv: []string{"cmd", "/c", `mklink /J C:\rw\j C:\data && echo x> C:\rw\j\new.txt && type C:\data\new.txt`},
+			out: "Junction created for C:\\rw\\j <<===>> C:\\data\r\nx \r\n"},
+		{name: "junction keeps the full path of a relative target", argv: []string{"cmd", "/c", `cd /d C:\rw && mklink /j j ..\data >nul && dir C:\rw`},
+			out: " Volume in drive C has no label.\r\n Volume Serial Number is 5E4A-8C1F\r\n\r\n Directory of C:\\rw\r\n\r\n" +
+				"04/23/2024  10:00 AM    <DIR>          .\r\n04/23/2024  10:00 AM    <DIR>          ..\r\n" +
+				"04/23/2024  10:00 AM    <JUNCTION>     j [C:\\data]\r\n" +
+				"               0 File(s)              0 bytes\r\n               3 Dir(s)  21,474,836,480 bytes free\r\n"},
+		{name: "rd removes the junction, not the target", argv: []string{"cmd", "/c", `mklink /J C:\rw\j C:\data >nul && rd C:\rw\j && type C:\data\hello.txt && dir /b C:\rw`},
+			out: "hello from a configmap\r\n", errOut: "File Not Found\r\n", code: 1},
 		{name: "hard link", argv: []string{"cmd", "/c", `mklink /h C:\rw\h.txt C:\data\hello.txt`},
 			out: "Hardlink created for C:\\rw\\h.txt <<===>> C:\\data\\hello.txt\r\n"},
 		{name: "link exists", argv: []string{"cmd", "/c", `mklink /j C:\data C:\rw`},
 			errOut: "Cannot create a file when that file already exists.\r\n", code: 1},
+		{name: "junction on a read-only volume", argv: []string{"cmd", "/c", `mklink /j C:\test-volume\j C:\rw`},
+			errOut: "Access is denied.\r\n", code: 1},
 	})
 }
 

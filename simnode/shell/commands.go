@@ -46,6 +46,7 @@ var windowsPrograms = []*process.Command{
 	{Name: "where", Help: "Displays the location of files that match the given search pattern.", Rows: "E", Run: windows.Where},
 	{Name: "reg", Help: "Reads the registry (programs/windows/winreg.go).", Rows: "E", Run: windows.Reg},
 	{Name: "setx", Help: "Saves environment variables in the registry.", Rows: "E", Run: windows.Setx},
+	{Name: "icacls", Help: "Displays or modifies the DACLs of files (programs/windows/icacls.go).", Rows: "B9", Run: windows.Icacls},
 	{Name: "agnhost", Aliases: []string{"agnhost-2"}, Help: "The Kubernetes e2e test image's multi-call binary (and its copy /agnhost-2, Dockerfile_windows).", Rows: "H1", Run: network.Agnhost},
 	{Name: "pause", Help: "The pause container: waits forever.", Run: network.Pause},
 	{Name: "test-webserver", Help: "agnhost test-webserver (the image's entrypoint argument).", Run: network.AgnhostSub},
@@ -83,6 +84,7 @@ var windowsPrograms = []*process.Command{
 	// Windows administration (winadmin.go)
 	{Name: "net", Aliases: []string{"net1"}, Help: "Manages local groups (net localgroup).", Rows: "B9, B10", Run: windows.Net},
 	{Name: "shutdown", Help: "Shuts down or restarts the machine.", Rows: "B15, N3", Run: windows.Shutdown},
+	{Name: "taskkill", Help: "Ends processes: those no container runs are not found (winadmin.go).", Rows: "E", Run: windows.Taskkill},
 	{Name: "testlimit", Aliases: []string{"testlimit64"}, Help: "Sysinternals TestLimit: leaks and touches memory (resource-consumer image).", Rows: "B5, B6", Run: windows.Testlimit},
 }
 
@@ -105,6 +107,7 @@ var linuxPrograms = []*process.Command{
 	{Name: "false", Help: "Exits 1.", Run: func(*process.Proc, []string) int { return 1 }},
 	{Name: "pwd", Help: "Prints the working directory.", Run: func(p *process.Proc, _ []string) int { p.Println(p.Dir); return 0 }},
 	{Name: "uname", Help: "Prints system information.", Run: programs.Uname},
+	{Name: "dpkg", Help: "Debian's package manager: --print-architecture only.", Rows: "E", Run: programs.Dpkg},
 	{Name: "date", Help: "Prints the date.", Run: programs.Date},
 	{Name: "expr", Help: "Evaluates an expression.", Rows: "E", Run: programs.Expr},
 	{Name: "tail", Help: "Prints the last lines of files; -f follows them.", Rows: "E", Run: programs.Tail},

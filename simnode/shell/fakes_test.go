@@ -19,17 +19,19 @@ import (
 
 // memFS is an in-memory container file system with read-only mounts.
 type memFS struct {
-	mu    sync.Mutex
-	win   bool
-	files map[string][]byte // key: normalised path
-	names map[string]string // key → path as created
-	dirs  map[string]bool
-	links map[string]string // key → target of a symbolic link (Linux)
-	ro    []string          // read-only mount points
+	mu       sync.Mutex
+	win      bool
+	files    map[string][]byte // key: normalised path
+	names    map[string]string // key → path as created
+	dirs     map[string]bool
+	links    map[string]string // key → target of a symbolic link or junction
+	junction map[string]bool   // key → the link is a Windows junction
+	dacls    map[string]process.DACL
+	ro       []string // read-only mount points
 }
 
 func newMemFS(win bool) *memFS {
-	m := &memFS{win: win, files: map[string][]byte{}, names: map[string]string{}, dirs: map[string]bool{}, links: map[string]string{}}
+	m := &memFS{win: win, files: map[string][]byte{}, names: map[string]string{}, dirs: map[string]bool{}, links: map[string]string{}, junction: map[string]bool{}, dacls: map[string]process.DACL{}}
 	if win {
 		m.dirs[m.key(`C:\`)] = true
 		m.names[m.key(`C:\`)] = `C:\`
@@ -159,6 +161,7 @@ func (m *memFS) Remove(p string) error {
 	}
 	if _, ok := m.links[k]; ok {
 		delete(m.links, k)
+		delete(m.junction, k)
 		return nil
 	}
 	_, file := m.files[k]
@@ -180,16 +183,31 @@ func (m *memFS) Remove(p string) error {
 
 // Symlink implements process.Symlinks.
 func (m *memFS) Symlink(target, link string) error {
+	return m.link(target, link, false)
+}
+
+// Junction implements process.Junctions.
+func (m *memFS) Junction(target, link string) error {
+	return m.link(target, link, true)
+}
+
+func (m *memFS) link(target, link string, junction bool) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	k := m.key(link)
 	if _, ok := m.files[k]; ok || m.dirs[k] || m.links[k] != "" {
 		return fs.ErrExist
 	}
+	for _, r := range m.ro {
+		if strings.HasPrefix(k, r+m.sep()) {
+			return fs.ErrPermission
+		}
+	}
 	if !m.dirs[m.key(m.follow(m.parent(link)))] {
 		return fs.ErrNotExist
 	}
 	m.links[k] = target
+	m.junction[k] = junction
 	m.names[k] = link
 	return nil
 }
@@ -198,8 +216,7 @@ func (m *memFS) Symlink(target, link string) error {
 func (m *memFS) Readlink(link string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	link = m.follow(m.parent(link)) + "/" + path.Base(link)
-	k := m.key(path.Clean(link))
+	k := m.key(m.clean(m.follow(m.parent(link)) + m.sep() + m.base(link)))
 	if t, ok := m.links[k]; ok {
 		return t, nil
 	}
@@ -215,10 +232,10 @@ func (m *memFS) Stat(p string) (fs.FileInfo, error) {
 	defer m.mu.Unlock()
 	p = m.follow(p)
 	if b, ok := m.files[m.key(p)]; ok {
-		return memInfo{name: path.Base(p), size: int64(len(b))}, nil
+		return memInfo{name: m.base(p), size: int64(len(b))}, nil
 	}
 	if m.dirs[m.key(p)] {
-		return memInfo{name: path.Base(p), dir: true}, nil
+		return memInfo{name: m.base(p), dir: true}, nil
 	}
 	return nil, fs.ErrNotExist
 }
@@ -226,31 +243,33 @@ func (m *memFS) Stat(p string) (fs.FileInfo, error) {
 // Lstat implements process.Symlinks: a link is itself.
 func (m *memFS) Lstat(p string) (fs.FileInfo, error) {
 	if t, err := m.Readlink(p); err == nil {
-		return memInfo{name: path.Base(p), size: int64(len(t)), link: true}, nil
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return memInfo{name: m.base(p), size: int64(len(t)), link: true, junction: m.junction[m.key(m.clean(m.follow(m.parent(p))+m.sep()+m.base(p)))]}, nil
 	}
 	return m.Stat(p)
 }
 
-// follow resolves the symbolic links in Linux path p (at most 40, as
-// Linux before ELOOP).
+// follow resolves the symbolic links and junctions in path p (at most 40,
+// as Linux before ELOOP): a Windows target may be absolute (C:\x), rooted
+// on the link's drive (\x) or relative to the link's directory, with `\`
+// or `/`.
 func (m *memFS) follow(p string) string {
-	if m.win || len(m.links) == 0 {
+	if len(m.links) == 0 {
 		return p
 	}
-	p = path.Clean(p)
+	p = m.clean(p)
 	for hops := 0; hops < 40; hops++ {
 		changed := false
-		for q := p; q != "/" && q != "."; q = path.Dir(q) {
-			t, ok := m.links[m.key(q)]
-			if !ok {
-				continue
+		for q := p; ; q = m.parent(q) {
+			if t, ok := m.links[m.key(q)]; ok {
+				p = m.clean(m.target(q, t) + m.sep() + p[len(q):])
+				changed = true
+				break
 			}
-			if !strings.HasPrefix(t, "/") {
-				t = path.Join(path.Dir(q), t)
+			if up := m.parent(q); up == q || up == "" {
+				break
 			}
-			p = path.Clean(t + strings.TrimPrefix(p, q))
-			changed = true
-			break
 		}
 		if !changed {
 			return p
@@ -259,10 +278,83 @@ func (m *memFS) follow(p string) string {
 	return p
 }
 
+// target is where the link at q pointing at t leads.
+func (m *memFS) target(q, t string) string {
+	if !m.win {
+		if !strings.HasPrefix(t, "/") {
+			t = path.Dir(q) + "/" + t
+		}
+		return t
+	}
+	t = strings.ReplaceAll(t, "/", `\`)
+	switch {
+	case len(t) >= 2 && t[1] == ':':
+		return t
+	case strings.HasPrefix(t, `\`):
+		return q[:2] + t
+	}
+	return m.parent(q) + `\` + t
+}
+
+// clean folds `.`, `..` and doubled separators of an absolute path.
+func (m *memFS) clean(p string) string {
+	if !m.win {
+		return path.Clean(p)
+	}
+	if len(p) < 3 || p[1] != ':' {
+		return p
+	}
+	var out []string
+	for _, s := range strings.Split(p[3:], `\`) {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	return p[:3] + strings.Join(out, `\`)
+}
+
+// base is the last element of p.
+func (m *memFS) base(p string) string { return p[strings.LastIndex(p, m.sep())+1:] }
+
+// DACL implements process.ACLs.
+func (m *memFS) DACL(p string) (process.DACL, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(m.follow(p))
+	if _, ok := m.files[k]; !ok && !m.dirs[k] {
+		return process.DACL{}, fs.ErrNotExist
+	}
+	return m.dacls[k], nil
+}
+
+// SetDACL implements process.ACLs.
+func (m *memFS) SetDACL(p string, d process.DACL) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.key(m.follow(p))
+	for _, r := range m.ro {
+		if k == r || strings.HasPrefix(k, r+m.sep()) {
+			return fs.ErrPermission
+		}
+	}
+	if _, ok := m.files[k]; !ok && !m.dirs[k] {
+		return fs.ErrNotExist
+	}
+	m.dacls[k] = d
+	return nil
+}
+
 // MkdirAll implements process.Mkdirer.
 func (m *memFS) MkdirAll(p string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	p = m.follow(p)
 	k := m.key(p)
 	if m.dirs[k] {
 		return nil
@@ -285,10 +377,11 @@ func (m *memFS) MkdirAll(p string) error {
 }
 
 type memInfo struct {
-	name string
-	size int64
-	dir  bool
-	link bool
+	name     string
+	size     int64
+	dir      bool
+	link     bool
+	junction bool
 }
 
 func (i memInfo) Name() string { return i.name }
@@ -296,6 +389,9 @@ func (i memInfo) Name() string { return i.name }
 func (i memInfo) Size() int64 { return i.size }
 
 func (i memInfo) Mode() fs.FileMode {
+	if i.junction {
+		return fs.ModeIrregular | 0o777
+	}
 	if i.link {
 		return fs.ModeSymlink | 0o777
 	}
@@ -343,7 +439,7 @@ func (m *memFS) ReadDir(p string) ([]fs.DirEntry, error) {
 	}
 	for ck, target := range m.links {
 		if name, ok := child(ck); ok {
-			out = append(out, fs.FileInfoToDirEntry(memInfo{name: name, size: int64(len(target)), link: true}))
+			out = append(out, fs.FileInfoToDirEntry(memInfo{name: name, size: int64(len(target)), link: true, junction: m.junction[ck]}))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })

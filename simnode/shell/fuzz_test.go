@@ -47,6 +47,8 @@ func FuzzRun(f *testing.F) {
 		// applets and bash's <(list)
 		"find / -name '*.txt' -exec cat {} +", "find -L / -type l", "ln -s / /data/loop; find -L /data", "od -c /data/hello.txt", "yes | head -c 100000 | od -An -tx1 | tail -n2",
 		"cat <(echo a) <(yes | head -n 3)", "sort -t: -k3,3nr -k1 /data/hello.txt", "sha256sum /data/hello.txt | sha256sum -c", "date -d '1 day ago' +%F%n%s", "readlink -f /data/../data/./x",
+		"mklink /J C:\\rw\\loop C:\\rw & dir /s C:\\rw & icacls C:\\rw /grant Users:F /T & xcopy /s C:\\rw C:\\rw2\\", "Get-ChildItem C:\\ -Recurse -Name -Filter *.txt",
+		"icacls C:\\rw /inheritance:d /grant *S-1-1-0:(OI)(CI)(d,wdac) /deny Users:W /remove:g Everyone /q", "ls -lL / /data/",
 		"stat -c '%n %s %A %F' /data /data/hello.txt", "du -ah / | sort -h", "mktemp -d; touch -t 202401010000 /tmp/x; echo -en 'a\\tb\\c'", "uniq -c -f1 -s2 /data/hello.txt",
 	} {
 		f.Add(seed)

@@ -56,7 +56,7 @@ func TestOpenWorld(t *testing.T) {
 			stdout: "ok True\r\n"},
 		{name: "servercore netsh", os: Windows, img: servercore, argv: []string{"cmd", "/c", "netsh advfirewall firewall add rule name=x dir=in action=allow protocol=TCP localport=80 && echo done"}, stdout: "done\r\n"},
 		{name: "servercore reg.exe from PowerShell", os: Windows, img: servercore, argv: []string{"powershell", "-Command", "reg.exe add HKCU\\SOFTWARE\\x /f; Write-Output $LASTEXITCODE"}, stdout: "The operation completed successfully.\r\n0\r\n"},
-		{name: "host icacls as the container command", os: Windows, img: host, argv: []string{"icacls", `C:\var\lib\kubelet`, "/grant", "Users:F"}},
+		{name: "host takeown as the container command", os: Windows, img: host, argv: []string{"takeown", "/f", `C:\var\lib\kubelet`, "/r"}},
 		{name: "host Verb-Noun not in-box", os: Windows, img: host, argv: []string{"powershell", "-Command", "Install-FooBar -Force"},
 			stderr: "Install-FooBar : The term 'Install-FooBar' is not recognized", code: 1},
 		// Open images: what wink cannot rule out runs until stopped.

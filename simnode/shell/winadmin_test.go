@@ -103,3 +103,17 @@ func TestTestlimit(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskkill: taskkill /im of a program no process of the container
+// runs is "not found", exit 128
+// (https://learn.microsoft.com/windows-server/administration/windows-commands/taskkill;
+// microsoft/SDN's Kubernetes/windows/stop.ps1); a HostProcess container's
+// are its host's, which wink does not know.
+func TestTaskkill(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "not running in the container", argv: []string{"cmd", "/c", "taskkill /im kubelet.exe /f"},
+			errOut: "ERROR: The process \"kubelet.exe\" not found.\r\n", code: 128},
+		{name: "a HostProcess container's host", argv: []string{"cmd", "/c", "taskkill /im kubelet.exe /f"},
+			setup: func(f *fixture) { f.env.Image = ImageOf(Windows, "example.com/hpc:1", true) }, out: "-", errOut: "-"},
+	})
+}

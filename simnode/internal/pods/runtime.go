@@ -101,12 +101,12 @@ func (e *Env) Process() *process.Env {
 		BootTime: e.BootTime, Limits: e.Limits, Tracer: e.Tracer,
 	}
 	if e.Files != nil && e.Writes != nil {
-		out.Files = gatedFS{FS: e.Files, gate: e.Writes}
+		out.Files = gatedFS{Parts: process.Parts{FS: e.Files}, gate: e.Writes}
 	}
 	if e.Settle != nil {
 		// A process that may run ahead settles first (settle.go).
 		if out.Files != nil {
-			out.Files = settledFS{FS: out.Files, settle: e.Settle}
+			out.Files = settledFS{Parts: process.Parts{FS: out.Files}, settle: e.Settle}
 		}
 		if out.Net != nil {
 			out.Net = settledNet{Network: out.Net, settle: e.Settle, self: &selfEcho{answers: map[netip.Addr]echo{}}}
@@ -125,7 +125,7 @@ func (e *Env) Start() process.Start {
 // its writes (WriteGate): a write the gate refuses is one the process made
 // before a simnode restart, already on disk, and is skipped.
 type gatedFS struct {
-	process.FS
+	process.Parts
 	gate WriteGate
 }
 

@@ -20,7 +20,7 @@ import (
 
 // settledFS is the file system of a process that may run ahead.
 type settledFS struct {
-	process.FS
+	process.Parts
 	settle func() error
 }
 

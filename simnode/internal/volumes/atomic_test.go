@@ -473,6 +473,42 @@ func TestSymlinkLoops(t *testing.T) {
 	}
 }
 
+// TestJunctionWritesThrough: `mklink /J C:\d\j C:\d\real` makes a mount
+// point reparse point; what is written under the junction lands in the
+// target directory, Lstat reports it as Go's os.Lstat reports a mount
+// point (ModeIrregular) and Readlink gives its absolute target
+// (learn.microsoft.com/windows-server/administration/windows-commands/mklink).
+func TestJunctionWritesThrough(t *testing.T) {
+	p := mustPod(t, winPod([]corev1.Volume{emptyDir("d")}, ctr("c", corev1.VolumeMount{Name: "d", MountPath: `C:\d`})), NewNode("windows"), newSource())
+	f := p.FS("c").(interface {
+		shell.FS
+		Lstat(string) (fs.FileInfo, error)
+		Readlink(string) (string, error)
+		Junction(target, path string) error
+	})
+	if err := f.(interface{ MkdirAll(string) error }).MkdirAll(`C:\d\real`); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Junction(`C:\d\real`, `C:\d\j`); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteFile(`C:\d\j\f.txt`, []byte("through")); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, f, `C:\d\real\f.txt`); got != "through" {
+		t.Errorf("target file %q", got)
+	}
+	if in, err := f.Lstat(`C:\d\J`); err != nil || in.Mode().Type() != fs.ModeIrregular {
+		t.Errorf("Lstat of the junction: %v %v", in, err)
+	}
+	if got, err := f.Readlink(`C:\d\j`); err != nil || got != `C:\d\real` {
+		t.Errorf("Readlink %q %v", got, err)
+	}
+	if err := f.Junction(`C:\x`, `C:\d\j`); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("existing: %v", err)
+	}
+}
+
 // TestAtomicVolumeBounded: a ConfigMap at the API's size limit, changed on
 // every refresh, keeps one copy of its payload in the volume (the old
 // timestamped directory goes), and an unchanged one costs no new copy.

@@ -83,6 +83,9 @@ func FuzzResolve(f *testing.F) {
 				_, _ = cfs.Lstat(path)
 				_, _ = cfs.Stat(path)
 				_ = cfs.Remove(link)
+				_ = cfs.Junction(path, link)
+				_, _ = cfs.ReadDir(link)
+				_ = cfs.Remove(link)
 			})
 			// nothing written through the container reaches the host
 			// outside the hostPath volume

@@ -38,7 +38,7 @@ func (s *store) readLink(parts []string) (string, bool) {
 		return "", false
 	}
 	e := s.walk(parts)
-	if e == nil || e.kind != kindSymlink {
+	if e == nil || !e.kind.isLink() {
 		return "", false
 	}
 	return string(e.data), true
@@ -166,6 +166,16 @@ func (c *containerFS) Readlink(path string) (string, error) {
 // mklink). fs.ErrExist when something is there, fs.ErrPermission on a
 // read-only mount (row B11).
 func (c *containerFS) Symlink(target, path string) error {
+	return c.link(target, path, kindSymlink)
+}
+
+// Junction implements process.Junctions: mklink /J, whose target is an
+// absolute path.
+func (c *containerFS) Junction(target, path string) error {
+	return c.link(target, path, kindJunction)
+}
+
+func (c *containerFS) link(target, path string, kind fileKind) error {
 	m, rel, vp, err := c.file(path, errIsDir(c.win), false)
 	if err != nil {
 		return err
@@ -180,11 +190,12 @@ func (c *containerFS) Symlink(target, path string) error {
 	if m.ro {
 		return m.roErr
 	}
-	return m.st.link(full, target)
+	return m.st.link(full, target, kind)
 }
 
-// link creates a symbolic link at parts, whose parent must exist.
-func (s *store) link(parts []string, target string) error {
+// link creates a symbolic link or junction at parts, whose parent must
+// exist.
+func (s *store) link(parts []string, target string, kind fileKind) error {
 	defer s.changed()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -199,7 +210,7 @@ func (s *store) link(parts []string, target string) error {
 		return errNotDir(s.win)
 	}
 	name := parts[len(parts)-1]
-	dir.kids[fold(s.win, name)] = &entry{name: name, kind: kindSymlink, data: []byte(target), mode: linkMode(s.win), mtime: s.now()}
+	dir.kids[fold(s.win, name)] = &entry{name: name, kind: kind, data: []byte(target), mode: linkMode(s.win), mtime: s.now()}
 	return nil
 }
 
@@ -216,7 +227,7 @@ func (s *store) evalLinks(base, sub []string) ([]string, bool) {
 		if e == nil {
 			return parts, true
 		}
-		if e.kind != kindSymlink {
+		if !e.kind.isLink() {
 			continue
 		}
 		target := string(e.data)
@@ -233,4 +244,7 @@ func (s *store) evalLinks(base, sub []string) ([]string, bool) {
 	return parts, true
 }
 
-var _ process.Symlinks = (*containerFS)(nil)
+var (
+	_ process.Symlinks  = (*containerFS)(nil)
+	_ process.Junctions = (*containerFS)(nil)
+)

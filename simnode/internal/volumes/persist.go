@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"wink.dev/wink/simnode/atomicfile"
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // The node's disk outlives the simnode process (SetStateDir): the host
@@ -29,16 +30,17 @@ import (
 
 // diskEntry is an entry as saved.
 type diskEntry struct {
-	Name  string      `json:"name"`
-	Kind  fileKind    `json:"kind,omitempty"`
-	Data  []byte      `json:"data,omitempty"`
-	Mode  fs.FileMode `json:"mode"`
-	MTime time.Time   `json:"mtime"`
-	Kids  []diskEntry `json:"kids,omitempty"`
+	Name  string        `json:"name"`
+	Kind  fileKind      `json:"kind,omitempty"`
+	Data  []byte        `json:"data,omitempty"`
+	Mode  fs.FileMode   `json:"mode"`
+	MTime time.Time     `json:"mtime"`
+	Kids  []diskEntry   `json:"kids,omitempty"`
+	DACL  *process.DACL `json:"dacl,omitempty"`
 }
 
 func toDisk(e *entry) diskEntry {
-	d := diskEntry{Name: e.name, Kind: e.kind, Data: e.data, Mode: e.mode, MTime: e.mtime}
+	d := diskEntry{Name: e.name, Kind: e.kind, Data: e.data, Mode: e.mode, MTime: e.mtime, DACL: e.dacl}
 	for _, k := range e.kids {
 		d.Kids = append(d.Kids, toDisk(k))
 	}
@@ -46,7 +48,7 @@ func toDisk(e *entry) diskEntry {
 }
 
 func fromDisk(win bool, d diskEntry) *entry {
-	e := &entry{name: d.Name, kind: d.Kind, data: d.Data, mode: d.Mode, mtime: d.MTime}
+	e := &entry{name: d.Name, kind: d.Kind, data: d.Data, mode: d.Mode, mtime: d.MTime, dacl: d.DACL}
 	if d.Kind == kindDir {
 		e.kids = make(map[string]*entry, len(d.Kids))
 		for _, k := range d.Kids {

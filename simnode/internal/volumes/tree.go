@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"wink.dev/wink/simnode/shell/process"
 )
 
 // fileKind is what an entry is; sockets and devices exist only so that
@@ -23,7 +25,13 @@ const (
 	kindBlockDev
 	// kindSymlink is a symbolic link; its data is the target as written.
 	kindSymlink
+	// kindJunction is a Windows directory junction (a mount point reparse
+	// point): a link whose data is an absolute path.
+	kindJunction
 )
+
+// isLink: the entry is followed as a link (symbolic link or junction).
+func (k fileKind) isLink() bool { return k == kindSymlink || k == kindJunction }
 
 type entry struct {
 	name  string // as created (case preserved)
@@ -32,6 +40,9 @@ type entry struct {
 	mode  fs.FileMode // permission bits as the kubelet would set them (recorded; Windows ignores them)
 	mtime time.Time
 	kids  map[string]*entry // folded name -> child
+	// dacl is what icacls set on the entry (nil: it inherits); replaced
+	// whole, never changed in place.
+	dacl *process.DACL
 }
 
 func newDir(name string, now time.Time) *entry {
@@ -305,6 +316,8 @@ func (i info) Mode() fs.FileMode {
 		m |= fs.ModeDevice
 	case kindSymlink:
 		m |= fs.ModeSymlink
+	case kindJunction:
+		m |= fs.ModeIrregular // as Go's os.Lstat reports a mount point
 	}
 	return m
 }

@@ -43,11 +43,12 @@ func dirListing(p *process.Proc, args []string) int {
 	p.Println(" Volume Serial Number is 5E4A-8C1F")
 	p.Println("")
 	type row struct {
-		name  string
-		dir   bool
-		size  int64
-		mtime time.Time
-		link  string // a symbolic link's target: <SYMLINK> or, to a directory, <SYMLINKD>
+		name     string
+		dir      bool
+		size     int64
+		mtime    time.Time
+		link     string // a link's target: <SYMLINK>, to a directory <SYMLINKD>, of a junction <JUNCTION>
+		junction bool
 	}
 	var rows []row
 	dirOf := full
@@ -74,7 +75,8 @@ func dirListing(p *process.Proc, args []string) int {
 			if info, err := e.Info(); err == nil {
 				r.size, r.mtime = info.Size(), info.ModTime()
 			}
-			if e.Type()&fs.ModeSymlink != 0 {
+			if process.IsLink(e.Type()) {
+				r.junction = e.Type()&fs.ModeIrregular != 0
 				target := process.WinJoin(full, e.Name())
 				r.link, _ = p.Readlink(target)
 				_, err := p.ReadDir(target)
@@ -102,7 +104,9 @@ func dirListing(p *process.Proc, args []string) int {
 		stamp := r.mtime.Format("01/02/2006  03:04 PM")
 		if r.link != "" {
 			kind := "<SYMLINK> "
-			if r.dir {
+			if r.junction {
+				kind, dirs = "<JUNCTION>", dirs+1
+			} else if r.dir {
 				kind, dirs = "<SYMLINKD>", dirs+1
 			} else {
 				files++

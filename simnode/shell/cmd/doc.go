@@ -16,8 +16,8 @@
 //   - builtins.go, files.go, ifcmd.go, forcmd.go, setarith.go, dir.go: the
 //     internal commands (echo, set /a /p, setlocal, endlocal, call, goto,
 //     shift, exit, type, ver, cd, pushd, popd, md, rd, del, copy, move,
-//     ren, mklink, dir, if, for ...). mklink is simulated as a copy: the
-//     container file system has no links.
+//     ren, mklink, dir, if, for ...). mklink makes real links of the
+//     container's file system (a hard link is a copy).
 //
 // Bounded by construction (issue 18): every command, loop iteration,
 // goto and call is a process Step (throttled on the clock, stopped with

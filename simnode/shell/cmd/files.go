@@ -124,6 +124,15 @@ func (s *shell) rd(c *process.Proc, rest string) int {
 	}
 	code := 0
 	for _, n := range names {
+		if _, err := c.Readlink(n); err == nil {
+			// a directory link or junction goes, not what it leads to
+			// (windows-commands/mklink: `rd \MyFolder`)
+			if err := c.Remove(n); err != nil {
+				c.Eprintln(process.CmdFileError(err, true))
+				code = 5
+			}
+			continue
+		}
 		ents, err := c.ReadDir(n)
 		if err != nil {
 			if _, ferr := c.ReadFile(n); ferr == nil {
@@ -408,13 +417,16 @@ func (s *shell) ren(c *process.Proc, rest string) int {
 	return 0
 }
 
-// mklink is `mklink [/d | /h | /j] link target` (windows-commands/mklink).
-// The container file system has no links (process.FS), so the link is
-// simulated as a copy of what the target holds when mklink runs: reading
-// through it gives the target's content, a later change of the target
-// does not show (issue 18). A symbolic link needs
-// SeCreateSymbolicLinkPrivilege, which ContainerUser does not hold (row
-// B9); junctions and hard links do not.
+// mklink is `mklink [/d | /h | /j] link target`
+// (learn.microsoft.com/windows-server/administration/windows-commands/mklink):
+// a file or (/d) directory symbolic link keeps target as written, read
+// from the link's directory when relative; a junction (/j) keeps target's
+// full path. Both are real links of the file system (process.Symlinks,
+// process.Junctions), so reading and writing through them reaches the
+// target. A symbolic link needs SeCreateSymbolicLinkPrivilege, which
+// ContainerUser does not hold (row B9); a junction needs none. A hard
+// link (/h) is a copy of the file: the file systems keep no shared file
+// data, so a later change of either does not show in the other.
 func (s *shell) mklink(c *process.Proc, rest string) int {
 	sw, names := fileArgs(rest)
 	if len(names) != 2 {
@@ -426,38 +438,38 @@ func (s *shell) mklink(c *process.Proc, rest string) int {
 	}
 	link, target := names[0], names[1]
 	kind := "symbolic link"
+	var err error
 	switch {
 	case sw["j"]:
 		kind = "Junction"
 	case sw["h"]:
 		kind = "Hardlink"
-		if !exists(c, target) {
-			c.Eprintln("The system cannot find the file specified.")
-			return 1
-		}
 	}
-	if kind == "symbolic link" && !isAdmin(c) {
+	switch {
+	case kind == "symbolic link" && !isAdmin(c):
 		c.Eprintln("You do not have sufficient privilege to perform this operation.")
 		return 1
+	case kind == "Hardlink" && !exists(c, target):
+		c.Eprintln("The system cannot find the file specified.")
+		return 1
+	case kind == "Hardlink":
+		if exists(c, link) {
+			err = fs.ErrExist
+		} else {
+			err = c.CopyTree(target, link)
+		}
+	case kind == "Junction":
+		err = c.Junction(c.Path(target), link)
+	default:
+		err = c.Symlink(target, link)
 	}
-	if exists(c, link) {
+	switch {
+	case errors.Is(err, fs.ErrExist):
 		c.Eprintln("Cannot create a file when that file already exists.")
 		return 1
-	}
-	// a relative target of a symbolic link is relative to the link's
-	// directory
-	from := target
-	if kind == "symbolic link" {
-		from = process.ParentDir(c.Path(link)) + `\` + target
-		if len(target) > 1 && (target[1] == ':' || strings.HasPrefix(target, `\`)) {
-			from = target
-		}
-	}
-	if exists(c, from) {
-		if err := c.CopyTree(from, link); err != nil {
-			c.Eprintln(process.CmdFileError(err, true))
-			return 1
-		}
+	case err != nil:
+		c.Eprintln(process.CmdFileError(err, true))
+		return 1
 	}
 	c.Println(kind + " created for " + link + " <<===>> " + target)
 	return 0

@@ -3,6 +3,7 @@ package powershell
 import (
 	"errors"
 	"io/fs"
+	"sort"
 	"strings"
 	"wink.dev/wink/simnode/shell/powershell/engine"
 	"wink.dev/wink/simnode/shell/process"
@@ -198,41 +199,136 @@ func cmdletGetChildItem(c *engine.Call) {
 			c.Out(o)
 			continue
 		}
-		ents, err := c.S.P.ReadDir(p)
-		if err != nil {
+		l := listing{c: c, depth: -1}
+		if c.Has("Recurse") {
+			l.depth = 1 << 20
+		}
+		if c.Set("Depth") {
+			l.depth = int(engine.ToInt(c.Named["Depth"]))
+		}
+		if base := process.BaseName(full); strings.ContainsAny(base, "*?") {
+			// C:\Test\*.txt: the directory's items that match, at every
+			// level under -Recurse (the cmdlet's Example 3)
+			l.pattern, full = base, process.ParentDir(full)
+		}
+		if _, err := c.S.P.ReadDir(full); err != nil {
 			msg, cat, reason, fq := engine.FileError(fs.ErrNotExist, full, false)
 			c.Fail(msg, cat, full, reason, fq)
 			continue
 		}
-		for _, e := range ents {
-			isDir, link := e.IsDir(), e.Type()&fs.ModeSymlink != 0
+		if c.Set("Include") && l.depth < 0 && l.pattern == "" {
+			continue // -Include without the directory's contents (Example 4)
+		}
+		l.list(full, "", 0)
+	}
+}
+
+// listing is Get-ChildItem of a directory
+// (https://learn.microsoft.com/powershell/module/microsoft.powershell.management/get-childitem?view=powershell-5.1):
+// a directory's items, then with -Recurse (or -Depth N, N levels below)
+// each subdirectory's the same way; -File, -Directory, -Filter, -Include,
+// -Exclude and a wildcard in the path choose what is written, not where
+// it recurses; -Name writes the path relative to the listed directory.
+type listing struct {
+	c       *engine.Call
+	depth   int // levels below the directory to list; -1 none
+	pattern string
+}
+
+func (l listing) list(full, rel string, level int) {
+	c := l.c
+	ents, err := c.S.P.ReadDir(full)
+	if err != nil || c.S.P.Step() != nil {
+		return
+	}
+	// the FileSystem provider enumerates the directories, then the files,
+	// each in the file system's order (NTFS: by name, case-insensitive)
+	sort.SliceStable(ents, func(i, j int) bool {
+		if di, dj := ents[i].IsDir(), ents[j].IsDir(); di != dj {
+			return di
+		}
+		return strings.ToLower(ents[i].Name()) < strings.ToLower(ents[j].Name())
+	})
+	var subdirs []string
+	var out []any
+	for _, e := range ents {
+		isDir, link := e.IsDir(), process.IsLink(e.Type())
+		if link {
+			// .NET sees a link to a directory as a directory
+			_, err := c.S.P.ReadDir(process.WinJoin(full, e.Name()))
+			isDir = err == nil
+		}
+		if isDir && !link && level < l.depth {
+			subdirs = append(subdirs, e.Name())
+		}
+		if !l.match(e.Name(), isDir) {
+			continue
+		}
+		if c.Has("Name") {
+			out = append(out, relJoin(rel, e.Name()))
+			continue
+		}
+		o := c.FileObject(full, e.Name(), isDir, 0, c.S.P.Now())
+		if info, err := e.Info(); err == nil {
+			size := info.Size()
 			if link {
-				// .NET sees a link to a directory as a directory
-				_, err := c.S.P.ReadDir(process.WinJoin(full, e.Name()))
-				isDir = err == nil
+				size = 0
 			}
-			if (c.Has("File") && isDir) || (c.Has("Directory") && !isDir) {
-				continue
-			}
-			if f := c.Str("Filter"); f != "" && !engine.WildcardMatch(f, e.Name(), true) {
-				continue
-			}
-			if c.Has("Name") {
-				c.Out(e.Name())
-				continue
-			}
-			o := c.FileObject(full, e.Name(), isDir, 0, c.S.P.Now())
-			if info, err := e.Info(); err == nil {
-				size := info.Size()
-				if link {
-					size = 0
-				}
-				o = c.FileObject(full, e.Name(), isDir, size, info.ModTime())
-				o.Props[0].Val = childMode(isDir, link, info.Mode())
-			}
-			c.Out(o)
+			o = c.FileObject(full, e.Name(), isDir, size, info.ModTime())
+			o.Props[0].Val = childMode(isDir, link, info.Mode())
+		}
+		out = append(out, o)
+	}
+	// a wildcard path's matches come from the subdirectories first (the
+	// page's Example 3: C:\Test\Logs\Adirectory, ..., C:\Test\Logs,
+	// C:\Test)
+	if l.pattern == "" {
+		l.write(out)
+	}
+	for _, d := range subdirs {
+		l.list(process.WinJoin(full, d), relJoin(rel, d), level+1)
+	}
+	if l.pattern != "" {
+		l.write(out)
+	}
+}
+
+func (l listing) write(items []any) {
+	for _, it := range items {
+		l.c.Out(it)
+	}
+}
+
+// match: the item is one the parameters ask for.
+func (l listing) match(name string, isDir bool) bool {
+	c := l.c
+	if (c.Has("File") && isDir) || (c.Has("Directory") && !isDir) {
+		return false
+	}
+	for _, f := range []string{c.Str("Filter"), l.pattern} {
+		if f != "" && !engine.WildcardMatch(f, name, true) {
+			return false
 		}
 	}
+	matchAny := func(param string) bool {
+		for _, w := range engine.Enumerate(c.Named[param]) {
+			if engine.WildcardMatch(engine.ToStr(w), name, true) {
+				return true
+			}
+		}
+		return false
+	}
+	if c.Set("Include") && !matchAny("Include") {
+		return false
+	}
+	return !c.Set("Exclude") || !matchAny("Exclude")
+}
+
+func relJoin(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + `\` + name
 }
 
 func cmdletGetItem(c *engine.Call) {
@@ -279,6 +375,10 @@ func cmdletNewItem(c *engine.Call) {
 			continue
 		}
 		full := c.S.P.Path(p)
+		if kind == "symboliclink" || kind == "junction" || kind == "hardlink" {
+			newLink(c, kind, full)
+			continue
+		}
 		if kind == "directory" {
 			if _, err := c.S.P.ReadDir(p); err == nil && !c.Has("Force") {
 				c.Fail("An item with the specified name "+full+" already exists.", "ResourceExists", full, "IOException", "DirectoryExist")
@@ -297,6 +397,11 @@ func cmdletNewItem(c *engine.Call) {
 			continue
 		}
 		data := []byte(c.Str("Value"))
+		if c.Has("Force") {
+			// "-Force lets you create a file ... even when the directories
+			// in the path do not exist" (New-Item's Example 3)
+			_ = mkdirAll(c.S.P, process.ParentDir(full))
+		}
 		if err := c.S.P.WriteFile(p, data, false); err != nil {
 			msg, cat, reason, _ := engine.FileError(err, full, true)
 			c.Fail(msg, cat, full, reason, "NewItemUnauthorizedAccessError")
@@ -304,6 +409,60 @@ func cmdletNewItem(c *engine.Call) {
 		}
 		c.Out(c.FileObject(process.ParentDir(full), process.BaseName(full), false, int64(len(data)), c.S.P.Now()))
 	}
+}
+
+// newLink is New-Item -ItemType SymbolicLink, Junction or HardLink with
+// -Value (alias -Target), Windows PowerShell 5.0's links
+// (https://learn.microsoft.com/powershell/module/microsoft.powershell.management/new-item?view=powershell-5.1):
+// the target must exist and is kept as its full path; a symbolic link
+// needs SeCreateSymbolicLinkPrivilege, which ContainerUser lacks (row B9),
+// a junction needs none. A hard link is a copy, as cmd's mklink /h.
+func newLink(c *engine.Call, kind, full string) {
+	p := c.S.P
+	target := c.Str("Value")
+	if target == "" {
+		target = c.Str("Target")
+	}
+	tfull := p.Path(target)
+	_, ferr := p.ReadFile(tfull)
+	_, derr := p.ReadDir(tfull)
+	if ferr != nil && derr != nil {
+		c.Fail("Cannot find path '"+tfull+"' because it does not exist.", "ObjectNotFound", tfull, "ItemNotFoundException", "PathNotFound")
+		return
+	}
+	if _, err := p.Readlink(full); err == nil || exists(p, full) {
+		c.Fail("An item with the specified name "+full+" already exists.", "ResourceExists", full, "IOException", "SymLinkExists")
+		return
+	}
+	var err error
+	switch kind {
+	case "symboliclink":
+		if !process.IsAdministrator(p.Env) {
+			c.Fail("Administrator privilege required for this operation.", "PermissionDenied", full, "UnauthorizedAccessException", "NewItemSymbolicLinkElevationRequired")
+			return
+		}
+		err = p.Symlink(tfull, full)
+	case "junction":
+		err = p.Junction(tfull, full)
+	default:
+		err = p.CopyTree(tfull, full)
+	}
+	if err != nil {
+		msg, cat, reason, _ := engine.FileError(err, full, true)
+		c.Fail(msg, cat, full, reason, "NewItemIOError")
+		return
+	}
+	o := c.FileObject(process.ParentDir(full), process.BaseName(full), derr == nil, 0, p.Now())
+	if kind != "hardlink" {
+		o.Props[0].Val = childMode(derr == nil, true, 0o666)
+	}
+	c.Out(o)
+}
+
+func exists(p *process.Proc, full string) bool {
+	_, ferr := p.ReadFile(full)
+	_, derr := p.ReadDir(full)
+	return ferr == nil || derr == nil
 }
 
 func cmdletCopyItem(c *engine.Call) {
@@ -457,7 +616,7 @@ func init() {
 		&engine.Cmdlet{Name: "Test-Path", Help: "Tells whether a path exists.", Rows: "E, B10", Positional: []string{"Path"}, Params: []string{"LiteralPath", "PathType"}, Switches: []string{"IsValid"}, Run: cmdletTestPath},
 		&engine.Cmdlet{Name: "Get-ChildItem", Aliases: []string{"gci", "ls", "dir"}, Help: "Lists a directory.", Rows: "E, B10", Positional: []string{"Path", "Filter"}, Params: []string{"LiteralPath", "Include", "Exclude", "Depth"}, Switches: []string{"Name", "Recurse", "File", "Directory", "Force", "Hidden"}, Run: cmdletGetChildItem},
 		&engine.Cmdlet{Name: "Get-Item", Aliases: []string{"gi"}, Help: "Gets an item.", Positional: []string{"Path"}, Params: []string{"LiteralPath"}, Switches: []string{"Force"}, Run: cmdletGetItem},
-		&engine.Cmdlet{Name: "New-Item", Aliases: []string{"ni"}, Help: "Creates a file (directories exist implicitly).", Positional: []string{"Path"}, Params: []string{"ItemType", "Type", "Value", "Name"}, Switches: []string{"Force"}, Run: cmdletNewItem},
+		&engine.Cmdlet{Name: "New-Item", Aliases: []string{"ni"}, Help: "Creates a file (directories exist implicitly).", Positional: []string{"Path"}, Params: []string{"ItemType", "Type", "Value", "Target", "Name"}, Switches: []string{"Force"}, Run: cmdletNewItem},
 		&engine.Cmdlet{Name: "Copy-Item", Aliases: []string{"copy", "cp", "cpi"}, Help: "Copies a file.", Positional: []string{"Path", "Destination"}, Params: []string{"LiteralPath"}, Switches: []string{"Force", "Recurse", "PassThru"}, Run: cmdletCopyItem},
 		&engine.Cmdlet{Name: "Set-Location", Aliases: []string{"cd", "sl", "chdir"}, Help: "Sets the current directory.", Positional: []string{"Path"}, Params: []string{"LiteralPath"}, Switches: []string{"PassThru"}, Run: cmdletSetLocation},
 		&engine.Cmdlet{Name: "mkdir", Aliases: []string{"md"}, Help: "Creates a directory (New-Item -ItemType Directory).", Positional: []string{"Path"}, Params: []string{"Name", "Value"}, Switches: []string{"Force"}, Class: "Microsoft.PowerShell.Commands.NewItemCommand", Run: cmdletMkdir},

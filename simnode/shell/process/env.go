@@ -138,15 +138,24 @@ type Mkdirer interface {
 // layout of configMap, secret, downwardAPI and projected volumes (`..data`
 // and one link per key), ln -s, mklink. FS's methods follow links. Lstat
 // describes the entry itself (fs.ModeSymlink for a link, whose Size is the
-// target's length), Stat what the path leads to; Readlink returns a link's
-// target as written (an error satisfying fs.ErrInvalid when the path is no
-// link); Symlink makes one (fs.ErrExist when something is there,
-// fs.ErrPermission on a read-only mount).
+// target's length; fs.ModeIrregular for a Windows junction, as Go's
+// os.Lstat reports a mount point), Stat what the path leads to; Readlink
+// returns a link's or a junction's target as written (an error satisfying
+// fs.ErrInvalid when the path is no link); Symlink makes one (fs.ErrExist
+// when something is there, fs.ErrPermission on a read-only mount).
 type Symlinks interface {
 	Lstat(path string) (fs.FileInfo, error)
 	Stat(path string) (fs.FileInfo, error)
 	Readlink(path string) (string, error)
 	Symlink(target, path string) error
+}
+
+// Junctions is a Windows FS with directory junctions (mklink /J, New-Item
+// -ItemType Junction): a mount point reparse point whose target is an
+// absolute path, followed like a symbolic link; Junction fails as Symlink
+// does.
+type Junctions interface {
+	Junction(target, path string) error
 }
 
 // NetConfig is a container's network configuration.

@@ -285,3 +285,16 @@ func (p *Proc) Symlink(target, link string) error {
 	}
 	return l.Symlink(target, p.Path(link))
 }
+
+// Junction makes link a directory junction to the absolute path target
+// (Junctions), or ErrNoLinks.
+func (p *Proc) Junction(target, link string) error {
+	j, ok := p.Env.Files.(Junctions)
+	if !ok {
+		return ErrNoLinks
+	}
+	return j.Junction(target, p.Path(link))
+}
+
+// IsLink reports whether a Lstat mode is a symbolic link or a junction.
+func IsLink(m fs.FileMode) bool { return m&(fs.ModeSymlink|fs.ModeIrregular) != 0 }

@@ -58,7 +58,9 @@ func Ls(p *process.Proc, argv []string) int {
 	almost := o.BoolP("almost-all", "A", false, "")
 	dirs := o.BoolP("directory", "d", false, "")
 	numeric := o.BoolP("numeric-uid-gid", "n", false, "")
-	for _, c := range "1CFRSceghikpqrstuxLH" {
+	deref := o.BoolP("dereference", "L", false, "")
+	derefArgs := o.BoolP("dereference-command-line", "H", false, "")
+	for _, c := range "1CFRSceghikpqrstux" {
 		o.BoolP(string(c), string(c), false, "")
 	}
 	o.String("color", "", "")
@@ -99,8 +101,10 @@ func Ls(p *process.Proc, argv []string) int {
 	var files, listed []string
 	for _, n := range names {
 		nd, err := lstat(p, n)
-		// a link is listed as itself under -l, unless its name ends in /
-		if err == nil && nd.kind == 'l' && (!*long || strings.HasSuffix(n, "/")) {
+		// a link named here is listed as itself under -l or -d, unless its
+		// name ends in / or -L or -H say to follow it (coreutils
+		// --dereference-command-line-symlink-to-dir)
+		if err == nil && nd.kind == 'l' && (!*long && !*dirs || strings.HasSuffix(n, "/") || *deref || *derefArgs) {
 			nd, err = statFollow(p, n)
 		}
 		switch {
@@ -136,6 +140,9 @@ func Ls(p *process.Proc, argv []string) int {
 		var blocks int64
 		add := func(name string) {
 			nd, err := lstat(p, strings.TrimSuffix(n, "/")+"/"+name)
+			if err == nil && nd.kind == 'l' && *deref {
+				nd, err = statFollow(p, strings.TrimSuffix(n, "/")+"/"+name)
+			}
 			if err != nil {
 				nd = node{kind: 'f'}
 			}
@@ -612,4 +619,18 @@ func Rm(p *process.Proc, argv []string) int {
 func unescapeC(s string) string {
 	out, _ := echoEscapes(s)
 	return out
+}
+
+// Dpkg is Debian's dpkg as scripts ask it for the machine
+// (https://man7.org/linux/man-pages/man1/dpkg.1.html, --print-architecture:
+// the architecture of the packages dpkg installs; the node is x86_64, as
+// uname says, so amd64). Its package database is not simulated: any other
+// use is a NotSimulated trace, run as an unknown program of the image.
+func Dpkg(p *process.Proc, argv []string) int {
+	if len(argv) == 2 && argv[1] == "--print-architecture" {
+		p.Println("amd64")
+		return 0
+	}
+	p.NotSimulated(strings.Join(argv, " "))
+	return p.UnknownProgram()
 }

@@ -238,3 +238,40 @@ func Testlimit(p *process.Proc, argv []string) int {
 	}
 	return p.Block()
 }
+
+// Taskkill is taskkill.exe /im NAME [/f]
+// (https://learn.microsoft.com/windows-server/administration/windows-commands/taskkill).
+// A container that is not HostProcess has only the processes started in
+// it: one whose image is no program wink runs there (kubelet.exe,
+// flanneld.exe in an ordinary pod) is not found, exit 128. Those it runs
+// (cmd.exe, powershell.exe, ...), an image's own program run as the
+// container's command, and a HostProcess container's (its host's) are in
+// no process table wink keeps: ending them, /pid and /fi are a
+// NotSimulated trace, exit 0.
+func Taskkill(p *process.Proc, argv []string) int {
+	var names []string
+	for i := 1; i < len(argv); i++ {
+		switch a := strings.ToLower(argv[i]); {
+		case a == "/im" && i+1 < len(argv):
+			names = append(names, argv[i+1])
+			i++
+		case a == "/pid" || a == "/fi" || a == "/s" || a == "/u" || a == "/p":
+			p.NotSimulated("taskkill " + a)
+			return 0
+		}
+	}
+	if p.Env.Image.Base == "host" || len(names) == 0 {
+		p.NotSimulated("taskkill")
+		return 0
+	}
+	code := 0
+	for _, n := range names {
+		if _, ok := p.Programs.Lookup(process.Windows, n); ok || strings.ContainsAny(n, "*?") {
+			p.NotSimulated("taskkill /im " + n)
+			continue
+		}
+		p.Eprintln(`ERROR: The process "` + n + `" not found.`)
+		code = 128
+	}
+	return code
+}
