@@ -126,7 +126,7 @@ func TestPowerShellRanges(t *testing.T) {
 		{name: "ForEach-Object takes a range one number at a time", argv: ps(`$s = 0; 1..300000 | ForEach-Object { $s++ }; $s`), out: "300000\r\n", setup: memoryLimit(4 << 20)},
 		{name: "a descending range", argv: ps(`5..1 -join ","`), out: "5,4,3,2,1\r\n"},
 		{name: "an array range past the memory limit", argv: ps(`$a = 1..100000000; "after"`), code: 1, errHas: []string{oom, "FullyQualifiedErrorId : System.OutOfMemoryException"}, out: "-"},
-		{name: "pipeline output past the memory limit", argv: ps(`1..1000 | ForEach-Object { 1..100000 } | Measure-Object`), code: 1, errHas: []string{oom}, out: "-"},
+		{name: "pipeline output past the memory limit", argv: ps(`1..1000 | ForEach-Object { 1..100000 } | Measure-Object`), code: 1, errHas: []string{oom}, out: "-", setup: memoryLimit(4 << 20)},
 		{name: "an endpoint past [int32]", argv: ps(`1..3000000000`), code: 1, errHas: []string{`Cannot convert value "3000000000" to type "System.Int32".`}, out: "-"},
 	})
 }
