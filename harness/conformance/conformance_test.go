@@ -4,42 +4,50 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"wink.dev/wink/harness"
 	"wink.dev/wink/reports"
 )
 
-// TestCatalog checks jobs.yaml: the three jobs of run-capz-e2e.sh, valid
-// patterns, and that the focus and skip select what SIG Windows' jobs
-// select.
+// TestCatalog checks jobs.yaml: the jobs, valid patterns, and specs the
+// issue names: SIG Windows' 1.35 serial job skips [Beta], the async
+// preemption spec and the HPA specs, runs the GracefulNodeShutdown spec;
+// wink leaves GMSA Full out, with its reason.
 func TestCatalog(t *testing.T) {
 	c := Default()
 	for _, tc := range []struct {
-		job, spec string
-		runs      bool
+		job, spec  string
+		runs, wink bool
 	}{
-		{"sig-windows", "[sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes", true},
-		{"sig-windows", "[sig-windows] [Feature:Windows] GMSA Full [Serial] [Slow] GMSA support works end to end", false},
-		{"sig-windows", "[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]", false},
-		{"windows-parallel", "[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]", true},
-		{"windows-parallel", "[sig-node] Something [LinuxOnly] [NodeConformance]", false},
-		{"windows-parallel", "[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal", false},
-		{"windows-serial", "[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal", true},
-		{"windows-serial", "[sig-windows] [Feature:Windows] GracefulNodeShutdown [Serial] [Disruptive] [Slow] should be able to gracefully shutdown pods with various grace periods", false},
+		{"sig-windows", "[sig-windows] [Feature:Windows] Cpu Resources [Serial] Container limits should not be exceeded after waiting 2 minutes", true, true},
+		{"sig-windows", "[sig-windows] [Feature:Windows] GMSA Full [Serial] [Slow] GMSA support works end to end", true, false},
+		{"sig-windows", "[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]", false, false},
+		{"windows-parallel", "[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]", true, true},
+		{"windows-parallel", "[sig-node] Something [LinuxOnly] [NodeConformance]", false, false},
+		{"windows-parallel", "[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal", false, false},
+		{"windows-serial", "[sig-windows] [Feature:Windows] Memory Limits [Serial] [Slow] Allocatable node memory should be equal", true, true},
+		{"windows-serial", "[sig-windows] [Feature:Windows] GracefulNodeShutdown [Serial] [Disruptive] [Slow] should be able to gracefully shutdown pods with various grace periods", true, true},
+		{"windows-serial", "[sig-windows] [Feature:Windows] GMSA Full [Serial] [Slow] GMSA support works end to end", true, false},
+		{"windows-serial", "[sig-scheduling] SchedulerPreemption [Serial] validates various priority Pods preempt expectedly with the async preemption [Beta] [FeatureGate:SchedulerAsyncPreemption]", false, false},
+		{"windows-serial", "[sig-autoscaling] [Feature:HPA] Horizontal pod autoscaling (scale resource: CPU) [Serial] [Slow] Deployment (Pod Resource) Should scale from 1 pod to 3 pods and then from 3 pods to 5 pods using Average Utilization for aggregation", false, false},
 	} {
 		j, err := c.Job(tc.job)
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs := regexp.MustCompile(j.Focus).MatchString(tc.spec) && (j.Skip == "" || !regexp.MustCompile(j.Skip).MatchString(tc.spec))
-		if runs != tc.runs {
-			t.Errorf("%s runs %q: %v, want %v", tc.job, tc.spec, runs, tc.runs)
+		x := "Kubernetes e2e suite " + tc.spec
+		_, left := j.WinkSkips(x)
+		if runs := j.Selects(x); runs != tc.runs || (runs && !left) != tc.wink {
+			t.Errorf("%s selects %q: %v, wink runs it: %v; want %v, %v", tc.job, tc.spec, runs, runs && !left, tc.runs, tc.wink)
 		}
 	}
 	if _, err := c.Job("nope"); err == nil || !strings.Contains(err.Error(), "sig-windows, windows-parallel, windows-serial") {
@@ -48,7 +56,7 @@ func TestCatalog(t *testing.T) {
 	if got := c.RowsFor("[sig-windows] [Feature:WindowsHostProcessContainers] HostProcess containers should run as localgroup accounts"); strings.Join(got, ",") != "B10,B9" {
 		t.Errorf("rows %v, want B10,B9", got)
 	}
-	for _, bad := range []string{"jobs: [{name: a, focus: '(', nodes: 1}]", "jobs: [{name: a, nodes: 0}]", "jobs: [{name: a, nodes: 1}, {name: a, nodes: 1}]", "rows: [{match: x}]", "jobz: []"} {
+	for _, bad := range []string{"jobs: [{name: a, focus: '(', nodes: 1}]", "jobs: [{name: a, nodes: 0}]", "jobs: [{name: a, nodes: 1}, {name: a, nodes: 1}]", "jobs: [{name: a, nodes: 1, wink_skip: [{match: x}]}]", "rows: [{match: x}]", "jobz: []"} {
 		if _, err := LoadCatalog([]byte(bad)); err == nil {
 			t.Errorf("LoadCatalog(%q) accepted", bad)
 		}
@@ -282,4 +290,144 @@ func TestProfile(t *testing.T) {
 			}
 		}
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/selection from e2e.test's dry runs")
+
+// e2eForTest is $WINK_E2E_BINARY, or e2e.test of the control plane's
+// version built once into $WINK_E2E_CACHE (default: the user cache
+// directory's wink/e2e), where `wink test` builds it too.
+func e2eForTest(ctx context.Context, t *testing.T) string {
+	if e2e := os.Getenv("WINK_E2E_BINARY"); e2e != "" {
+		return e2e
+	}
+	dir := os.Getenv("WINK_E2E_CACHE")
+	if dir == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			t.Skipf("no WINK_E2E_BINARY, no WINK_E2E_CACHE and no user cache directory (%v) to build e2e.test in", err)
+		}
+		dir = filepath.Join(c, "wink", "e2e")
+	}
+	var log strings.Builder
+	bins, err := BuildE2E(ctx, BuildOptions{Version: harness.KubernetesVersion, Dir: dir, Log: &log})
+	if errors.Is(err, ErrNoGo) {
+		t.Skipf("no e2e.test: WINK_E2E_BINARY is not set, none is built in %s, and %v", dir, err)
+	}
+	if err != nil {
+		t.Fatalf("building e2e.test %s into %s: %v\n%s", harness.KubernetesVersion, dir, err, log.String())
+	}
+	return bins.E2E
+}
+
+// TestSelectionIsTheDryRun: each job's focus and skip (jobs.yaml) select,
+// in Go, exactly the specs `e2e.test --ginkgo.dry-run` selects with them,
+// and so do they with the job's wink skips as a second --ginkgo.skip; the
+// selection is testdata/selection/<job>.txt (-update rewrites it), so that
+// a change of e2e.test or of jobs.yaml shows there. sig-windows is checked
+// to be the [sig-windows] specs windows-parallel or windows-serial runs.
+func TestSelectionIsTheDryRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	defer cancel()
+	e2e := e2eForTest(ctx, t)
+	c := Default()
+	var all []DrySpec
+	for _, j := range c.Jobs {
+		o := Options{Job: j, Binaries: Binaries{E2E: e2e}, NumNodes: 2}
+		specs, err := c.DryRun(ctx, o, j.Focus, j.Skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = specs
+		winked := specs
+		if len(j.WinkSkip) > 0 {
+			if winked, err = c.DryRun(ctx, o, j.Focus, j.Skip, j.winkSkip()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(winked) != len(specs) {
+			t.Fatalf("%s: the dry runs listed %d and %d specs", j.Name, len(specs), len(winked))
+		}
+		// ginkgo shuffles the specs of each run: they are matched by
+		// text (a few texts are shared by several specs).
+		winkRuns := map[string]int{}
+		for _, s := range winked {
+			if s.Selected {
+				winkRuns[s.Text]++
+			}
+		}
+		var lines []string
+		selected, run := 0, 0
+		for _, s := range specs {
+			if got := j.Selects(s.SuiteAndText); got != s.Selected {
+				t.Errorf("%s: jobs.yaml selects %q: %v; the dry run: %v", j.Name, s.Text, got, s.Selected)
+			}
+			_, left := j.WinkSkips(s.SuiteAndText)
+			if s.Selected && !left {
+				winkRuns[s.Text]--
+			}
+			switch {
+			case s.Selected && left:
+				selected++
+				lines = append(lines, "wink_skip "+s.Text)
+			case s.Selected:
+				selected++
+				run++
+				lines = append(lines, s.Text)
+			}
+		}
+		for text, n := range winkRuns {
+			if n != 0 {
+				t.Errorf("%s: with the wink skips the dry run selects %q %d times more than jobs.yaml", j.Name, text, n)
+			}
+		}
+		sort.Strings(lines)
+		got := fmt.Sprintf("# %s: e2e.test %s holds %d specs; the job's focus and skip select %d; wink runs %d\n%s\n",
+			j.Name, harness.KubernetesVersion, len(specs), selected, run, strings.Join(lines, "\n"))
+		golden := filepath.Join("testdata", "selection", j.Name+".txt")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s selects other specs than %s (go test -run TestSelectionIsTheDryRun -update rewrites it):\n%s", j.Name, golden, firstDiff(string(want), got))
+		}
+	}
+
+	sig, _ := c.Job("sig-windows")
+	par, _ := c.Job("windows-parallel")
+	ser, _ := c.Job("windows-serial")
+	windows := regexp.MustCompile(`\[sig-windows\]`)
+	for _, s := range all {
+		x := s.SuiteAndText
+		if want := windows.MatchString(x) && (par.Selects(x) || ser.Selects(x)); sig.Selects(x) != want {
+			t.Errorf("sig-windows selects %q: %v; windows-parallel or windows-serial: %v", s.Text, sig.Selects(x), want)
+		}
+	}
+}
+
+// firstDiff is the first line where got and want differ, with its number.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return fmt.Sprintf("line %d:\n  want %q\n  got  %q", i+1, wl, gl)
+		}
+	}
+	return ""
 }

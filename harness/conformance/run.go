@@ -3,6 +3,7 @@ package conformance
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -43,25 +45,48 @@ type Options struct {
 type Outcome struct {
 	Report *reports.Report
 	Specs  []Spec
-	// Planned is how many specs the focus and skip select (the dry run).
+	// Plan is what the dry run before the run selected; Planned is how
+	// many of its specs run.
+	Plan    Plan
 	Planned int
 }
 
 // Failed reports whether any spec (or the suite's setup) failed.
 func (o *Outcome) Failed() bool { return o.Report.Failed() }
 
-// e2eArgs are the flags of e2e.test for the run.
-func (c *Catalog) e2eArgs(o Options, focus, skip string) []string {
+// Figures are the run's counts against its plan: passed, failed, skipped
+// by upstream (the spec skipped itself at run time), left out by wink and
+// by the job's own focus and skip, and the share of the specs the real
+// job runs that passed.
+func (o *Outcome) Figures() string {
+	t := o.Report.Totals
+	s := fmt.Sprintf("%d passed, %d failed, %d skipped by upstream itself", t.Pass, t.Fail, t.Skip)
+	if n := len(o.Plan.Selected); n > 0 {
+		wink := n - len(o.Plan.Run)
+		s += fmt.Sprintf("; %d left out by wink, %d by the job's own focus and skip; %d of the %d specs the real job runs passed (%.1f %%)",
+			wink, o.Plan.Total-n, t.Pass, n, 100*float64(t.Pass)/float64(n))
+	}
+	return s
+}
+
+// e2eArgs are the flags of e2e.test for the run. Each skip is a
+// --ginkgo.skip of its own (ginkgo joins them with |), so that the job's
+// own skip reads on the command line as SIG Windows wrote it.
+func (c *Catalog) e2eArgs(o Options, focus string, skips ...string) []string {
 	args := append([]string{}, c.Args...)
+	if o.Kubeconfig != "" {
+		args = append(args, "--kubeconfig="+o.Kubeconfig)
+	}
 	args = append(args,
-		"--kubeconfig="+o.Kubeconfig,
 		"--ginkgo.focus="+focus,
 		"--report-dir="+o.ReportDir,
 		"--report-complete-ginkgo",
 		"--num-nodes="+strconv.Itoa(o.NumNodes),
 	)
-	if skip != "" {
-		args = append(args, "--ginkgo.skip="+skip)
+	for _, skip := range skips {
+		if skip != "" {
+			args = append(args, "--ginkgo.skip="+skip)
+		}
 	}
 	return append(args, o.Args...)
 }
@@ -81,24 +106,33 @@ func focusSkip(o Options) (focus, skip string) {
 	return " (" + strings.Join(q, "|") + ")$", ""
 }
 
+// winkSkip is the job's wink skips, none for a rerun (it names its specs).
+func winkSkip(o Options) string {
+	if len(o.Rerun) > 0 {
+		return ""
+	}
+	return o.Job.winkSkip()
+}
+
 // Run runs the job and writes the reports.
 func (c *Catalog) Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err := os.MkdirAll(o.ReportDir, 0o755); err != nil {
 		return nil, err
 	}
 	focus, skip := focusSkip(o)
-	planned, err := c.plan(ctx, o, focus, skip)
+	plan, err := c.plan(ctx, o, focus, skip)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(o.Progress, "%s: %d specs (focus %s)\n", o.Job.Name, planned, focus)
+	planned := len(plan.Run)
+	fmt.Fprintf(o.Progress, "%s: %s\n", o.Job.Name, plan)
 
 	logFile, err := os.Create(filepath.Join(o.ReportDir, "e2e.log"))
 	if err != nil {
 		return nil, err
 	}
 	defer logFile.Close()
-	args := c.e2eArgs(o, focus, skip)
+	args := c.e2eArgs(o, focus, skip, winkSkip(o))
 	var cmd *exec.Cmd
 	if o.Job.Nodes > 1 && o.Binaries.Ginkgo != "" {
 		// The CLI reports for all processes: it needs its own -v and
@@ -135,7 +169,7 @@ func (c *Catalog) Run(ctx context.Context, o Options) (*Outcome, error) {
 		}
 		return nil, err
 	}
-	out := &Outcome{Specs: specs, Planned: planned, Report: c.Report(o.Job.Name, specs, started, finished)}
+	out := &Outcome{Specs: specs, Plan: plan, Planned: planned, Report: c.Report(o.Job.Name, specs, started, finished)}
 	if err := writeReports(o.ReportDir, out.Report); err != nil {
 		return out, err
 	}
@@ -146,30 +180,101 @@ func (c *Catalog) Run(ctx context.Context, o Options) (*Outcome, error) {
 	return out, nil
 }
 
-// plan counts the specs the focus and skip select: a ginkgo dry run.
-func (c *Catalog) plan(ctx context.Context, o Options, focus, skip string) (int, error) {
+// Plan is what a job selects of e2e.test's specs, each named by its full
+// text.
+type Plan struct {
+	// Total is every spec e2e.test holds.
+	Total int
+	// Selected are the specs the job's own focus and skip select.
+	Selected []string
+	// WinkSkipped are the selected specs wink leaves out, by reason.
+	WinkSkipped map[string][]string
+	// Run are the specs that run: Selected less WinkSkipped.
+	Run []string
+}
+
+func (p Plan) String() string {
+	s := fmt.Sprintf("%d specs to run: e2e.test holds %d, the job's focus and skip select %d", len(p.Run), p.Total, len(p.Selected))
+	reasons := make([]string, 0, len(p.WinkSkipped))
+	for reason := range p.WinkSkipped {
+		reasons = append(reasons, reason)
+	}
+	sort.Strings(reasons)
+	for _, reason := range reasons {
+		s += fmt.Sprintf("; wink leaves out %d (%s)", len(p.WinkSkipped[reason]), reason)
+	}
+	return s
+}
+
+// plan is a ginkgo dry run of the job's own focus and skip, less the
+// job's wink skips.
+func (c *Catalog) plan(ctx context.Context, o Options, focus, skip string) (Plan, error) {
+	specs, err := c.DryRun(ctx, o, focus, skip)
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Total: len(specs), WinkSkipped: map[string][]string{}}
+	for _, s := range specs {
+		if !s.Selected {
+			continue
+		}
+		p.Selected = append(p.Selected, s.Text)
+		if w, ok := o.Job.WinkSkips(s.SuiteAndText); ok && len(o.Rerun) == 0 {
+			p.WinkSkipped[w.Reason] = append(p.WinkSkipped[w.Reason], s.Text)
+			continue
+		}
+		p.Run = append(p.Run, s.Text)
+	}
+	return p, nil
+}
+
+// DrySpec is one spec of a dry run.
+type DrySpec struct {
+	// Text is the spec's full text; SuiteAndText is what ginkgo's focus
+	// and skip match: the suite's description, a space and Text.
+	Text, SuiteAndText string
+	// Selected: the focus and skips keep the spec.
+	Selected bool
+}
+
+// DryRun lists every spec of o.Binaries.E2E (ginkgo --dry-run, which runs
+// no node and needs no cluster) and whether focus and skips select it,
+// with the catalog's e2e flags and o.Args.
+func (c *Catalog) DryRun(ctx context.Context, o Options, focus string, skips ...string) ([]DrySpec, error) {
 	dir, err := os.MkdirTemp("", "wink-conformance-plan-")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer os.RemoveAll(dir)
 	p := o
 	p.ReportDir = dir
-	args := append(c.e2eArgs(p, focus, skip), "--ginkgo.dry-run", "--ginkgo.v=false")
+	args := append(c.e2eArgs(p, focus, skips...), "--ginkgo.dry-run", "--ginkgo.v=false")
 	cmd := exec.CommandContext(ctx, o.Binaries.E2E, args...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+o.Kubeconfig)
-	outb, err := cmd.CombinedOutput()
-	specs, rerr := readGinkgoReport(filepath.Join(dir, "ginkgo", "report.json"))
-	if rerr != nil {
-		return 0, fmt.Errorf("e2e.test --ginkgo.dry-run: %v %v\n%s", err, rerr, tail(string(outb), 40))
+	if o.Kubeconfig != "" {
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+o.Kubeconfig)
 	}
-	n := 0
-	for _, s := range specs {
-		if !s.Setup {
-			n++
+	outb, err := cmd.CombinedOutput()
+	data, rerr := os.ReadFile(filepath.Join(dir, "ginkgo", "report.json"))
+	var rs []ginkgoReport
+	if rerr == nil {
+		rerr = json.Unmarshal(data, &rs)
+	}
+	if rerr != nil {
+		return nil, fmt.Errorf("e2e.test --ginkgo.dry-run: %v %v\n%s", err, rerr, tail(string(outb), 40))
+	}
+	var out []DrySpec
+	for _, r := range rs {
+		for _, s := range r.SpecReports {
+			if s.LeafNodeType != "It" {
+				continue
+			}
+			// A dry run reports the specs it would run as passed and
+			// those the focus and skip leave out as skipped.
+			text := s.FullText()
+			out = append(out, DrySpec{Text: text, SuiteAndText: r.SuiteDescription + " " + text, Selected: s.State == "passed"})
 		}
 	}
-	return n, nil
+	return out, nil
 }
 
 // ginkgo's verbose reporter ends each spec with a line such as

@@ -45,8 +45,11 @@ func newConformance(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "conformance",
 		Short: "Run SIG Windows' e2e jobs (upstream e2e.test) against a wink cluster",
 		Long: `Run upstream e2e.test of the control plane's version (` + harness.KubernetesVersion + `) the way SIG
-Windows' CI jobs run it against real Windows clusters
-(kubernetes-sigs/windows-testing capz/run-capz-e2e.sh):
+Windows' CI jobs of that release run it against real Windows clusters
+(kubernetes/test-infra config/jobs/kubernetes-sigs/sig-windows, running
+kubernetes-sigs/windows-testing capz/run-capz-e2e.sh): each job's focus,
+skip and ginkgo processes are its prow job's, and what wink leaves out is
+listed with its reason (harness/conformance/jobs.yaml):
 
 ` + jobs + `
 
@@ -157,7 +160,7 @@ func runConformance(ctx context.Context, f conformanceFlags, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %s; reports in %s\n", job.Name, out.Report.Headline(), reportDir)
+	fmt.Fprintf(stdout, "%s: %s; reports in %s\n", job.Name, out.Figures(), reportDir)
 	if out.Failed() {
 		return fmt.Errorf("%d of %d specs failed", out.Report.Totals.Fail, out.Report.Totals.Results)
 	}
