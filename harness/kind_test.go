@@ -40,9 +40,10 @@ func needKind(t *testing.T) {
 }
 
 // TestUpKind: `wink up` with backend kind and wink's node image gives a
-// mixed cluster: Ready simulated Windows nodes whose pods answer logs and
-// exec through the kind apiserver (B16), beside a real Linux pod running
-// on the kind node. On this project's Docker engine (no --privileged,
+// mixed cluster: Ready simulated Windows nodes whose pods answer logs,
+// exec, attach, port-forward and `kubectl top` (metrics-server, which the
+// backend installs) through the kind apiserver (B16, A24), beside a real
+// Linux pod running on the kind node. On this project's Docker engine (no --privileged,
 // cgroup v1) it runs through the docker shim.
 func TestUpKind(t *testing.T) {
 	bin := winkBinary(t)
@@ -96,6 +97,13 @@ nodePools:
 	}
 	podAnswers(ctx, t, rc, cs, ns, linux, "real linux on Linux", "sh", "-c", "echo exec reached $(hostname)")
 	podAnswers(ctx, t, rc, cs, ns, windowsPod(), "hello from a simulated node", "cmd", "/c", "echo exec reached %COMPUTERNAME%")
+	attachAnswers(ctx, t, rc, cs, ns, "sim-windows", "Reply from")
+	if _, err := cs.CoreV1().Pods(ns).Create(ctx, servePod("serve"), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitRunning(ctx, t, cs, ns, "serve")
+	portForwardAnswers(ctx, t, rc, cs, ns, "serve", 9376, "serve")
+	topAnswers(ctx, t, rc, cs, ns, "sim-windows")
 	p, err := cs.CoreV1().Pods(ns).Get(ctx, "real-linux", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
