@@ -169,7 +169,7 @@ nodePools:
 }
 
 // chartNodesReady waits until the chart's replicas run (each one new
-// enough) and its nodes (chart-*) are Ready, each at the pod IP of exactly
+// enough) and its nodes (chart-win2022-*) are Ready, each at the pod IP of exactly
 // one replica, and returns which replica serves each node.
 func chartNodesReady(ctx context.Context, t *testing.T, cs kubernetes.Interface, nodes, replicas int, fresh func(*corev1.Pod) bool) map[string]string {
 	t.Helper()
@@ -201,7 +201,7 @@ func chartNodesReady(ctx context.Context, t *testing.T, cs kubernetes.Interface,
 		clear(served)
 		var notReady []string
 		for _, n := range list.Items {
-			if !strings.HasPrefix(n.Name, "chart-") {
+			if !strings.HasPrefix(n.Name, "chart-win2022-") {
 				continue
 			}
 			var ip string
