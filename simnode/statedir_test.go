@@ -9,7 +9,8 @@ import (
 )
 
 // TestOwnStateDir: the state volume's root is made the given owner's with
-// mode 0750, created when missing; a bad owner is refused.
+// mode 0750, created when missing, and left alone when already theirs (a
+// replica back on its volume); a bad owner is refused.
 func TestOwnStateDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
 	uid, gid := os.Getuid(), os.Getgid()
@@ -23,6 +24,16 @@ func TestOwnStateDir(t *testing.T) {
 	st := fi.Sys().(*syscall.Stat_t)
 	if int(st.Uid) != uid || int(st.Gid) != gid || fi.Mode().Perm() != 0o750 {
 		t.Errorf("state dir %d:%d %v, want %d:%d 0750", st.Uid, st.Gid, fi.Mode().Perm(), uid, gid)
+	}
+	// Already the owner's: its mode is simnode's business.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := OwnStateDir(dir, strconv.Itoa(uid)+":"+strconv.Itoa(gid)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
+		t.Errorf("mode of a directory already the owner's: %v, want it left 0700", fi.Mode().Perm())
 	}
 	if uid == 0 {
 		// As the chart's init container runs it: root hands the volume
