@@ -97,6 +97,15 @@ nodePools:
 	}
 	podAnswers(ctx, t, rc, cs, ns, linux, "real linux on Linux", "sh", "-c", "echo exec reached $(hostname)")
 	podAnswers(ctx, t, rc, cs, ns, windowsPod(), "hello from a simulated node", "cmd", "/c", "echo exec reached %COMPUTERNAME%")
+	// Execs in a row: docs/kind.md (known issues) has an empty answer
+	// seen once; how often one comes is logged.
+	empty := 0
+	for range 20 {
+		if out, err := execIn(ctx, rc, cs, ns, "sim-windows", []string{"cmd", "/c", "echo exec reached"}); err == nil && out == "" {
+			empty++
+		}
+	}
+	t.Logf("20 execs through the kind apiserver: %d empty answers", empty)
 	attachAnswers(ctx, t, rc, cs, ns, "sim-windows", "Reply from")
 	if _, err := cs.CoreV1().Pods(ns).Create(ctx, servePod("serve"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
