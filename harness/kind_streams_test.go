@@ -40,6 +40,9 @@ func topAnswers(ctx context.Context, t *testing.T, rc *rest.Config, cs kubernete
 	start := time.Now()
 	err = wait.PollUntilContextTimeout(ctx, 2*time.Second, 3*time.Minute, true, func(ctx context.Context) (bool, error) {
 		pm, err := mc.MetricsV1beta1().PodMetricses(ns).Get(ctx, pod, metav1.GetOptions{})
+		if ctx.Err() != nil {
+			return false, ctx.Err() // keep the last answer's why
+		}
 		if err != nil {
 			why = fmt.Sprintf("top pod %s: %v", pod, err)
 			return false, nil
@@ -49,6 +52,9 @@ func topAnswers(ctx context.Context, t *testing.T, rc *rest.Config, cs kubernete
 			return false, nil
 		}
 		nm, err := mc.MetricsV1beta1().NodeMetricses().List(ctx, metav1.ListOptions{})
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
 		if err != nil {
 			why = fmt.Sprintf("top nodes: %v", err)
 			return false, nil
