@@ -152,7 +152,7 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 		return "", fmt.Errorf("kind backend: %w", err)
 	}
 
-	if err := installMetricsServer(ctx, kubeconfig, name+"-control-plane", st.Config); err != nil {
+	if err := installMetricsServer(ctx, kubeconfig, st.Config); err != nil {
 		return "", fmt.Errorf("kind backend: installing metrics-server: %w", err)
 	}
 
