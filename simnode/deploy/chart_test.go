@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -282,6 +283,43 @@ func TestNoPersistence(t *testing.T) {
 	}
 	if !found {
 		t.Error("no emptyDir state volume with persistence off")
+	}
+	if n := len(r.sts.Spec.Template.Spec.InitContainers); n != 0 {
+		t.Errorf("%d init containers with persistence off, want none", n)
+	}
+}
+
+// With persistence the state volume's root is handed to simnode's user by
+// an init container (root with CAP_CHOWN only) before simnode starts:
+// host-path volumes ignore fsGroup. fixOwnership=false leaves it out.
+func TestPersistenceOwner(t *testing.T) {
+	r := render(t, nil)
+	spec := r.sts.Spec.Template.Spec
+	if len(spec.InitContainers) != 1 {
+		t.Fatalf("%d init containers, want 1", len(spec.InitContainers))
+	}
+	init, main := spec.InitContainers[0], spec.Containers[0]
+	owner := fmt.Sprintf("--own-state-dir=%d:%d", *spec.SecurityContext.RunAsUser, *spec.SecurityContext.RunAsGroup)
+	if init.Image != main.Image || !slices.Contains(init.Args, owner) {
+		t.Errorf("init container %s %v, want image %s and %s", init.Image, init.Args, main.Image, owner)
+	}
+	sc := init.SecurityContext
+	if sc == nil || sc.RunAsUser == nil || *sc.RunAsUser != 0 || sc.Capabilities == nil ||
+		!slices.Equal(sc.Capabilities.Add, []corev1.Capability{"CHOWN"}) || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) {
+		t.Errorf("init container securityContext %+v, want root with CAP_CHOWN only", sc)
+	}
+	mounts := map[string]string{}
+	for _, m := range main.VolumeMounts {
+		mounts[m.Name] = m.MountPath
+	}
+	for _, m := range init.VolumeMounts {
+		if mounts[m.Name] != m.MountPath {
+			t.Errorf("init container mounts %s at %s, simnode at %s", m.Name, m.MountPath, mounts[m.Name])
+		}
+	}
+	r = render(t, map[string]any{"persistence": map[string]any{"fixOwnership": false}})
+	if n := len(r.sts.Spec.Template.Spec.InitContainers); n != 0 {
+		t.Errorf("%d init containers with fixOwnership false, want none", n)
 	}
 }
 

@@ -27,7 +27,7 @@ const (
 
 // metricsWait is how long metrics-server may take to have a new pod's
 // metrics: it needs two scrapes for a CPU rate, and scrapes every 10 s in
-// wink's clusters (harness/internal/embedded.MetricsResolution), every 15 s
+// wink's clusters (harness/internal/cluster.MetricsResolution), every 15 s
 // with its own manifests.
 const metricsWait = 90 * time.Second
 

@@ -287,8 +287,8 @@ func newSupervise() *cobra.Command {
 
 func newSimnode() *cobra.Command {
 	var (
-		path, nodeAddress, statefulSet string
-		shard                          simconfig.Shard
+		path, nodeAddress, statefulSet, ownStateDir string
+		shard                                       simconfig.Shard
 	)
 	cmd := &cobra.Command{
 		Use:    "simnode",
@@ -299,6 +299,9 @@ func newSimnode() *cobra.Command {
 			cfg, err := simconfig.Load(path)
 			if err != nil {
 				return err
+			}
+			if ownStateDir != "" {
+				return simnode.OwnStateDir(cfg.StateDir, ownStateDir)
 			}
 			if nodeAddress != "" {
 				// In a pod (issue 19): every node of this replica has the
@@ -323,6 +326,7 @@ func newSimnode() *cobra.Command {
 	cmd.Flags().IntVar(&shard.Index, "shard-index", 0, "this process's shard (the StatefulSet ordinal with --statefulset)")
 	cmd.Flags().IntVar(&shard.Count, "shard-count", 0, "how many processes share the nodes (without --statefulset)")
 	cmd.Flags().StringVar(&statefulSet, "statefulset", "", "<namespace>/<name> of the StatefulSet whose replicas share the nodes: the shard count follows its replicas")
+	cmd.Flags().StringVar(&ownStateDir, "own-state-dir", "", "UID:GID: make the configuration's stateDir owned by them and exit (the chart's init container, as root)")
 	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }

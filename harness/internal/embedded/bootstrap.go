@@ -1,26 +1,15 @@
 package embedded
 
 import (
-	"bytes"
 	"context"
 	"embed"
-	"errors"
-	"fmt"
-	"io"
 	"net"
 	"net/netip"
 	"strconv"
-	"text/template"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
-	"k8s.io/utils/ptr"
 
+	"wink.dev/wink/harness/internal/apply"
 	"wink.dev/wink/harness/internal/cluster"
 )
 
@@ -39,7 +28,7 @@ type addonValues struct {
 }
 
 // resources maps the kinds the addons use to their API resources.
-var resources = map[string]schema.GroupVersionResource{
+var resources = apply.Resources{
 	"ServiceAccount":     {Version: "v1", Resource: "serviceaccounts"},
 	"ConfigMap":          {Version: "v1", Resource: "configmaps"},
 	"Service":            {Version: "v1", Resource: "services"},
@@ -56,38 +45,11 @@ var resources = map[string]schema.GroupVersionResource{
 // components, CoreDNS and kube-proxy) with server-side apply, so running it
 // again on every start converges instead of failing.
 func Bootstrap(ctx context.Context, kubeconfig string, st *cluster.State) error {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return err
-	}
-	// About twenty objects: at client-go's default 5 QPS they would take
-	// 2 s of every bring-up.
-	cfg.QPS, cfg.Burst = 50, 100
-	client, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		return err
-	}
 	objs, err := Addons(st)
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, obj := range objs {
-		gvr := resources[obj.GetKind()]
-		data, err := obj.MarshalJSON()
-		if err != nil {
-			return err
-		}
-		var ri dynamic.ResourceInterface = client.Resource(gvr)
-		if ns := obj.GetNamespace(); ns != "" {
-			ri = client.Resource(gvr).Namespace(ns)
-		}
-		_, err = ri.Patch(ctx, obj.GetName(), types.ApplyPatchType, data, metav1.PatchOptions{FieldManager: "wink", Force: ptr.To(true)})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %s: %w", obj.GetKind(), obj.GetName(), err))
-		}
-	}
-	return errors.Join(errs...)
+	return apply.Objects(ctx, kubeconfig, resources, objs)
 }
 
 // Addons renders the embedded addon manifests for a cluster.
@@ -116,31 +78,11 @@ func Addons(st *cluster.State) ([]*unstructured.Unstructured, error) {
 		if err != nil {
 			return nil, err
 		}
-		tmpl, err := template.New(name).Option("missingkey=error").Parse(string(text))
+		o, err := apply.Render(name, string(text), values, resources)
 		if err != nil {
 			return nil, err
 		}
-		var buf bytes.Buffer
-		if err := tmpl.Execute(&buf, values); err != nil {
-			return nil, err
-		}
-		dec := utilyaml.NewYAMLOrJSONDecoder(&buf, 4096)
-		for {
-			var obj unstructured.Unstructured
-			if err := dec.Decode(&obj.Object); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			if obj.Object == nil {
-				continue
-			}
-			if _, ok := resources[obj.GetKind()]; !ok {
-				return nil, fmt.Errorf("%s: kind %q has no resource mapping in bootstrap.go", name, obj.GetKind())
-			}
-			objs = append(objs, &obj)
-		}
+		objs = append(objs, o...)
 	}
 	flows, err := simnodeFlowSchemas()
 	if err != nil {

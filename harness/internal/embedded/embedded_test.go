@@ -170,26 +170,6 @@ func TestNodeMonitorGracePeriod(t *testing.T) {
 	}
 }
 
-// TestMetricsResolution: metrics-server scrapes every 10 s up to 500 nodes,
-// and at most maxScrapesPerSecond nodes a second beyond.
-func TestMetricsResolution(t *testing.T) {
-	pool := func(n int) v1alpha1.NodePool { return v1alpha1.NodePool{Count: &n} }
-	for _, tt := range []struct {
-		pools []v1alpha1.NodePool
-		want  time.Duration
-	}{
-		{nil, 10 * time.Second},
-		{[]v1alpha1.NodePool{pool(1), pool(3)}, 10 * time.Second},
-		{[]v1alpha1.NodePool{pool(500)}, 10 * time.Second},
-		{[]v1alpha1.NodePool{pool(1000), pool(1)}, 20020 * time.Millisecond},
-		{[]v1alpha1.NodePool{pool(5000)}, 100 * time.Second},
-	} {
-		if got := metricsResolution(v1alpha1.NodeCount(tt.pools)); got != tt.want {
-			t.Errorf("metricsResolution(%d pools) = %s, want %s", len(tt.pools), got, tt.want)
-		}
-	}
-}
-
 // TestSchedulerConfig checks the scheduler's --config file: it decodes
 // strictly as a kubescheduler.config.k8s.io/v1 KubeSchedulerConfiguration
 // with two profiles (default-scheduler and wink-scheduler, for `wink test

@@ -5,40 +5,11 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"wink.dev/wink/harness/config/v1alpha1"
 	"wink.dev/wink/harness/internal/cluster"
 	"wink.dev/wink/harness/internal/supervisor"
 )
-
-// MetricsResolution is how often metrics-server scrapes the kubelets
-// (default 60s; its own manifests use 15s): its minimum, as on a test
-// cluster, since `kubectl top` and the HPA see a new pod's CPU only after
-// two scrapes (B16, A24). Clusters of more than maxScrapesPerSecond × 10
-// nodes get a longer one (metricsResolution).
-const MetricsResolution = 10 * time.Second
-
-// maxScrapesPerSecond bounds metrics-server's scrapes of the simulated
-// kubelets. metrics-server sizes itself at about 1 millicore per node at
-// its manifests' 15 s; at 10 s, 5,000 nodes were 500 scrapes a second: a
-// third of a core in metrics-server and more in simnode's kubelet APIs, on
-// a 2-core machine where that many nodes already keep the apiserver busy
-// (issue 20). 50 a second is 500 nodes at 10 s.
-const maxScrapesPerSecond = 50
-
-// metricsResolution is MetricsResolution, or for a cluster of more than
-// 500 nodes one scrape of each node every nodes/maxScrapesPerSecond
-// seconds (5,000 nodes: 100 s): `kubectl top` and the HPA see a new pod's
-// usage that much later on such a cluster.
-func metricsResolution(nodes int) time.Duration {
-	return max(MetricsResolution, time.Duration(nodes)*time.Second/maxScrapesPerSecond)
-}
-
-// metricsKubeletTimeout is metrics-server's --kubelet-request-timeout
-// (default 10s), which must stay under 90% of the resolution. The simulated
-// kubelets answer /metrics/resource in milliseconds.
-const metricsKubeletTimeout = "5s"
 
 // metricsServer runs the real metrics-server (`wink component
 // metrics-server`, harness/controlplane/metricsserver.go) on 127.0.0.1.
@@ -79,8 +50,8 @@ func metricsServer(st *cluster.State, p paths, health *http.Client) supervisor.C
 			"--kubelet-preferred-address-types=InternalIP",
 			"--kubelet-use-node-status-port",
 			"--egress-socket=" + p.egressSock,
-			"--metric-resolution=" + metricsResolution(v1alpha1.NodeCount(st.Config.NodePools)).String(),
-			"--kubelet-request-timeout=" + metricsKubeletTimeout,
+			"--metric-resolution=" + cluster.MetricsResolutionFor(v1alpha1.NodeCount(st.Config.NodePools)).String(),
+			"--kubelet-request-timeout=" + cluster.MetricsKubeletTimeout.String(),
 		},
 		// /livez is open to anonymous requests; /readyz waits for a first
 		// scrape, which needs simnode's nodes.

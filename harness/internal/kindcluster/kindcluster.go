@@ -95,9 +95,10 @@ func KubeconfigPath(st *cluster.State) string {
 
 // Prepare reuses the kind cluster wink-<name> when it exists and creates it
 // otherwise, writes its kubeconfig (context wink-<name>, mode 0600) into the
-// state directory, and sets st.Ports.NodeAddressBase to
-// networking.nodeAddressBase or, when that is empty, to the host's address on
-// the kind Docker network (NodeAddress). It returns the kubeconfig path.
+// state directory, installs metrics-server in it (metrics-server.yaml), and
+// sets st.Ports.NodeAddressBase to networking.nodeAddressBase or, when that
+// is empty, to the host's address on the kind Docker network (NodeAddress).
+// It returns the kubeconfig path.
 func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Writer) (string, error) {
 	if err := DockerAvailable(ctx); err != nil {
 		return "", fmt.Errorf("kind backend: %w", err)
@@ -149,6 +150,10 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 	}
 	if err := pki.WriteFile(kubeconfig, data, 0o600); err != nil {
 		return "", fmt.Errorf("kind backend: %w", err)
+	}
+
+	if err := installMetricsServer(ctx, kubeconfig, st.Config); err != nil {
+		return "", fmt.Errorf("kind backend: installing metrics-server: %w", err)
 	}
 
 	addr, err := nodeAddressBase(ctx, st.Config.Networking.NodeAddressBase, NodeAddress)

@@ -19,6 +19,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
+
+	"wink.dev/wink/harness/internal/kindcluster"
 )
 
 // controlPlane are the images kubeadm asks for that wink's binary serves,
@@ -60,7 +62,8 @@ type file struct {
 
 // writeImages writes a docker archive per image into dir: the control plane
 // (wink, under every control-plane name), kube-proxy on the Debian root
-// file system, CoreDNS and pause.
+// file system, CoreDNS and pause. The control-plane image is also
+// metrics-server's, which the kind backend installs.
 func writeImages(dir string, l layout, refs []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -70,12 +73,15 @@ func writeImages(dir string, l layout, refs []string) error {
 	for _, c := range controlPlane {
 		wink = append(wink, file{path: "/usr/local/bin/" + c, link: "wink", mode: 0o777})
 	}
+	// metrics-server's image runs /metrics-server: the same image under
+	// its name (the kind backend's manifest gives that command).
+	wink = append(wink, file{path: "/metrics-server", link: "usr/local/bin/wink", mode: 0o777})
 	byRepo := map[string][]string{}
 	for _, r := range refs {
 		byRepo[repository(r)] = append(byRepo[repository(r)], r)
 	}
 	byRepo["pause"] = append(byRepo["pause"], kindPause)
-	var cpRefs []string
+	cpRefs := []string{kindcluster.MetricsServerImage}
 	for _, c := range controlPlane {
 		cpRefs = append(cpRefs, byRepo[c]...)
 	}
