@@ -42,6 +42,8 @@ func TestE2EImages(t *testing.T) {
 		{"registry.k8s.io/build-image/distroless-iptables:v0.8.9", []Host{linux}, win},
 		{"registry.k8s.io/sig-storage/nfs-provisioner:v4.0.8", []Host{linux}, win},
 		{"invalid.registry.k8s.io/invalid/alpine:3.1", nil, all},
+		// apps/daemon_set.go's rollback spec: a rollout that must not finish.
+		{"foo:non-existent", nil, all},
 	} {
 		for _, h := range tc.pulls {
 			img, err := c.Pull(tc.ref, h, nil, Options{Strict: true})
