@@ -304,19 +304,7 @@ func (m *memFS) clean(p string) string {
 	if len(p) < 3 || p[1] != ':' {
 		return p
 	}
-	var out []string
-	for _, s := range strings.Split(p[3:], `\`) {
-		switch s {
-		case "", ".":
-		case "..":
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
-		default:
-			out = append(out, s)
-		}
-	}
-	return p[:3] + strings.Join(out, `\`)
+	return process.WinClean(p)
 }
 
 // base is the last element of p.

@@ -78,9 +78,14 @@ func winPath(dir, p string) string {
 	if len(p) < 2 || p[1] != ':' {
 		p = `C:\` + p
 	}
-	parts := strings.Split(p[3:], `\`)
+	return WinClean(p)
+}
+
+// WinClean folds the empty, `.` and `..` elements of the absolute Windows
+// path p (`X:\...`), never above its drive's root.
+func WinClean(p string) string {
 	var out []string
-	for _, s := range parts {
+	for _, s := range strings.Split(p[3:], `\`) {
 		switch s {
 		case "", ".":
 		case "..":
