@@ -22,12 +22,24 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// Resources maps the kinds of a set of manifests to their API resources.
-type Resources map[string]schema.GroupVersionResource
+// kinds maps the kinds of wink's manifests (the embedded backend's addons,
+// the kind backend's metrics-server) to their API resources.
+var kinds = map[string]schema.GroupVersionResource{
+	"ServiceAccount":     {Version: "v1", Resource: "serviceaccounts"},
+	"ConfigMap":          {Version: "v1", Resource: "configmaps"},
+	"Service":            {Version: "v1", Resource: "services"},
+	"ClusterRole":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
+	"ClusterRoleBinding": {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings"},
+	"RoleBinding":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"},
+	"Deployment":         {Group: "apps", Version: "v1", Resource: "deployments"},
+	"DaemonSet":          {Group: "apps", Version: "v1", Resource: "daemonsets"},
+	"APIService":         {Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
+	"FlowSchema":         {Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "flowschemas"},
+}
 
 // Render executes the template text (named name, for errors) with values
-// and decodes the YAML documents it gives; every kind must be in resources.
-func Render(name, text string, values any, resources Resources) ([]*unstructured.Unstructured, error) {
+// and decodes the YAML documents it gives; every kind must be one of kinds.
+func Render(name, text string, values any) ([]*unstructured.Unstructured, error) {
 	tmpl, err := template.New(name).Option("missingkey=error").Parse(text)
 	if err != nil {
 		return nil, err
@@ -49,16 +61,16 @@ func Render(name, text string, values any, resources Resources) ([]*unstructured
 		if obj.Object == nil {
 			continue
 		}
-		if _, ok := resources[obj.GetKind()]; !ok {
+		if _, ok := kinds[obj.GetKind()]; !ok {
 			return nil, fmt.Errorf("%s: kind %q has no resource mapping", name, obj.GetKind())
 		}
 		objs = append(objs, &obj)
 	}
 }
 
-// Objects applies objs, whose kinds resources maps, to the cluster of
-// kubeconfig. It tries every object and returns every failure.
-func Objects(ctx context.Context, kubeconfig string, resources Resources, objs []*unstructured.Unstructured) error {
+// Objects applies objs (of kinds) to the cluster of kubeconfig. It tries
+// every object and returns every failure.
+func Objects(ctx context.Context, kubeconfig string, objs []*unstructured.Unstructured) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return err
@@ -72,7 +84,7 @@ func Objects(ctx context.Context, kubeconfig string, resources Resources, objs [
 	}
 	var errs []error
 	for _, obj := range objs {
-		gvr, ok := resources[obj.GetKind()]
+		gvr, ok := kinds[obj.GetKind()]
 		if !ok {
 			return fmt.Errorf("%s %s: kind has no resource mapping", obj.GetKind(), obj.GetName())
 		}

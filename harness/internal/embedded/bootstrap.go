@@ -27,20 +27,6 @@ type addonValues struct {
 	MetricsServerPort int
 }
 
-// resources maps the kinds the addons use to their API resources.
-var resources = apply.Resources{
-	"ServiceAccount":     {Version: "v1", Resource: "serviceaccounts"},
-	"ConfigMap":          {Version: "v1", Resource: "configmaps"},
-	"Service":            {Version: "v1", Resource: "services"},
-	"ClusterRole":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
-	"ClusterRoleBinding": {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings"},
-	"Deployment":         {Group: "apps", Version: "v1", Resource: "deployments"},
-	"DaemonSet":          {Group: "apps", Version: "v1", Resource: "daemonsets"},
-	"RoleBinding":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"},
-	"APIService":         {Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
-	"FlowSchema":         {Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "flowschemas"},
-}
-
 // Bootstrap applies the objects a kubeadm cluster starts with (RBAC for the
 // components, CoreDNS and kube-proxy) with server-side apply, so running it
 // again on every start converges instead of failing.
@@ -49,7 +35,7 @@ func Bootstrap(ctx context.Context, kubeconfig string, st *cluster.State) error 
 	if err != nil {
 		return err
 	}
-	return apply.Objects(ctx, kubeconfig, resources, objs)
+	return apply.Objects(ctx, kubeconfig, objs)
 }
 
 // Addons renders the embedded addon manifests for a cluster.
@@ -78,7 +64,7 @@ func Addons(st *cluster.State) ([]*unstructured.Unstructured, error) {
 		if err != nil {
 			return nil, err
 		}
-		o, err := apply.Render(name, string(text), values, resources)
+		o, err := apply.Render(name, string(text), values)
 		if err != nil {
 			return nil, err
 		}

@@ -21,17 +21,6 @@ const MetricsServerImage = "registry.k8s.io/metrics-server/metrics-server:v0.7.2
 //go:embed metrics-server.yaml
 var metricsServerManifest string
 
-// metricsServerResources maps the kinds of metrics-server.yaml.
-var metricsServerResources = apply.Resources{
-	"ServiceAccount":     {Version: "v1", Resource: "serviceaccounts"},
-	"Service":            {Version: "v1", Resource: "services"},
-	"ClusterRole":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"},
-	"ClusterRoleBinding": {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterrolebindings"},
-	"RoleBinding":        {Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "rolebindings"},
-	"Deployment":         {Group: "apps", Version: "v1", Resource: "deployments"},
-	"APIService":         {Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"},
-}
-
 // metricsServerObjects renders metrics-server.yaml for cfg: the resolution
 // every backend uses for its node count.
 func metricsServerObjects(cfg *v1alpha1.Cluster) ([]*unstructured.Unstructured, error) {
@@ -42,7 +31,7 @@ func metricsServerObjects(cfg *v1alpha1.Cluster) ([]*unstructured.Unstructured, 
 		Resolution:     cluster.MetricsResolutionFor(v1alpha1.NodeCount(cfg.NodePools)).String(),
 		KubeletTimeout: cluster.MetricsKubeletTimeout.String(),
 	}
-	return apply.Render("metrics-server.yaml", metricsServerManifest, values, metricsServerResources)
+	return apply.Render("metrics-server.yaml", metricsServerManifest, values)
 }
 
 // installMetricsServer applies metrics-server's objects to the kind
@@ -52,5 +41,5 @@ func installMetricsServer(ctx context.Context, kubeconfig string, cfg *v1alpha1.
 	if err != nil {
 		return err
 	}
-	return apply.Objects(ctx, kubeconfig, metricsServerResources, objs)
+	return apply.Objects(ctx, kubeconfig, objs)
 }
