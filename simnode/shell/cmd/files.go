@@ -447,6 +447,8 @@ func (s *shell) mklink(c *process.Proc, rest string) int {
 	}
 	switch {
 	case kind == "symbolic link" && !isAdmin(c):
+		// SeCreateSymbolicLinkPrivilege: ContainerAdministrator holds it,
+		// ContainerUser does not (row B9); a junction needs none.
 		c.Eprintln("You do not have sufficient privilege to perform this operation.")
 		return 1
 	case kind == "Hardlink" && !exists(c, target):
