@@ -9,9 +9,11 @@ LDFLAGS := -X wink.dev/wink/cmd/wink/app.Version=$(VERSION)
 
 all: build
 
-## build: the wink binary (control plane, simnode and CLI in one), bin/wink
+## build: the wink binary (control plane, simnode and CLI in one), bin/wink;
+## static (CGO_ENABLED=0), since the kind backend runs it in its network
+## gateway container too
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wink
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/wink
 
 ## image: wink's OCI image, built without a Docker daemon (issue 19): the
 ## static binary (CGO_ENABLED=0) on an empty base, entrypoint `wink simnode`,

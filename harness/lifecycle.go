@@ -762,8 +762,8 @@ func ClusterConfig(opts Options) (*v1alpha1.Cluster, error) {
 // HostAddress is the address at which a cluster's apiserver reaches a
 // process on this machine (an admission webhook registered by URL, say):
 // 127.0.0.1 for the embedded backend, whose apiserver runs here; for kind
-// and existing clusters the address simnode's kubelets are reached at (the
-// kind Docker network's gateway, or this machine's address).
+// the Docker network's gateway; for existing clusters the address simnode's
+// kubelets are reached at (this machine's address).
 func HostAddress(opts Options) (string, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -775,6 +775,9 @@ func HostAddress(opts Options) (string, error) {
 	}
 	if st.Config.Backend == v1alpha1.BackendEmbedded {
 		return "127.0.0.1", nil
+	}
+	if st.Ports.HostAddress != "" {
+		return st.Ports.HostAddress, nil
 	}
 	if st.Ports.NodeAddressBase == "" {
 		return "", fmt.Errorf("cluster %q: no node address in its state (bring it up with `wink up --name %s`)", o.name(), o.name())

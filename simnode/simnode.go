@@ -383,6 +383,9 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 		// The apiserver's calls to simulated servers at their pod or
 		// Service address (admission webhooks, simnode/agnhost).
 		s.routes.SetResolver(s.network)
+		if cfg.ClusterDialSocket != "" {
+			s.routes.SimulatedOnly()
+		}
 		g.Go(func() error { return egress.Serve(gctx, cfg.EgressSocket, s.routes, log.With("part", "egress")) })
 	}
 	for _, spec := range specs {

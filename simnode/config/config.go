@@ -57,6 +57,12 @@ type Config struct {
 	// on 127.0.0.1 and the proxy maps <InternalIP>:<port> to it
 	// (simnode/egress).
 	EgressSocket string `json:"egressSocket,omitempty"`
+	// ClusterDialSocket, when set, is the Unix socket of an HTTP CONNECT
+	// proxy inside the cluster's real network (the kind backend's
+	// gateway): simulated containers reach pods of real nodes through it,
+	// and the egress proxy then answers only for simulated addresses
+	// instead of dialling others from this machine.
+	ClusterDialSocket string `json:"clusterDialSocket,omitempty"`
 	// StateDir holds simnode's own files (generated CA, certificates).
 	StateDir string `json:"stateDir"`
 	// StrictImages makes images the catalog does not know fail to pull

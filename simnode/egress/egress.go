@@ -32,6 +32,24 @@ type Routes struct {
 	// resolver maps the other simulated addresses (pods, Services) to the
 	// real listeners of simulated servers.
 	resolver Resolver
+	// simulatedOnly refuses addresses nothing simulated answers for.
+	simulatedOnly bool
+}
+
+// SimulatedOnly makes the proxy refuse an address that neither a route nor
+// the resolver knows, rather than dial it from this machine: for a proxy
+// that the simulated network alone is behind (the kind backend's gateway
+// sends it only addresses routed to simulated nodes).
+func (r *Routes) SimulatedOnly() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.simulatedOnly = true
+}
+
+func (r *Routes) onlySimulated() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.simulatedOnly
 }
 
 // SetListener routes the simulated address from to l: its connections are
@@ -181,7 +199,11 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 	if target == req.Host {
 		up, _ = routes.bridge(req.Host)
 	}
-	if up == nil {
+	switch {
+	case up != nil:
+	case target == req.Host && routes.onlySimulated():
+		err = errors.New("no simulated server there")
+	default:
 		d := net.Dialer{Timeout: 10 * time.Second}
 		up, err = d.DialContext(ctx, "tcp", target)
 	}

@@ -89,3 +89,42 @@ func TestConnectRoutesSimulatedAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSimulatedOnlyRefusesRealAddresses checks that a proxy with only the
+// simulated network behind it never dials an address from this machine,
+// even one that answers here, while its routes still work.
+func TestSimulatedOnlyRefusesRealAddresses(t *testing.T) {
+	real := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "this machine")
+	}))
+	defer real.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sock := filepath.Join(t.TempDir(), "egress.sock")
+	var routes Routes
+	routes.Set("172.18.255.254:10250", strings.TrimPrefix(real.URL, "http://"))
+	routes.SimulatedOnly()
+	errc := make(chan error, 1)
+	go func() { errc <- Serve(ctx, sock, &routes, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	dial := Dialer(sock)
+	var err error
+	for range 50 {
+		var c net.Conn
+		if c, err = dial(ctx, "tcp", "172.18.255.254:10250"); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("routed address: %v", err)
+	}
+	if c, err := dial(ctx, "tcp", strings.TrimPrefix(real.URL, "http://")); err == nil {
+		c.Close()
+		t.Fatalf("CONNECT %s was dialled from this machine; want it refused", real.URL)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}

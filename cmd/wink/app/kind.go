@@ -49,6 +49,22 @@ engine is probed once; the answer is kept under the wink home. Use it as
 			return harness.DockerShim(args)
 		},
 	}
-	kind.AddCommand(shimPath, shim)
+	var gw harness.KindGatewayOptions
+	gateway := &cobra.Command{
+		Use:    "gateway",
+		Hidden: true,
+		Short:  "Serve the kind backend's network gateway (inside its container)",
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return harness.KindGateway(cmd.Context(), gw)
+		},
+	}
+	gateway.Flags().StringVar(&gw.Addresses, "addresses", "", "the simulated nodes' addresses, <first>+<count>")
+	gateway.Flags().StringArrayVar(&gw.Routes, "route", nil, "a route to a kind node's podCIDR, <prefix>=<via> (repeatable)")
+	gateway.Flags().StringVar(&gw.Interface, "interface", "eth0", "the interface on kind's network")
+	gateway.Flags().IntVar(&gw.RelayPort, "relay-port", 15001, "where redirected connections arrive")
+	gateway.Flags().StringVar(&gw.Inbound, "inbound", "", "simnode's egress proxy (Unix socket)")
+	gateway.Flags().StringVar(&gw.Outbound, "outbound", "", "the Unix socket to serve the gateway's own CONNECT proxy on")
+	kind.AddCommand(shimPath, shim, gateway)
 	return kind
 }

@@ -57,6 +57,10 @@ type Ports struct {
 	ControllerManager int    `json:"controllerManager"`
 	Scheduler         int    `json:"scheduler"`
 	NodeAddressBase   string `json:"nodeAddressBase"`
+	// HostAddress is where the cluster's apiserver and pods reach this
+	// machine, when that is not NodeAddressBase (kind: the Docker
+	// network's gateway, while the nodes have addresses of their own).
+	HostAddress string `json:"hostAddress,omitempty"`
 	// MetricsServer is metrics-server's secure port (embedded backend;
 	// chosen by Prepare when zero, so older state files keep working).
 	MetricsServer int `json:"metricsServer,omitempty"`

@@ -98,7 +98,7 @@ func (b *Backend) Components(st *cluster.State) ([]supervisor.Component, error) 
 	if st.Ports.NodeAddressBase == "" {
 		return nil, errors.New("existing backend: no node address (Prepare has not run)")
 	}
-	return simnodeplan.Components(st, KubeconfigPath(st), ListenAddress), nil
+	return simnodeplan.Components(st, KubeconfigPath(st), simnodeplan.Network{ListenAddress: ListenAddress}), nil
 }
 
 // Delete does nothing: the cluster is not wink's. The simulated Node objects

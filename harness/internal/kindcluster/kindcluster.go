@@ -156,11 +156,26 @@ func (b *Backend) Prepare(ctx context.Context, st *cluster.State, progress io.Wr
 		return "", fmt.Errorf("kind backend: installing metrics-server: %w", err)
 	}
 
-	addr, err := nodeAddressBase(ctx, st.Config.Networking.NodeAddressBase, NodeAddress)
+	host, err := NodeAddress(ctx)
 	if err != nil {
 		return "", fmt.Errorf("kind backend: %w", err)
 	}
-	st.Ports.NodeAddressBase = addr
+	st.Ports.HostAddress = host.String()
+	if err := checkSocketPaths(st); err != nil {
+		return "", fmt.Errorf("kind backend: %w", err)
+	}
+	if err := os.MkdirAll(GatewayDir(st), 0o700); err != nil {
+		return "", fmt.Errorf("kind backend: %w", err)
+	}
+	image, err := docker(ctx, "inspect", "--format", "{{.Config.Image}}", name+"-control-plane")
+	if err != nil {
+		return "", fmt.Errorf("kind backend: the node image of kind cluster %q: %w", name, err)
+	}
+	first, err := ensureGateway(ctx, st, strings.TrimSpace(image), kubeconfig)
+	if err != nil {
+		return "", fmt.Errorf("kind backend: network gateway: %w", err)
+	}
+	st.Ports.NodeAddressBase = first.String()
 	return kubeconfig, nil
 }
 
@@ -215,7 +230,7 @@ func (b *Backend) Components(st *cluster.State) ([]supervisor.Component, error) 
 	if st.Ports.NodeAddressBase == "" {
 		return nil, errors.New("kind backend: no node address (Prepare has not run)")
 	}
-	return simnodeplan.Components(st, KubeconfigPath(st), ListenAddress), nil
+	return simnodeplan.Components(st, KubeconfigPath(st), Network(st)), nil
 }
 
 // Delete deletes the kind cluster wink-<name>; deleting one that does not
@@ -233,6 +248,9 @@ func (b *Backend) Delete(ctx context.Context, st *cluster.State) error {
 		return fmt.Errorf("kind backend: %w", err)
 	}
 	name := ClusterName(st.Config.Name)
+	if err := removeGateway(ctx, st); err != nil {
+		return fmt.Errorf("kind backend: %w", err)
+	}
 	// An explicit kubeconfig path keeps kind away from $KUBECONFIG and
 	// ~/.kube/config.
 	if err := newProvider(io.Discard).Delete(name, KubeconfigPath(st)); err != nil {
@@ -327,27 +345,6 @@ func renameContext(raw []byte, context string) ([]byte, error) {
 	out.Contexts[context] = &clientcmdapi.Context{Cluster: context, AuthInfo: context}
 	out.CurrentContext = context
 	return clientcmd.Write(*out)
-}
-
-// nodeAddressBase is configured (networking.nodeAddressBase) when set, and
-// otherwise the address discover finds (NodeAddress). A loopback address is
-// an error: kind's node containers cannot reach the host's loopback.
-func nodeAddressBase(ctx context.Context, configured string, discover func(context.Context) (net.IP, error)) (string, error) {
-	if configured == "" {
-		ip, err := discover(ctx)
-		if err != nil {
-			return "", err
-		}
-		return ip.String(), nil
-	}
-	ip := net.ParseIP(configured)
-	if ip == nil {
-		return "", fmt.Errorf("networking.nodeAddressBase %q is not an IP address", configured)
-	}
-	if ip.IsLoopback() {
-		return "", fmt.Errorf("networking.nodeAddressBase %s is a loopback address, which kind's node containers cannot reach: leave it empty to use the kind network's gateway", configured)
-	}
-	return configured, nil
 }
 
 // DockerAvailable says, within DockerTimeout, why Docker cannot be used: no

@@ -3,7 +3,6 @@ package kindcluster
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -215,42 +214,6 @@ func TestRenameContext(t *testing.T) {
 			if c == nil || c.Server != "https://127.0.0.1:40123" || string(c.CertificateAuthorityData) != "CA" ||
 				u == nil || string(u.ClientCertificateData) != "CERT" || string(u.ClientKeyData) != "KEY" {
 				t.Errorf("config %s", out)
-			}
-		})
-	}
-}
-
-func TestNodeAddressBase(t *testing.T) {
-	discover := func(context.Context) (net.IP, error) { return net.ParseIP("172.18.0.1"), nil }
-	broken := func(context.Context) (net.IP, error) { return nil, errors.New("no such network: kind") }
-	tests := []struct {
-		name       string
-		configured string
-		discover   func(context.Context) (net.IP, error)
-		want       string
-		wantErr    string
-	}{
-		{name: "gateway", discover: discover, want: "172.18.0.1"},
-		{name: "configured", configured: "192.168.5.10", discover: broken, want: "192.168.5.10"},
-		{name: "discovery fails", discover: broken, wantErr: "no such network"},
-		{name: "loopback", configured: "127.10.3.2", discover: discover, wantErr: "loopback"},
-		{name: "IPv6 loopback", configured: "::1", discover: discover, wantErr: "loopback"},
-		{name: "not an address", configured: "host.docker.internal", discover: discover, wantErr: "not an IP address"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := nodeAddressBase(context.Background(), tt.configured, tt.discover)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want it to mention %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tt.want {
-				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
 	}

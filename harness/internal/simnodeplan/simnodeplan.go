@@ -70,16 +70,26 @@ func ClientCAPath(st *cluster.State) string {
 	return filepath.Join(StateDir(st), "client-ca.crt")
 }
 
+// Network is how a cluster's apiserver and pods reach simnode's nodes
+// (simnode's Config fields of the same names).
+type Network struct {
+	// ListenAddress is where the kubelet APIs listen: "0.0.0.0" for an
+	// existing cluster, whose apiserver reaches this machine at
+	// st.Ports.NodeAddressBase; empty behind an egress proxy.
+	ListenAddress string
+	// EgressSocket and ClusterDialSocket join the simulated network to a
+	// real one through a gateway (the kind backend).
+	EgressSocket, ClusterDialSocket string
+}
+
 // Components returns the supervisor's plan for simnode against the cluster of
 // kubeconfig: the SetupComponent task (see Setup), then the simnode process,
-// ready when all its nodes are Ready. listenAddress is simnode's
-// ListenAddress ("0.0.0.0" for kind and existing clusters, whose apiserver
-// reaches the host on st.Ports.NodeAddressBase, not on a loopback address).
-func Components(st *cluster.State, kubeconfig, listenAddress string) []supervisor.Component {
+// ready when all its nodes are Ready, on the network n.
+func Components(st *cluster.State, kubeconfig string, n Network) []supervisor.Component {
 	out := []supervisor.Component{{
 		Name: SetupComponent,
 		Task: func(ctx context.Context) error {
-			return Setup(ctx, st, kubeconfig, listenAddress)
+			return Setup(ctx, st, kubeconfig, n)
 		},
 	}}
 	return append(out, Processes(st, kubeconfig)...)
@@ -110,7 +120,7 @@ func Processes(st *cluster.State, kubeconfig string) []supervisor.Component {
 // Setup reads the control plane's version, creates the RBAC simnode relies on
 // when missing (see RBAC) and writes simnode.yaml (and the client CA when the
 // kubeconfig has one). It is idempotent.
-func Setup(ctx context.Context, st *cluster.State, kubeconfig, listenAddress string) error {
+func Setup(ctx context.Context, st *cluster.State, kubeconfig string, n Network) error {
 	restCfg, err := restConfig(kubeconfig)
 	if err != nil {
 		return err
@@ -126,7 +136,8 @@ func Setup(ctx context.Context, st *cluster.State, kubeconfig, listenAddress str
 	if err := EnsureRBAC(ctx, client); err != nil {
 		return fmt.Errorf("simnode setup: %w", err)
 	}
-	cfg := NewConfig(st, kubeconfig, listenAddress, version)
+	cfg := NewConfig(st, kubeconfig, n.ListenAddress, version)
+	cfg.EgressSocket, cfg.ClusterDialSocket = n.EgressSocket, n.ClusterDialSocket
 	if err := os.MkdirAll(cfg.StateDir, 0o700); err != nil {
 		return fmt.Errorf("simnode setup: %w", err)
 	}
