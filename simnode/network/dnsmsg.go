@@ -51,6 +51,13 @@ func (v *view) ExchangeDNS(ctx context.Context, server netip.Addr, tcp bool, nam
 		return nil, err
 	}
 	qtype = strings.ToUpper(qtype)
+	if t.real && !isClusterDNS(s, t.pod) {
+		// A real pod that is not the cluster DNS: the connection is real,
+		// the answer that of a forwarding resolver as below (row H1).
+		if err := v.m.probeReal(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case t.kind == "pod" && isClusterDNS(s, t.pod):
 		return s.clusterAnswer(name, qtype), nil
