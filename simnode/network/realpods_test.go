@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -276,6 +277,7 @@ func TestRealPodTCPH1(t *testing.T) {
 
 	// curl: the real server's answer, for the pod IP and the Service.
 	m := c.realModel(f.dial)
+	before := runtime.NumGoroutine()
 	for _, url := range []string{"http://" + realNginxIP + "/index.html", realNginxSvc + "/", "nginx-real.default.svc.cluster.local"} {
 		r, err := c.from(m, "win-client").HTTP(ctx, "GET", url, false)
 		if err != nil {
@@ -304,6 +306,15 @@ func TestRealPodTCPH1(t *testing.T) {
 
 	if n := f.stillOpen(); n != 0 {
 		t.Errorf("%d dialed connections left open", n)
+	}
+	// Nothing of the requests keeps running (the server's side of a
+	// closed connection ends soon after).
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the real requests, %d before", n, before)
 	}
 }
 
