@@ -247,7 +247,7 @@ func (m *Model) podListener(s *snapshot, p *corev1.Pod, addr netip.Addr, port in
 		return &target{kind: "pod", pod: p, addr: addr, port: port, rule: dec.ID}, nil
 	}
 	if real {
-		return nil, &RuleError{Err: shell.ErrRefused, Rule: dec.ID, Reason: fmt.Sprintf("pod %s/%s on real node %s is not Ready or declares no containerPort %d", p.Namespace, p.Name, p.Spec.NodeName, port)}
+		return nil, realNotListening(p, port, dec.ID)
 	}
 	return nil, &RuleError{Err: shell.ErrRefused, Rule: dec.ID, Reason: fmt.Sprintf("no container of pod %s/%s listens on port %d", p.Namespace, p.Name, port)}
 }

@@ -51,7 +51,12 @@ func (v *view) ExchangeDNS(ctx context.Context, server netip.Addr, tcp bool, nam
 		return nil, err
 	}
 	qtype = strings.ToUpper(qtype)
-	if t.real && !isClusterDNS(s, t.pod) {
+	switch {
+	case t.real && isClusterDNS(s, t.pod) && !realListens(t.pod, t.port):
+		// The cluster DNS on a real node answers from the model, over TCP
+		// as over UDP, only while it is Ready with the port declared.
+		return nil, realNotListening(t.pod, t.port, t.rule)
+	case t.real && !isClusterDNS(s, t.pod):
 		// A real pod that is not the cluster DNS: the connection is real,
 		// the answer that of a forwarding resolver as below (row H1).
 		if err := v.m.probeReal(ctx, t); err != nil {

@@ -72,6 +72,12 @@ func realListens(p *corev1.Pod, port int) bool {
 	return false
 }
 
+// realNotListening is the refusal of a real pod that realListens says
+// does not listen on port.
+func realNotListening(p *corev1.Pod, port int, rule string) error {
+	return &RuleError{Err: shell.ErrRefused, Rule: rule, Reason: fmt.Sprintf("pod %s/%s on real node %s is not Ready or declares no containerPort %d", p.Namespace, p.Name, p.Spec.NodeName, port)}
+}
+
 func (t *target) realName() string {
 	return fmt.Sprintf("pod %s/%s (%s:%d on node %s)", t.pod.Namespace, t.pod.Name, t.addr, t.port, t.pod.Spec.NodeName)
 }

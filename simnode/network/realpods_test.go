@@ -223,6 +223,11 @@ func TestRealPodNotReadyH1(t *testing.T) {
 	if _, err := n.Resolve(ctx, "www.google.com"); !errors.Is(err, shell.ErrTimeout) {
 		t.Errorf("H1 DNS through a CoreDNS that is not Ready: %v, want a timeout", err)
 	}
+	for _, tcp := range []bool{false, true} {
+		if _, err := n.(shell.DNSClient).ExchangeDNS(ctx, addr(realDNSIP), tcp, "kubernetes.default.svc.cluster.local", "A"); err == nil {
+			t.Errorf("H1 tcp=%v: ExchangeDNS at a CoreDNS that is not Ready answered", tcp)
+		}
+	}
 	err := n.Dial(ctx, "udp", addr(realNotReady), 53)
 	var re *network.RuleError
 	if !errors.Is(err, shell.ErrRefused) || !errors.As(err, &re) || re.Rule != "H1" || !strings.Contains(re.Reason, "not Ready") {
