@@ -19,7 +19,8 @@ import (
 // server without a real socket: each HTTP/1.1 request read from it gets
 // the answer a pod's client would get (Options.HTTPHandler, as HTTP does),
 // load-balanced for a Service address as Resolve does (row H1). ok is
-// false when no running container of a pod listens at addr.
+// false when no running container of a pod listens at addr, or the pod
+// runs on a real node (Options.SimulatedNode): it serves for itself.
 func (m *Model) Bridge(addr string) (net.Conn, bool) {
 	host, ps, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -45,7 +46,7 @@ func (m *Model) Bridge(addr string) (net.Conn, bool) {
 		ep := m.pick(svc, sp, eps, netip.Addr{}, facts.Linux, 0)
 		pod, ip, port = ep.pod, ep.addr, ep.port
 	}
-	if pod == nil || pod.Spec.HostNetwork || !m.podListening(pod, port) {
+	if pod == nil || pod.Spec.HostNetwork || m.realPod(s, pod) || !m.podListening(s, pod, port) {
 		return nil, false
 	}
 	client, server := net.Pipe()

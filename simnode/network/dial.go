@@ -103,11 +103,19 @@ type target struct {
 	node *corev1.Node
 	addr netip.Addr
 	port int
+	// real: pod runs on a real node and the connection is TCP; whether it
+	// is accepted is the real server's to say (dialReal), under rule.
+	real bool
+	rule string
 }
 
-// Dial implements shell.Network.
+// Dial implements shell.Network. A TCP connection to a real pod is made
+// for real (row H1).
 func (v *view) Dial(ctx context.Context, proto string, addr netip.Addr, port int) error {
-	_, err := v.dial(ctx, proto, addr, port)
+	t, err := v.dial(ctx, proto, addr, port)
+	if err == nil && t.real {
+		return v.m.probeReal(ctx, t)
+	}
 	return err
 }
 
@@ -141,9 +149,9 @@ func (v *view) connect(s *snapshot, proto string, addr netip.Addr, port int) (*t
 		if v.kind.Outcome == SrcHost || v.pod == nil {
 			return v.m.hostListener(s, v.node, d.addr, port, dec)
 		}
-		return v.m.podListener(v.pod, d.addr, port, dec)
+		return v.m.podListener(s, v.pod, d.addr, port, proto, dec)
 	case DstPod:
-		return v.m.podListener(d.pod, d.addr, port, dec)
+		return v.m.podListener(s, d.pod, d.addr, port, proto, dec)
 	case DstNodeOwn, DstNodeOther:
 		return v.m.hostListener(s, d.node, d.addr, port, dec)
 	case DstNodePortOwn, DstNodePortOther:
@@ -204,8 +212,13 @@ func containerRunning(p *corev1.Pod, i int) bool {
 	return false
 }
 
-// podListening reports whether a running container of p listens on port.
-func (m *Model) podListening(p *corev1.Pod, port int) bool {
+// podListening reports whether a running container of p listens on port;
+// a pod on a real node, when it is Ready and declares the port
+// (realListens).
+func (m *Model) podListening(s *snapshot, p *corev1.Pod, port int) bool {
+	if m.realPod(s, p) {
+		return realListens(p, port)
+	}
 	if p.Status.Phase != corev1.PodRunning {
 		return false
 	}
@@ -222,9 +235,19 @@ func (m *Model) podListening(p *corev1.Pod, port int) bool {
 	return false
 }
 
-func (m *Model) podListener(p *corev1.Pod, addr netip.Addr, port int, dec Decision) (*target, error) {
-	if m.podListening(p, port) {
-		return &target{kind: "pod", pod: p, addr: addr, port: port}, nil
+// podListener is the pod p when it accepts a proto connection on port. A
+// TCP connection to a pod on a real node is accepted here and made for
+// real by whoever uses it (target.real): the real server decides.
+func (m *Model) podListener(s *snapshot, p *corev1.Pod, addr netip.Addr, port int, proto string, dec Decision) (*target, error) {
+	real := m.realPod(s, p)
+	if real && proto == ProtoTCP {
+		return &target{kind: "pod", pod: p, addr: addr, port: port, real: true, rule: dec.ID}, nil
+	}
+	if m.podListening(s, p, port) {
+		return &target{kind: "pod", pod: p, addr: addr, port: port, rule: dec.ID}, nil
+	}
+	if real {
+		return nil, realNotListening(p, port, dec.ID)
 	}
 	return nil, &RuleError{Err: shell.ErrRefused, Rule: dec.ID, Reason: fmt.Sprintf("no container of pod %s/%s listens on port %d", p.Namespace, p.Name, port)}
 }
@@ -249,7 +272,7 @@ func (m *Model) hostListener(s *snapshot, n *corev1.Node, addr netip.Addr, port 
 			return &target{kind: "kubelet", node: n, addr: addr, port: port}, nil
 		}
 		for _, p := range s.hostPods[n.Name] {
-			if m.podListening(p, port) {
+			if m.podListening(s, p, port) {
 				return &target{kind: "pod", pod: p, node: n, addr: addr, port: port}, nil
 			}
 		}
@@ -373,7 +396,7 @@ func (v *view) serviceConnect(s *snapshot, svc *corev1.Service, sp *corev1.Servi
 	case ep.pod != nil && ep.pod.Spec.HostNetwork:
 		return v.m.hostListener(s, s.nodeByName[ep.pod.Spec.NodeName], ep.addr, ep.port, dec)
 	case ep.pod != nil:
-		return v.m.podListener(ep.pod, ep.addr, ep.port, dec)
+		return v.m.podListener(s, ep.pod, ep.addr, ep.port, proto, dec)
 	case len(s.apiserverAddr[ep.addr]) > 0 || s.nodeByAddr[ep.addr] != nil:
 		return v.m.hostListener(s, s.nodeByAddr[ep.addr], ep.addr, ep.port, dec)
 	}

@@ -52,6 +52,18 @@ func (v *view) ExchangeDNS(ctx context.Context, server netip.Addr, tcp bool, nam
 	}
 	qtype = strings.ToUpper(qtype)
 	switch {
+	case t.real && isClusterDNS(s, t.pod) && !realListens(t.pod, t.port):
+		// The cluster DNS on a real node answers from the model, over TCP
+		// as over UDP, only while it is Ready with the port declared.
+		return nil, realNotListening(t.pod, t.port, t.rule)
+	case t.real && !isClusterDNS(s, t.pod):
+		// A real pod that is not the cluster DNS: the connection is real,
+		// the answer that of a forwarding resolver as below (row H1).
+		if err := v.m.probeReal(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	switch {
 	case t.kind == "pod" && isClusterDNS(s, t.pod):
 		return s.clusterAnswer(name, qtype), nil
 	case t.kind == "pod" && v.m.dnsServer(t.pod) != nil:

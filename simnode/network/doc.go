@@ -5,7 +5,10 @@
 // serves, for dig), TCP/UDP connections, ICMP echo and HTTP responses, and
 // its own network configuration (ipconfig /all, /etc/resolv.conf). What
 // reaches the apiserver goes to the real one when Options.APIServer is set
-// (the control plane is never faked).
+// (the control plane is never faked). Pods on real nodes, those no wink
+// simnode simulates (Options.SimulatedNode: kind's own nodes beside
+// simulated ones), are reached for real through Options.ClusterDial
+// (realpods.go); a real CoreDNS answers from the model as a simulated one.
 //
 // The behaviour is data: rules.yaml classifies sources (pod network or host
 // network, B10/H7), decides every path (source OS and kind, destination

@@ -42,7 +42,8 @@ func (v *view) Exchange(ctx context.Context, host string, port int, payload stri
 
 // Converse opens a connection from the view to addr:port, writes data and
 // returns what the simulated server writes back (nc): UDP as Exchange,
-// TCP through Options.TCPHandler; "" when the server writes nothing.
+// TCP through Options.TCPHandler; "" when the server writes nothing. A TCP
+// conversation with a pod on a real node is real (row H1).
 func (v *view) Converse(ctx context.Context, proto string, addr netip.Addr, port int, data string) (string, error) {
 	if proto == ProtoUDP {
 		a, err := v.Exchange(ctx, addr.String(), port, data)
@@ -54,6 +55,9 @@ func (v *view) Converse(ctx context.Context, proto string, addr netip.Addr, port
 	t, err := v.dial(ctx, proto, addr, port)
 	if err != nil {
 		return "", err
+	}
+	if t.real {
+		return v.m.converseReal(ctx, t, data)
 	}
 	if t.pod == nil || v.m.opts.TCPHandler == nil {
 		return "", nil

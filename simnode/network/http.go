@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -112,9 +113,15 @@ func (v *view) request(ctx context.Context, method, rawURL string, header map[st
 	case "kubelet":
 		return &shell.HTTPResponse{Status: 401, Headers: map[string]string{"Content-Type": "text/plain; charset=utf-8"}, Body: []byte("Unauthorized")}, nil
 	}
+	if t.real {
+		// A pod on a real node: its own server answers (row H1).
+		return realHTTP(ctx, func(ctx context.Context) (net.Conn, error) { return v.m.dialReal(ctx, t) }, req)
+	}
 	if t.pod != nil {
 		if real, ok := v.m.socketOf(t.pod, t.port); ok {
-			return realHTTP(ctx, real, req)
+			return realHTTP(ctx, func(ctx context.Context) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, "tcp", real)
+			}, req)
 		}
 		req.Server = v.m.viewOf(s, t.pod)
 	}

@@ -3,6 +3,7 @@ package network
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -148,8 +149,23 @@ type Options struct {
 	// table, from the node's kubelet and containerd versions.
 	HostServiceVIPs func(node *corev1.Node) bool
 	// Listens reports the ports container (index into spec.containers) of
-	// pod listens on (both TCP and UDP). Default: its containerPorts.
+	// pod listens on (both TCP and UDP). Default: its containerPorts. It is
+	// asked about pods of simulated nodes only (SimulatedNode).
 	Listens func(pod *corev1.Pod, container int) []int
+	// SimulatedNode reports whether a wink simnode (this process or another
+	// of the cluster's) simulates node. The pods of any other node, a real
+	// one (kind's own nodes, a cluster's Linux nodes), run for real: such a
+	// pod is taken as listening on its declared containerPorts while it is
+	// Ready (the cluster DNS on a real node answers from the model, row H1),
+	// and TCP connections and HTTP requests to it go through ClusterDial.
+	// Nil: every node is simulated.
+	SimulatedNode func(node *corev1.Node) bool
+	// ClusterDial dials a real address of the cluster network, "ip:port"
+	// of a pod on a real node (SimulatedNode), as net.Dialer.DialContext
+	// does; network is "tcp". The model closes every connection it dials.
+	// Nil: real pods are out of reach, and a connection to one is refused
+	// with a reason that says so (row H1).
+	ClusterDial func(ctx context.Context, network, addr string) (net.Conn, error)
 	// HTTPHandler answers an HTTP request that reached pod on port. pod is
 	// nil for addresses beyond the cluster. A nil handler or a nil response
 	// gives 200 with an empty body.

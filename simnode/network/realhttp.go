@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -19,11 +20,14 @@ import (
 // patience; the simulated server answers at once).
 const realTimeout = 30 * time.Second
 
-// realHTTP sends req to the real listener at addr (a simulated server's
-// socket, sockets.go) and returns its answer: what a client in the
+// realHTTP sends req over a connection from dial (to a simulated server's
+// socket, sockets.go, or to a pod on a real node through
+// Options.ClusterDial) and returns the answer: what a client in the
 // simulated cluster gets from a server that serves for real. TLS is not
-// verified: the caller has already refused an untrusted certificate.
-func realHTTP(ctx context.Context, addr string, req *HTTPRequest) (*shell.HTTPResponse, error) {
+// verified: the caller has already refused an untrusted certificate. A
+// dial error that is a *RuleError is returned as it is (refused or
+// timeout, with its reason); any other failure is a refusal.
+func realHTTP(ctx context.Context, dial func(ctx context.Context) (net.Conn, error), req *HTTPRequest) (*shell.HTTPResponse, error) {
 	ctx, cancel := context.WithTimeout(ctx, realTimeout)
 	defer cancel()
 	host := req.Host
@@ -39,16 +43,18 @@ func realHTTP(ctx context.Context, addr string, req *HTTPRequest) (*shell.HTTPRe
 	if err != nil {
 		return nil, fmt.Errorf("malformed request %s %s: %w", req.Method, url, err)
 	}
-	dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
-		return (&net.Dialer{}).DialContext(ctx, "tcp", addr)
-	}
-	client := &http.Client{Transport: &http.Transport{
-		DialContext:       dial,
+	tr := &http.Transport{
+		DialContext:       func(ctx context.Context, _, _ string) (net.Conn, error) { return dial(ctx) },
 		TLSClientConfig:   &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // see above
 		DisableKeepAlives: true,
-	}}
-	resp, err := client.Do(hr)
+	}
+	defer tr.CloseIdleConnections()
+	resp, err := (&http.Client{Transport: tr}).Do(hr)
 	if err != nil {
+		var re *RuleError
+		if errors.As(err, &re) {
+			return nil, re
+		}
 		return nil, fmt.Errorf("%w: %s:%d: %v", shell.ErrRefused, req.Host, req.Port, err)
 	}
 	defer resp.Body.Close()

@@ -177,10 +177,34 @@ func RuntimeClasses(l nodev1listers.RuntimeClassLister) pods.RuntimeClasses {
 // nodes).
 type Providers func(node string) *pods.Provider
 
+// SimulatedLabel is the label the simnode chart (simnode/deploy/chart)
+// gives every node it simulates, whichever replica serves it.
+const SimulatedLabel = "wink.dev/simulated"
+
+// SimulatedNodes is a network.Options.SimulatedNode for the wink nodes
+// named names (simnode/config Config.NodeNames: every shard's), and any
+// node that carries SimulatedLabel.
+func SimulatedNodes(names []string) func(node *corev1.Node) bool {
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		set[n] = true
+	}
+	return func(node *corev1.Node) bool { return set[node.Name] || node.Labels[SimulatedLabel] == "true" }
+}
+
 // NetworkOptions fills the model's Listens and HTTPHandler from the nodes'
 // runtimes: the ports running containers listen on (image ports,
-// containerPorts, commands) and their simulated HTTP answers.
+// containerPorts, commands) and their simulated HTTP answers. Unless opts
+// says which nodes are simulated (SimulatedNode, best from
+// SimulatedNodes), they are the nodes of providers and those that carry
+// SimulatedLabel; a node of another shard without the label, or one of
+// this process's while it is shut down, then counts as real.
 func NetworkOptions(opts network.Options, providers Providers) network.Options {
+	if opts.SimulatedNode == nil {
+		opts.SimulatedNode = func(node *corev1.Node) bool {
+			return providers(node.Name) != nil || node.Labels[SimulatedLabel] == "true"
+		}
+	}
 	opts.Listens = func(pod *corev1.Pod, container int) []int {
 		if p := providers(pod.Spec.NodeName); p != nil {
 			return p.Listens(pod, container)
