@@ -40,6 +40,8 @@ RUNC          ?= v1.4.3
 CNI_PLUGINS   ?= v1.9.1
 CRICTL        ?= v1.34.0
 COREDNS       ?= v1.13.1
+# the e2e nginx image's stand-in (upstream's Hybrid network specs)
+KIND_NODE_NGINX_PACKAGES := nginx,netcat-openbsd
 KIND_NODE_PACKAGES := systemd,systemd-sysv,dbus,conntrack,iptables,nftables,iproute2,ethtool,util-linux,mount,kmod,libseccomp2,pigz,fuse-overlayfs,e2fsprogs,bash,ca-certificates,curl,jq,procps
 kind-node-image:
 	@command -v debootstrap >/dev/null && test -f /usr/include/seccomp.h || { echo "make kind-node-image needs debootstrap and libseccomp-dev: apt-get install debootstrap libseccomp-dev (as root)" >&2; exit 1; }
@@ -47,6 +49,10 @@ kind-node-image:
 		rm -rf $(KIND_NODE)/rootfs && mkdir -p $(KIND_NODE) && \
 		debootstrap --variant=minbase --include=$(KIND_NODE_PACKAGES) bookworm $(KIND_NODE)/rootfs http://deb.debian.org/debian && \
 		echo "$(KIND_NODE_PACKAGES)" > $(KIND_NODE)/rootfs.packages; fi
+	@if [ "$$(cat $(KIND_NODE)/nginx-rootfs.packages 2>/dev/null)" != "$(KIND_NODE_NGINX_PACKAGES)" ]; then \
+		rm -rf $(KIND_NODE)/nginx-rootfs && \
+		debootstrap --variant=minbase --include=$(KIND_NODE_NGINX_PACKAGES) bookworm $(KIND_NODE)/nginx-rootfs http://deb.debian.org/debian && \
+		echo "$(KIND_NODE_NGINX_PACKAGES)" > $(KIND_NODE)/nginx-rootfs.packages; fi
 	GOBIN=$(KIND_NODE)/bin CGO_ENABLED=0 $(GO) install -ldflags "-s -w -X github.com/containerd/containerd/v2/version.Version=$(CONTAINERD)" \
 		github.com/containerd/containerd/v2/cmd/containerd@$(CONTAINERD) github.com/containerd/containerd/v2/cmd/ctr@$(CONTAINERD) \
 		github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2@$(CONTAINERD)
@@ -58,7 +64,7 @@ kind-node-image:
 		k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kubeadm k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl
 	gcc -static -Os -o $(KIND_NODE)/bin/pause $$($(GO) list -m -f '{{.Dir}}' k8s.io/kubernetes)/build/pause/linux/pause.c && strip $(KIND_NODE)/bin/pause
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS) -s -w" -o $(KIND_NODE)/bin/wink ./cmd/wink
-	$(GO) run ./harness/internal/kindnode --rootfs $(KIND_NODE)/rootfs --bin $(KIND_NODE)/bin --cni $(KIND_NODE)/cni \
+	$(GO) run ./harness/internal/kindnode --rootfs $(KIND_NODE)/rootfs --nginx-rootfs $(KIND_NODE)/nginx-rootfs --bin $(KIND_NODE)/bin --cni $(KIND_NODE)/cni \
 		--kind $$($(GO) list -m -f '{{.Dir}}' sigs.k8s.io/kind) --kubernetes-version $(KUBE_VERSION) --tag $(KIND_NODE_TAG)
 
 ## suites: the e2e suites as test binaries, bin/suites/<area>.test, for `wink test`

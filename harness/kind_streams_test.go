@@ -181,6 +181,7 @@ func portForwardAnswers(ctx context.Context, t *testing.T, rc *rest.Config, cs k
 func servePod(name string) *corev1.Pod {
 	pod := windowsPod()
 	pod.Name = name
+	pod.Labels = map[string]string{"app": name}
 	c := &pod.Spec.Containers[0]
 	c.Image, c.Command, c.Args = "registry.k8s.io/e2e-test-images/agnhost:2.59", nil, []string{"serve-hostname"}
 	c.Ports = []corev1.ContainerPort{{ContainerPort: 9376}}

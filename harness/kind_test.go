@@ -109,6 +109,7 @@ nodePools:
 	}
 	waitRunning(ctx, t, cs, ns, "serve")
 	portForwardAnswers(ctx, t, rc, cs, ns, "serve", 9376, "serve")
+	kindNetworkAnswers(ctx, t, rc, cs, ns, "serve", "real-linux")
 	topAnswers(ctx, t, rc, cs, ns, "sim-windows")
 	p, err := cs.CoreV1().Pods(ns).Get(ctx, "real-linux", metav1.GetOptions{})
 	if err != nil {

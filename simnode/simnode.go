@@ -364,6 +364,13 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 			return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
 		}
 	}
+	// Nodes no wink simnode serves (a kind cluster's own) are real: their
+	// pods are reached through the cluster's network, when a gateway to it
+	// is configured.
+	netOpts.SimulatedNode = wire.SimulatedNodes(cfg.NodeNames())
+	if cfg.ClusterDialSocket != "" {
+		netOpts.ClusterDial = egress.Dialer(cfg.ClusterDialSocket)
+	}
 	s.network = network.New(&network.Listers{
 		PodLister:           s.pods.Core().V1().Pods().Lister(),
 		ServiceLister:       s.others.Core().V1().Services().Lister(),

@@ -20,6 +20,8 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 
+	imageutils "k8s.io/kubernetes/test/utils/image"
+
 	"wink.dev/wink/harness/internal/kindcluster"
 )
 
@@ -63,7 +65,9 @@ type file struct {
 // writeImages writes a docker archive per image into dir: the control plane
 // (wink, under every control-plane name), kube-proxy on the Debian root
 // file system, CoreDNS and pause. The control-plane image is also
-// metrics-server's, which the kind backend installs.
+// metrics-server's, which the kind backend installs. The e2e nginx image,
+// which upstream's Hybrid network specs run on a Linux node, is Debian's
+// nginx with netcat-openbsd (their `nc -vz <address> <port> -w <s>`).
 func writeImages(dir string, l layout, refs []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -96,6 +100,7 @@ func writeImages(dir string, l layout, refs []string) error {
 		{"kube-proxy.tar", byRepo["kube-proxy"], l.Rootfs, kubeProxyFiles(bin("kube-proxy")), nil},
 		{"coredns.tar", byRepo["coredns"], "", []file{{path: "/coredns", source: bin("coredns"), mode: 0o755}}, []string{"/coredns"}},
 		{"pause.tar", byRepo["pause"], "", []file{{path: "/pause", source: bin("pause"), mode: 0o755}}, []string{"/pause"}},
+		{"nginx.tar", []string{imageutils.GetE2EImage(imageutils.Nginx)}, l.Nginx, nil, []string{"nginx", "-g", "daemon off;"}},
 	}
 	for _, im := range images {
 		if len(im.refs) == 0 {

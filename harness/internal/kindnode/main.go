@@ -38,6 +38,9 @@ type layout struct {
 	CNI string
 	// Kind is the sigs.k8s.io/kind module's directory.
 	Kind string
+	// Nginx is the root file system of the e2e nginx image's stand-in
+	// (debootstrap with nginx and netcat-openbsd).
+	Nginx string
 }
 
 // binaries are the programs of layout.Bin the image needs.
@@ -53,6 +56,7 @@ func main() {
 	flag.StringVar(&l.Bin, "bin", "", "directory of the node's programs: "+strings.Join(binaries, ", "))
 	flag.StringVar(&l.CNI, "cni", "", "directory of the CNI plugins")
 	flag.StringVar(&l.Kind, "kind", "", "directory of the sigs.k8s.io/kind module (its images/base/files)")
+	flag.StringVar(&l.Nginx, "nginx-rootfs", "", "the root file system of the e2e nginx image's stand-in (debootstrap)")
 	flag.StringVar(&tag, "tag", "", "the image's name, e.g. wink.dev/kind-node:v1.35.4")
 	flag.StringVar(&version, "kubernetes-version", "", "the Kubernetes version of the binaries, e.g. v1.35.4")
 	flag.Parse()
@@ -65,7 +69,7 @@ func main() {
 }
 
 func run(ctx context.Context, l layout, tag, version string) error {
-	if l.Rootfs == "" || l.Bin == "" || l.CNI == "" || l.Kind == "" || tag == "" || version == "" {
+	if l.Rootfs == "" || l.Bin == "" || l.CNI == "" || l.Kind == "" || l.Nginx == "" || tag == "" || version == "" {
 		return errors.New("--rootfs, --bin, --cni, --kind, --tag and --kubernetes-version are required")
 	}
 	for _, b := range binaries {
@@ -166,6 +170,7 @@ func inputsDigest(l layout, version string) (string, error) {
 		{"kind", os.DirFS(filepath.Join(l.Kind, "images", "base", "files"))},
 		{"files", files},
 		{"dpkg", os.DirFS(filepath.Join(l.Rootfs, "var", "lib", "dpkg", "info"))},
+		{"nginx-dpkg", os.DirFS(filepath.Join(l.Nginx, "var", "lib", "dpkg", "info"))},
 		// this builder: its own code decides the rest
 		{"builder", fileFS{self}},
 	} {
