@@ -70,7 +70,7 @@ func main() {
 
 func run(ctx context.Context, l layout, tag, version string) error {
 	if l.Rootfs == "" || l.Bin == "" || l.CNI == "" || l.Kind == "" || l.Nginx == "" || tag == "" || version == "" {
-		return errors.New("--rootfs, --bin, --cni, --kind, --tag and --kubernetes-version are required")
+		return errors.New("--rootfs, --nginx-rootfs, --bin, --cni, --kind, --tag and --kubernetes-version are required")
 	}
 	for _, b := range binaries {
 		if _, err := os.Stat(filepath.Join(l.Bin, b)); err != nil {

@@ -48,7 +48,7 @@ func testState(t *testing.T) *cluster.State {
 
 func TestComponents(t *testing.T) {
 	st := testState(t)
-	comps := Components(st, "/k/kubeconfig", "0.0.0.0")
+	comps := Components(st, "/k/kubeconfig", Network{ListenAddress: "0.0.0.0"})
 	if len(comps) != 2 {
 		t.Fatalf("%d components, want 2", len(comps))
 	}
@@ -77,7 +77,7 @@ func TestComponents(t *testing.T) {
 func TestComponentsShards(t *testing.T) {
 	st := testState(t)
 	st.Config.Simnode.Shards = 3
-	comps := Components(st, "/k/kubeconfig", "0.0.0.0")
+	comps := Components(st, "/k/kubeconfig", Network{ListenAddress: "0.0.0.0"})
 	if len(comps) != 4 {
 		t.Fatalf("%d components, want setup and 3 shards", len(comps))
 	}
@@ -307,7 +307,7 @@ func TestSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if err := Components(st, kubeconfig, "0.0.0.0")[0].Task(context.Background()); err != nil {
+	if err := Components(st, kubeconfig, Network{ListenAddress: "0.0.0.0"})[0].Task(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(ConfigPath(st))
@@ -353,7 +353,7 @@ func TestSetupUnreachable(t *testing.T) {
 	if err := clientcmd.WriteToFile(*kc, kubeconfig); err != nil {
 		t.Fatal(err)
 	}
-	err := Setup(context.Background(), st, kubeconfig, "0.0.0.0")
+	err := Setup(context.Background(), st, kubeconfig, Network{ListenAddress: "0.0.0.0"})
 	if err == nil || !strings.Contains(err.Error(), url) {
 		t.Fatalf("err = %v, want it to name %s", err, url)
 	}
