@@ -4,16 +4,20 @@
 // apiserver reaches through the Docker network's gateway.
 //
 // Networking. kind puts its node containers on the Docker network "kind" (or
-// $KIND_EXPERIMENTAL_DOCKER_NETWORK). From inside those containers the host is
-// the network's gateway, e.g. 172.18.0.1, so that address is the simulated
-// nodes' InternalIP (st.Ports.NodeAddressBase) and simnode listens on 0.0.0.0,
-// each node on a port of its own, reported in status.daemonEndpoints. The
-// gateway is read with the docker CLI (`docker network inspect`, through
-// kind's exec package), not the Docker API: kind's docker provider drives the
-// same CLI, so DOCKER_HOST and docker contexts are honoured alike and no Docker
-// client module is needed. This holds on Linux; on Docker Desktop the gateway
-// is inside its VM and the host is host.docker.internal instead, so there set
-// networking.nodeAddressBase.
+// $KIND_EXPERIMENTAL_DOCKER_NETWORK). The simulated nodes join it through a
+// gateway container of their own (GatewayName, harness/internal/kindgateway,
+// gateway.go): it holds each node's InternalIP, a block at the top of the
+// network's subnet (or from networking.nodeAddressBase), relays what kind's
+// nodes and pods send to those addresses and to the simulated pods behind
+// them to simnode's egress proxy, and serves simnode a proxy into kind's pod
+// network. simnode's kubelet APIs listen on loopback only; both proxies are
+// Unix sockets in a directory of the state directory the container mounts.
+// The host is the network's gateway address (st.Ports.HostAddress), read
+// with the docker CLI (`docker network inspect`, through kind's exec
+// package), not the Docker API: kind's docker provider drives the same CLI,
+// so DOCKER_HOST and docker contexts are honoured alike and no Docker
+// client module is needed. The gateway mounts a directory of this machine,
+// so the engine must be local (not Docker Desktop's VM or a remote host).
 //
 // Kubelet API. kind's kubeadm apiserver runs with
 // --kubelet-preferred-address-types=InternalIP,ExternalIP,Hostname (kubeadm's
@@ -56,9 +60,6 @@ import (
 )
 
 const (
-	// ListenAddress is where simnode's kubelet APIs listen: every interface,
-	// since the kind apiserver comes in through the Docker bridge.
-	ListenAddress = "0.0.0.0"
 	// WaitForReady bounds how long Create waits for the control plane.
 	WaitForReady = 2 * time.Minute
 	// DockerTimeout bounds DockerAvailable.
