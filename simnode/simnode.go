@@ -364,11 +364,12 @@ func run(ctx context.Context, cfg *config.Config, client kubernetes.Interface, l
 			return fmt.Errorf("kubeconfig %s: %w", cfg.Kubeconfig, err)
 		}
 	}
-	// Nodes no wink simnode serves (a kind cluster's own) are real: their
-	// pods are reached through the cluster's network, when a gateway to it
-	// is configured.
-	netOpts.SimulatedNode = wire.SimulatedNodes(cfg.NodeNames())
+	// Behind a gateway to the cluster's real network (the kind backend),
+	// nodes no wink simnode of this cluster serves (kind's own) are real:
+	// their pods are reached through it. Elsewhere every node counts as
+	// simulated (a cluster may join simnodes of other configurations).
 	if cfg.ClusterDialSocket != "" {
+		netOpts.SimulatedNode = wire.SimulatedNodes(cfg.NodeNames())
 		netOpts.ClusterDial = egress.Dialer(cfg.ClusterDialSocket)
 	}
 	s.network = network.New(&network.Listers{

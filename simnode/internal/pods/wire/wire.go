@@ -194,17 +194,8 @@ func SimulatedNodes(names []string) func(node *corev1.Node) bool {
 
 // NetworkOptions fills the model's Listens and HTTPHandler from the nodes'
 // runtimes: the ports running containers listen on (image ports,
-// containerPorts, commands) and their simulated HTTP answers. Unless opts
-// says which nodes are simulated (SimulatedNode, best from
-// SimulatedNodes), they are the nodes of providers and those that carry
-// SimulatedLabel; a node of another shard without the label, or one of
-// this process's while it is shut down, then counts as real.
+// containerPorts, commands) and their simulated HTTP answers.
 func NetworkOptions(opts network.Options, providers Providers) network.Options {
-	if opts.SimulatedNode == nil {
-		opts.SimulatedNode = func(node *corev1.Node) bool {
-			return providers(node.Name) != nil || node.Labels[SimulatedLabel] == "true"
-		}
-	}
 	opts.Listens = func(pod *corev1.Pod, container int) []int {
 		if p := providers(pod.Spec.NodeName); p != nil {
 			return p.Listens(pod, container)
