@@ -49,6 +49,18 @@ type BuildOptions struct {
 // other builds; later builds reuse it).
 const ExpectedBuildTime = 15 * time.Minute
 
+// CacheDir is where e2e.test and ginkgo are built once per machine, one
+// directory per version: the user cache directory's wink/e2e
+// ($XDG_CACHE_HOME or ~/.cache), which `wink conformance` and the tests
+// share.
+func CacheDir() (string, error) {
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no user cache directory to build e2e.test in: %w", err)
+	}
+	return filepath.Join(c, "wink", "e2e"), nil
+}
+
 // Built reports whether BuildE2E has nothing to build for opts (the
 // binaries are given or in its cache).
 func Built(opts BuildOptions) bool {

@@ -295,19 +295,19 @@ func TestProfile(t *testing.T) {
 var update = flag.Bool("update", false, "rewrite testdata/selection from e2e.test's dry runs")
 
 // e2eForTest is $WINK_E2E_BINARY, or e2e.test of the control plane's
-// version built once into $WINK_E2E_CACHE (default: the user cache
-// directory's wink/e2e), where `wink test` builds it too.
+// version built once into $WINK_E2E_CACHE (default: CacheDir, which `wink
+// conformance` uses too).
 func e2eForTest(ctx context.Context, t *testing.T) string {
 	if e2e := os.Getenv("WINK_E2E_BINARY"); e2e != "" {
 		return e2e
 	}
 	dir := os.Getenv("WINK_E2E_CACHE")
 	if dir == "" {
-		c, err := os.UserCacheDir()
+		c, err := CacheDir()
 		if err != nil {
-			t.Skipf("no WINK_E2E_BINARY, no WINK_E2E_CACHE and no user cache directory (%v) to build e2e.test in", err)
+			t.Skipf("no WINK_E2E_BINARY, no WINK_E2E_CACHE and %v", err)
 		}
-		dir = filepath.Join(c, "wink", "e2e")
+		dir = c
 	}
 	var log strings.Builder
 	bins, err := BuildE2E(ctx, BuildOptions{Version: harness.KubernetesVersion, Dir: dir, Log: &log})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -60,7 +59,8 @@ Server 2019 and 2022 nodes (the sig-windows profile); it stays up
 afterwards (wink delete --name sig-windows).
 
 e2e.test (and the ginkgo CLI for parallel jobs) is built once from the Go
-module cache into $WINK_HOME/cache/e2e, unless --e2e-binary is given.
+module cache into the user cache directory (~/.cache/wink/e2e), unless
+--e2e-binary is given.
 
 --report-dir gets e2e's own reports (junit_01.xml, ginkgo/report.json),
 its log (e2e.log) and wink's: junit.xml, results.json, summary.md and
@@ -136,17 +136,12 @@ func runConformance(ctx context.Context, f conformanceFlags, stdout, stderr io.W
 		return err
 	}
 
-	home := f.home
-	if home == "" {
-		home = os.Getenv("WINK_HOME")
-	}
-	if home == "" {
-		if h, err := os.UserHomeDir(); err == nil {
-			home = filepath.Join(h, ".wink")
-		}
+	cache, err := conformance.CacheDir()
+	if err != nil && f.e2eBinary == "" {
+		return err
 	}
 	bins, err := conformance.BuildE2E(ctx, conformance.BuildOptions{
-		Version: harness.KubernetesVersion, Dir: filepath.Join(home, "cache", "e2e"), Ginkgo: job.Nodes > 1, Log: stderr, Progress: stderr,
+		Version: harness.KubernetesVersion, Dir: cache, Ginkgo: job.Nodes > 1, Log: stderr, Progress: stderr,
 		Have: conformance.Binaries{E2E: f.e2eBinary, Ginkgo: f.ginkgoBinary},
 	})
 	if err != nil {
