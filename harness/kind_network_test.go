@@ -25,7 +25,8 @@ import (
 // its own with its kubelet API at 10250 (the apiserver's node proxy); the
 // apiserver reaches a simulated pod behind a Service (services/proxy, the
 // path of webhooks and APIServices); a real Linux pod reaches it at the
-// Service's ClusterIP; and a simulated pod reaches a real Linux pod and
+// Service's ClusterIP and is refused at a port nothing listens on; and a
+// simulated pod reaches a real Linux pod and
 // resolves names through kind's CoreDNS. serve is a running agnhost
 // serve-hostname pod on a simulated node, linux a running real Linux pod
 // with bash.
@@ -75,6 +76,16 @@ func kindNetworkAnswers(ctx context.Context, t *testing.T, rc *rest.Config, cs k
 		return execIn(ctx, rc, cs, ns, linux, []string{"bash", "-c",
 			fmt.Sprintf(`exec 3<>/dev/tcp/%s/80 && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && timeout 10 cat <&3`, svc.Spec.ClusterIP)})
 	}, serve)
+
+	// A port nothing listens on is refused at once, as a node refuses it.
+	sp, err := cs.CoreV1().Pods(ns).Get(ctx, serve, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(ctx, t, "the real Linux pod is refused at a closed port of "+serve, func() (string, error) {
+		return execIn(ctx, rc, cs, ns, linux, []string{"bash", "-c",
+			fmt.Sprintf(`timeout 5 bash -c 'exec 3<>/dev/tcp/%s/81' 2>&1 && echo connected || echo closed`, sp.Status.PodIP)})
+	}, "Connection refused")
 
 	// Back: a real nginx on the kind node, from a simulated Windows pod,
 	// by address and by name through kind's CoreDNS.

@@ -11,13 +11,16 @@ package egress
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -92,6 +95,50 @@ func (r *Routes) bridge(addr string) (net.Conn, bool) {
 		return nil, false
 	}
 	return b.Bridge(addr)
+}
+
+// Listing is what the simulated network answers for, read by a gateway
+// that relays only what a real node would accept (the kind backend's,
+// harness/internal/kindgateway): every other connection is refused there.
+type Listing struct {
+	// Local are the ranges simulated pods' addresses come from (the
+	// simulated nodes' podCIDRs).
+	Local []netip.Prefix `json:"local"`
+	// Listening are the TCP addresses something simulated listens on:
+	// nodes' kubelet APIs, pods' servers, hostNetwork pods' at their
+	// node's address.
+	Listening []netip.AddrPort `json:"listening"`
+}
+
+// Lister is a Resolver that also says what it answers for.
+type Lister interface {
+	Listing() Listing
+}
+
+// ListingPath is the path of the proxy's Listing (GET, JSON).
+const ListingPath = "/listing"
+
+// listing is the routes' addresses and the resolver's Listing.
+func (r *Routes) listing() Listing {
+	r.mu.RLock()
+	var l Listing
+	if lr, ok := r.resolver.(Lister); ok {
+		l = lr.Listing()
+	}
+	for a := range r.m {
+		if ap, err := netip.ParseAddrPort(a); err == nil {
+			l.Listening = append(l.Listening, ap)
+		}
+	}
+	for a := range r.listeners {
+		if ap, err := netip.ParseAddrPort(a); err == nil {
+			l.Listening = append(l.Listening, ap)
+		}
+	}
+	r.mu.RUnlock()
+	slices.SortFunc(l.Listening, netip.AddrPort.Compare)
+	l.Listening = slices.Compact(l.Listening)
+	return l
 }
 
 // SetResolver sets the resolver asked about addresses without a route.
@@ -185,6 +232,14 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 		return
 	}
 	_ = conn.SetReadDeadline(time.Time{})
+	if req.Method == http.MethodGet && req.URL.Path == ListingPath {
+		body, err := json.Marshal(routes.listing())
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		return
+	}
 	if req.Method != http.MethodConnect {
 		fmt.Fprint(conn, "HTTP/1.1 405 Method Not Allowed\r\n\r\n")
 		return

@@ -3,12 +3,14 @@ package egress
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,6 +124,55 @@ func TestSimulatedOnlyRefusesRealAddresses(t *testing.T) {
 	if c, err := dial(ctx, "tcp", strings.TrimPrefix(real.URL, "http://")); err == nil {
 		c.Close()
 		t.Fatalf("CONNECT %s was dialled from this machine; want it refused", real.URL)
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fakeLister is a Resolver that resolves nothing and lists one server.
+type fakeLister struct{}
+
+func (fakeLister) Resolve(string) (string, bool) { return "", false }
+func (fakeLister) Listing() Listing {
+	return Listing{Local: []netip.Prefix{netip.MustParsePrefix("10.244.1.0/24")}, Listening: []netip.AddrPort{netip.MustParseAddrPort("10.244.1.2:9376")}}
+}
+
+// TestListing: the proxy says what it answers for: its routes and its
+// resolver's listing, once each.
+func TestListing(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sock := filepath.Join(t.TempDir(), "egress.sock")
+	var routes Routes
+	routes.Set("172.18.255.254:10250", "127.0.0.1:1")
+	routes.SetListener("172.18.255.253:10250", NewConnListener(&net.TCPAddr{}))
+	routes.SetResolver(fakeLister{})
+	errc := make(chan error, 1)
+	go func() { errc <- Serve(ctx, sock, &routes, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	var res *http.Response
+	var err error
+	for range 50 {
+		if res, err = client.Get("http://simnode" + ListingPath); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var l Listing
+	if err := json.NewDecoder(res.Body).Decode(&l); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(l.Local, l.Listening)
+	if want := "[10.244.1.0/24] [10.244.1.2:9376 172.18.255.253:10250 172.18.255.254:10250]"; got != want {
+		t.Errorf("listing %s, want %s", got, want)
 	}
 	cancel()
 	if err := <-errc; err != nil {

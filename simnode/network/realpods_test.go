@@ -338,3 +338,30 @@ func TestRealPodNotBridged(t *testing.T) {
 		conn.Close()
 	}
 }
+
+// TestListingH1: what a gateway from a real network relays (egress.Lister):
+// the simulated nodes' podCIDRs and the simulated servers' addresses, none
+// of a real node's (row H1: a port nothing listens on is refused).
+func TestListingH1(t *testing.T) {
+	c := realCluster()
+	l := c.realModel(nil).Listing()
+	local := map[string]bool{}
+	for _, p := range l.Local {
+		local[p.String()] = true
+	}
+	if !local["10.244.1.0/24"] || local["10.244.5.0/24"] {
+		t.Errorf("Local = %v, want the simulated nodes' podCIDRs (10.244.1.0/24) and not the real node's", l.Local)
+	}
+	listening := map[string]bool{}
+	for _, a := range l.Listening {
+		listening[a.String()] = true
+	}
+	if !listening["10.244.1.10:80"] {
+		t.Errorf("Listening = %v, want the simulated server 10.244.1.10:80", l.Listening)
+	}
+	for a := range listening {
+		if strings.HasPrefix(a, "10.244.5.") {
+			t.Errorf("Listening holds %s, a real pod's", a)
+		}
+	}
+}

@@ -11,11 +11,14 @@
 //     so kind's nodes reach it directly, as they reach each other (the kind
 //     apiserver at <InternalIP>:10250; metrics-server; the pod network's
 //     route to the node's podCIDR through its InternalIP);
-//   - every TCP connection that reaches the gateway for another address
-//     than its own (a node's InternalIP, a simulated pod's IP routed
-//     through its node) is redirected (iptables REDIRECT) to the relay,
-//     which reads the address the client asked for (SO_ORIGINAL_DST) and
-//     asks simnode's egress proxy for it (Inbound);
+//   - a TCP connection to an address and port something simulated listens
+//     on (a node's kubelet API, a simulated pod's server, routed to the
+//     gateway through its node) is redirected (iptables REDIRECT) to the
+//     relay, which reads the address the client asked for
+//     (SO_ORIGINAL_DST) and asks simnode's egress proxy for it (Inbound).
+//     What listens is simnode's egress.Listing, read every SyncEvery; the
+//     simulated podCIDRs are local addresses of the gateway, so that any
+//     other connection is refused by its kernel, as a node's would be;
 //   - simnode reaches kind's real pods through the gateway's own CONNECT
 //     proxy (Outbound), which dials from kind's network with routes to each
 //     kind node's podCIDR.
@@ -27,11 +30,13 @@ package kindgateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"os/exec"
 	"strconv"
@@ -137,14 +142,9 @@ func (b Block) Overlaps(o Block) bool {
 const chain = "WINK-GATEWAY"
 
 // Setup configures the gateway's network namespace: the addresses, the
-// routes and the redirect of every TCP connection not meant for the
-// gateway's own address. It is idempotent (a restarted gateway runs it
-// again).
+// routes and the nat chain that Sync fills. It is idempotent (a restarted
+// gateway runs it again).
 func Setup(ctx context.Context, cfg Config) error {
-	own, err := ownAddress(cfg.Interface)
-	if err != nil {
-		return err
-	}
 	for _, a := range cfg.Addresses.All() {
 		if err := run(ctx, "ip", "addr", "replace", a.String()+"/32", "dev", cfg.Interface); err != nil {
 			return err
@@ -158,15 +158,6 @@ func Setup(ctx context.Context, cfg Config) error {
 	_ = run(ctx, "iptables", "-t", "nat", "-N", chain) // exists on a restart
 	if err := run(ctx, "iptables", "-t", "nat", "-F", chain); err != nil {
 		return err
-	}
-	port := strconv.Itoa(cfg.RelayPort)
-	for _, rule := range [][]string{
-		{"-d", own.String(), "-j", "RETURN"},
-		{"-p", "tcp", "-j", "REDIRECT", "--to-ports", port},
-	} {
-		if err := run(ctx, append([]string{"iptables", "-t", "nat", "-A", chain}, rule...)...); err != nil {
-			return err
-		}
 	}
 	if run(ctx, "iptables", "-t", "nat", "-C", "PREROUTING", "-j", chain) != nil {
 		return run(ctx, "iptables", "-t", "nat", "-A", "PREROUTING", "-j", chain)
@@ -185,14 +176,102 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	errs := make(chan error, 2)
+	errs := make(chan error, 3)
 	go func() { errs <- egress.Serve(ctx, cfg.Outbound, &egress.Routes{}, log.With("part", "outbound")) }()
 	go func() { errs <- Relay(ctx, l, egress.Dialer(cfg.Inbound), log.With("part", "inbound")) }()
+	go func() { errs <- Sync(ctx, cfg, log.With("part", "sync")) }()
 	log.Info("gateway serving", "addresses", cfg.Addresses, "routes", len(cfg.Routes), "relay", cfg.RelayPort)
 	err = <-errs
 	cancel()
 	<-errs
+	<-errs
 	return err
+}
+
+// SyncEvery is how often Sync reads what simnode listens on.
+const SyncEvery = 2 * time.Second
+
+// Sync keeps the nat chain and the local routes in step with simnode's
+// Listing until ctx is done. While simnode does not answer (it is down or
+// starting), the last state stays.
+func Sync(ctx context.Context, cfg Config, log *slog.Logger) error {
+	own, err := ownAddress(cfg.Interface)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Timeout: SyncEvery, Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", cfg.Inbound)
+		},
+	}}
+	var last string
+	local := map[netip.Prefix]bool{}
+	t := time.NewTicker(SyncEvery)
+	defer t.Stop()
+	for {
+		if l, err := readListing(ctx, client); err != nil {
+			log.Debug("no listing", "err", err)
+		} else {
+			for _, p := range l.Local {
+				if !local[p] {
+					if err := run(ctx, "ip", "route", "replace", "local", p.String(), "dev", "lo"); err != nil {
+						return err
+					}
+					local[p] = true
+				}
+			}
+			rules := NatRules(own, cfg.RelayPort, l.Listening)
+			if rules != last {
+				cmd := exec.CommandContext(ctx, "iptables-restore", "--noflush")
+				cmd.Stdin = strings.NewReader(rules)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					return fmt.Errorf("iptables-restore: %s: %w", strings.TrimSpace(string(out)), err)
+				}
+				last = rules
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+func readListing(ctx context.Context, c *http.Client) (egress.Listing, error) {
+	var l egress.Listing
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://simnode"+egress.ListingPath, nil)
+	if err != nil {
+		return l, err
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		return l, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return l, fmt.Errorf("%s: %s", egress.ListingPath, res.Status)
+	}
+	err = json.NewDecoder(io.LimitReader(res.Body, maxListing)).Decode(&l)
+	return l, err
+}
+
+// maxListing bounds what Sync reads of a listing.
+const maxListing = 64 << 20
+
+// NatRules is the gateway's nat chain for iptables-restore --noflush
+// (which flushes that chain alone): nothing for the gateway's own address,
+// and a redirect to the relay for each listening address.
+func NatRules(own netip.Addr, relayPort int, listening []netip.AddrPort) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "*nat\n:%s - [0:0]\n-A %s -d %s/32 -j RETURN\n", chain, chain, own)
+	for _, a := range listening {
+		if a.Addr().Is4() && a.Addr() != own {
+			fmt.Fprintf(&b, "-A %s -d %s/32 -p tcp -m tcp --dport %d -j REDIRECT --to-ports %d\n", chain, a.Addr(), a.Port(), relayPort)
+		}
+	}
+	b.WriteString("COMMIT\n")
+	return b.String()
 }
 
 // DialFunc dials an address of the simulated cluster network.

@@ -1,6 +1,7 @@
 package kindgateway
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,25 @@ func TestParseRoute(t *testing.T) {
 		if _, err := ParseRoute(bad); err == nil {
 			t.Errorf("ParseRoute(%q) succeeded", bad)
 		}
+	}
+}
+
+func TestNatRules(t *testing.T) {
+	own := netip.MustParseAddr("172.18.0.5")
+	got := NatRules(own, 15001, []netip.AddrPort{
+		netip.MustParseAddrPort("172.18.255.254:10250"),
+		netip.MustParseAddrPort("10.244.1.2:9376"),
+		netip.MustParseAddrPort("172.18.0.5:80"), // the gateway's own: never redirected
+		netip.MustParseAddrPort("[fd00::1]:80"),  // IPv6: not relayed
+	})
+	want := `*nat
+:WINK-GATEWAY - [0:0]
+-A WINK-GATEWAY -d 172.18.0.5/32 -j RETURN
+-A WINK-GATEWAY -d 172.18.255.254/32 -p tcp -m tcp --dport 10250 -j REDIRECT --to-ports 15001
+-A WINK-GATEWAY -d 10.244.1.2/32 -p tcp -m tcp --dport 9376 -j REDIRECT --to-ports 15001
+COMMIT
+`
+	if got != want {
+		t.Errorf("NatRules:\n%s\nwant:\n%s", got, want)
 	}
 }
