@@ -269,9 +269,16 @@ func handle(ctx context.Context, conn net.Conn, routes *Routes, log *slog.Logger
 	}
 	defer up.Close()
 	fmt.Fprint(conn, "HTTP/1.1 200 Connection established\r\n\r\n")
+	Join(conn, br, up)
+}
+
+// Join copies between client, read through r (which may hold what was
+// already read of it), and up until both directions end, half-closing
+// each side as the other's data ends.
+func Join(client net.Conn, r io.Reader, up net.Conn) {
 	done := make(chan struct{}, 2)
-	go func() { _, _ = io.Copy(up, br); closeWrite(up); done <- struct{}{} }()
-	go func() { _, _ = io.Copy(conn, up); closeWrite(conn); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(up, r); closeWrite(up); done <- struct{}{} }()
+	go func() { _, _ = io.Copy(client, up); closeWrite(client); done <- struct{}{} }()
 	<-done
 	<-done
 }

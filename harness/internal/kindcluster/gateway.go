@@ -129,20 +129,8 @@ type containerInspect struct {
 	} `json:"State"`
 }
 
-// networkUsage is the part of `docker network inspect` that allocate
-// avoids: containers' addresses and other gateways' blocks.
-type networkUsage struct {
-	IPAM struct {
-		Config []struct {
-			Subnet string `json:"Subnet"`
-		} `json:"Config"`
-	} `json:"IPAM"`
-	Containers map[string]struct {
-		Name        string `json:"Name"`
-		IPv4Address string `json:"IPv4Address"`
-	} `json:"Containers"`
-}
-
+// docker runs the docker CLI and returns its output, or its error output
+// in the error.
 func docker(ctx context.Context, args ...string) (string, error) {
 	cmd := dockerCommand(ctx, args...)
 	var stdout, stderr strings.Builder
@@ -238,7 +226,7 @@ func freeBlock(ctx context.Context, count int, configured string) (kindgateway.B
 	if err != nil {
 		return kindgateway.Block{}, err
 	}
-	var nets []networkUsage
+	var nets []networkInspect
 	if err := json.Unmarshal([]byte(out), &nets); err != nil || len(nets) != 1 {
 		return kindgateway.Block{}, fmt.Errorf("docker network inspect %s: unexpected output", NetworkName())
 	}

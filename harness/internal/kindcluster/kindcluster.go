@@ -397,13 +397,11 @@ func NodeAddress(ctx context.Context) (net.IP, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	network := NetworkName()
-	cmd := dockerCommand(ctx, "network", "inspect", network)
-	var stdout, stderr strings.Builder
-	cmd.SetStdout(&stdout).SetStderr(&stderr)
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("docker network inspect %s: %s: %w", network, strings.TrimSpace(stderr.String()), err)
+	out, err := docker(ctx, "network", "inspect", network)
+	if err != nil {
+		return nil, err
 	}
-	ip, err := ParseGateway([]byte(stdout.String()))
+	ip, err := ParseGateway([]byte(out))
 	if err != nil {
 		return nil, fmt.Errorf("docker network %s: %w", network, err)
 	}
@@ -411,7 +409,7 @@ func NodeAddress(ctx context.Context) (net.IP, error) {
 }
 
 // networkInspect is the part of `docker network inspect` output that
-// ParseGateway reads.
+// ParseGateway and the gateway's address allocation (freeBlock) read.
 type networkInspect struct {
 	Name string `json:"Name"`
 	IPAM struct {
@@ -420,6 +418,9 @@ type networkInspect struct {
 			Gateway string `json:"Gateway"`
 		} `json:"Config"`
 	} `json:"IPAM"`
+	Containers map[string]struct {
+		IPv4Address string `json:"IPv4Address"`
+	} `json:"Containers"`
 }
 
 // ParseGateway reads the output of `docker network inspect <network>` (a JSON

@@ -322,17 +322,7 @@ func relay(ctx context.Context, c *net.TCPConn, dial DialFunc, log *slog.Logger)
 		return
 	}
 	defer up.Close()
-	done := make(chan struct{}, 2)
-	go func() { _, _ = io.Copy(up, c); closeWrite(up); done <- struct{}{} }()
-	go func() { _, _ = io.Copy(c, up); _ = c.CloseWrite(); done <- struct{}{} }()
-	<-done
-	<-done
-}
-
-func closeWrite(c net.Conn) {
-	if cw, ok := c.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
-	}
+	egress.Join(c, c, up)
 }
 
 // OriginalDestination is the address c's client connected to before
