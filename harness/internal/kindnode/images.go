@@ -20,14 +20,17 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 
-	imageutils "k8s.io/kubernetes/test/utils/image"
-
 	"wink.dev/wink/harness/internal/kindcluster"
 )
 
 // controlPlane are the images kubeadm asks for that wink's binary serves,
 // by repository name: it runs each by the name it is started as.
 var controlPlane = []string{"kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd"}
+
+// e2eNginx is e2e's nginx image (k8s.io/kubernetes test/utils/image's
+// Nginx; images_test.go checks it), which upstream's Hybrid network specs
+// run on a Linux node.
+const e2eNginx = "registry.k8s.io/e2e-test-images/nginx:1.14-4"
 
 // kindPause is the sandbox image kind's containerd config names
 // (etc/containerd/config.toml), beside the one kubeadm asks for.
@@ -100,7 +103,7 @@ func writeImages(dir string, l layout, refs []string) error {
 		{"kube-proxy.tar", byRepo["kube-proxy"], l.Rootfs, kubeProxyFiles(bin("kube-proxy")), nil},
 		{"coredns.tar", byRepo["coredns"], "", []file{{path: "/coredns", source: bin("coredns"), mode: 0o755}}, []string{"/coredns"}},
 		{"pause.tar", byRepo["pause"], "", []file{{path: "/pause", source: bin("pause"), mode: 0o755}}, []string{"/pause"}},
-		{"nginx.tar", []string{imageutils.GetE2EImage(imageutils.Nginx)}, l.Nginx, nil, []string{"nginx", "-g", "daemon off;"}},
+		{"nginx.tar", []string{e2eNginx}, l.Nginx, nil, []string{"nginx", "-g", "daemon off;"}},
 	}
 	for _, im := range images {
 		if len(im.refs) == 0 {
