@@ -2,11 +2,15 @@ package kindcluster
 
 import (
 	"context"
+	"crypto/sha256"
 	"debug/elf"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -33,6 +37,9 @@ const (
 	// addressesLabel is the gateway's block of node addresses,
 	// <first>+<count>.
 	addressesLabel = "dev.wink.gateway.addresses"
+	// binaryLabel is the digest of the wink executable the gateway runs:
+	// another wink makes the gateway again (on the same addresses).
+	binaryLabel = "dev.wink.gateway.binary"
 	// gatewayRelayPort is where the gateway's redirected connections
 	// arrive, inside its own network namespace.
 	gatewayRelayPort = 15001
@@ -119,7 +126,7 @@ func chooseBlock(subnet netip.Prefix, count int, used []kindgateway.Block, confi
 	return kindgateway.Block{}, fmt.Errorf("kind's network %s has no %d free addresses for simulated nodes", subnet, count)
 }
 
-// containerInspect is the part of `docker inspect` Gateway reads.
+// containerInspect is the part of `docker inspect` ensureGateway reads.
 type containerInspect struct {
 	Config struct {
 		Labels map[string]string `json:"Labels"`
@@ -149,27 +156,35 @@ func ensureGateway(ctx context.Context, st *cluster.State, image, kubeconfig str
 	kindName := ClusterName(st.Config.Name)
 	name := GatewayName(kindName)
 	nodes := nodeCount(st)
+	digest, err := binaryDigest(st.Binary)
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	configured := st.Config.Networking.NodeAddressBase
 	if out, err := docker(ctx, "inspect", name); err == nil {
 		var c []containerInspect
 		if err := json.Unmarshal([]byte(out), &c); err == nil && len(c) == 1 && c[0].Config.Labels[gatewayLabel] == kindName {
-			if b, err := kindgateway.ParseBlock(c[0].Config.Labels[addressesLabel]); err == nil && b.Count == nodes {
-				if !c[0].State.Running {
-					if _, err := docker(ctx, "start", name); err != nil {
-						return netip.Addr{}, err
+			labels := c[0].Config.Labels
+			if b, err := kindgateway.ParseBlock(labels[addressesLabel]); err == nil && b.Count == nodes {
+				if labels[binaryLabel] == digest {
+					if !c[0].State.Running {
+						if _, err := docker(ctx, "start", name); err != nil {
+							return netip.Addr{}, err
+						}
 					}
+					return b.First, nil
 				}
-				return b.First, nil
+				if configured == "" {
+					configured = b.First.String() // another wink, the same addresses
+				}
 			}
 		}
-		// Another size (the node pools changed): made again.
+		// Another size (the node pools changed) or another wink: made again.
 		if _, err := docker(ctx, "rm", "-f", name); err != nil {
 			return netip.Addr{}, err
 		}
 	}
-	if err := staticBinary(st.Binary); err != nil {
-		return netip.Addr{}, err
-	}
-	b, err := freeBlock(ctx, nodes, st.Config.Networking.NodeAddressBase)
+	b, err := freeBlock(ctx, nodes, configured)
 	if err != nil {
 		return netip.Addr{}, err
 	}
@@ -179,7 +194,7 @@ func ensureGateway(ctx context.Context, st *cluster.State, image, kubeconfig str
 	}
 	dir := GatewayDir(st)
 	args := []string{"create", "--name", name, "--network", NetworkName(),
-		"--label", gatewayLabel + "=" + kindName, "--label", addressesLabel + "=" + b.String(),
+		"--label", gatewayLabel + "=" + kindName, "--label", addressesLabel + "=" + b.String(), "--label", binaryLabel + "=" + digest,
 		"--cap-add", "NET_ADMIN", "--restart", "unless-stopped",
 		"--volume", dir + ":" + gatewayDir, "--entrypoint", gatewayBinary, image,
 		"kind", "gateway", "--relay-port", strconv.Itoa(gatewayRelayPort),
@@ -294,20 +309,30 @@ func internalIP(n *corev1.Node) netip.Addr {
 	return netip.Addr{}
 }
 
-// staticBinary checks that wink's executable runs in the gateway
-// container, whose C library may not be this machine's.
-func staticBinary(path string) error {
+// binaryDigest is the digest of wink's executable, after checking that it
+// runs in the gateway container, whose C library may not be this
+// machine's: it must be statically linked.
+func binaryDigest(path string) (string, error) {
 	f, err := elf.Open(path)
 	if err != nil {
-		return fmt.Errorf("wink executable %s: %w", path, err)
+		return "", fmt.Errorf("wink executable %s: %w", path, err)
 	}
 	defer f.Close()
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP {
-			return errors.New("the kind backend runs wink's executable " + path + " in its gateway container, which needs a statically linked binary: build it with CGO_ENABLED=0 (make build does)")
+			return "", errors.New("the kind backend runs wink's executable " + path + " in its gateway container, which needs a statically linked binary: build it with CGO_ENABLED=0 (make build does)")
 		}
 	}
-	return nil
+	r, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", fmt.Errorf("wink executable %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
 // checkSocketPaths checks that st's state directory can hold the
