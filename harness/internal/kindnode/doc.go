@@ -19,8 +19,11 @@
 //     kube-controller-manager, kube-scheduler and etcd by the name it is
 //     started as; kube-proxy's image is the root file system (iptables,
 //     nftables, conntrack) with kube-proxy; CoreDNS and pause are their
-//     programs alone. They are docker archives in /kind/images that the
-//     node loads into its containerd at boot, before the kubelet starts;
+//     programs alone; e2e's nginx image, which upstream's Hybrid network
+//     specs run on a Linux node, is a second debootstrap root with
+//     Debian's nginx and netcat-openbsd. They are docker archives in
+//     /kind/images that the node loads into its containerd at boot,
+//     before the kubelet starts;
 //   - the pod network is a node service (files/wink-cni) instead of
 //     kindnetd, which is not published as a Go module.
 //
